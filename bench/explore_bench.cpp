@@ -1,0 +1,222 @@
+// explore_bench: how fast the explicit engine explores, and in how little
+// memory. Explores a ruleset (or a synthetic system that costs the engine
+// almost nothing per state, to measure the engine alone) several times with
+// each thread count and prints every run and the medians:
+//
+//   explore_bench [--runs N] [--threads 1,2] [--param NAME=V]... [--players N]
+//                 [--max-states N] (RULESET.yaml | --synthetic FIELDS,RANGE)
+//
+// Figures go to stdout; record them with the date in bench/RESULTS.md.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "loophole/checker/explicit.hpp"
+#include "loophole/checker/semantics.hpp"
+#include "loophole/model/diagnostics.hpp"
+#include "loophole/model/game.hpp"
+
+#include "explicit/bfs.hpp"
+
+namespace {
+
+using namespace loophole;
+
+// FIELDS counters in 0..RANGE-1; from each state four successors, each
+// incrementing one counter (chosen by a cheap hash of the state) modulo
+// RANGE, so all RANGE^FIELDS states are reachable. The successor vectors are
+// reused, so a state costs the engine's work and little else.
+class Synthetic final : public checker::TransitionSystem {
+ public:
+  Synthetic(int fields, int range) : range_(range) {
+    for (int i = 0; i < fields; ++i) {
+      std::string name = "c";
+      name += std::to_string(i);
+      layout_.fields.push_back({name, 0, range - 1});
+    }
+    layout_.data_fields = layout_.fields.size();
+  }
+  const checker::Layout& layout() const override { return layout_; }
+  std::vector<checker::StateVec> initial_states() const override {
+    return {checker::StateVec(layout_.fields.size(), 0)};
+  }
+  void successors(const checker::StateVec& s, std::vector<checker::Successor>& out) const override {
+    std::uint32_t h = 2166136261U;
+    for (const std::int32_t v : s) h = (h ^ static_cast<std::uint32_t>(v)) * 16777619U;
+    out.resize(4);
+    for (std::size_t j = 0; j < 4; ++j) {
+      checker::Successor& x = out[j];
+      x.state = s;
+      const std::size_t f = (h + j) % s.size();
+      x.state[f] = (x.state[f] + 1) % range_;
+      x.kind = checker::MoveKind::action;
+      x.player = static_cast<int>(j % 2);
+      x.chooser = checker::Chooser::player;
+      x.chooser_player = x.player;
+    }
+  }
+
+ private:
+  int range_;
+  checker::Layout layout_;
+};
+
+struct Run {
+  checker::Statistics stats;
+  checker::Completion completion = checker::Completion::complete;
+  checker::ExplicitGraph::MemoryUse memory;
+};
+
+[[noreturn]] void usage(const char* why) {
+  std::fprintf(stderr,
+               "explore_bench: %s\nusage: explore_bench [--runs N] [--threads 1,2] "
+               "[--param NAME=V]... [--players N] [--max-states N] "
+               "(RULESET.yaml | --synthetic FIELDS,RANGE)\n",
+               why);
+  std::exit(2);
+}
+
+std::string grouped(std::uint64_t n) {
+  std::string s = std::to_string(n);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
+    s.insert(static_cast<std::size_t>(i), ",");
+  return s;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+const char* completion_name(checker::Completion c) {
+  switch (c) {
+    case checker::Completion::complete:
+      return "complete";
+    case checker::Completion::state_limit:
+      return "state limit";
+    case checker::Completion::memory_limit:
+      return "memory limit";
+    case checker::Completion::time_limit:
+      return "time limit";
+    case checker::Completion::interrupted:
+      return "interrupted";
+  }
+  return "?";
+}
+
+void print_run(const char* label, const Run& r) {
+  const auto& s = r.stats;
+  const double n = s.states == 0 ? 1 : static_cast<double>(s.states);
+  std::printf(
+      "%-8s states %s  transitions %s  depth %u  time %.3f s  rate %.0f k/s  "
+      "peak %.1f B/state (states %.1f, index %.1f, edges %.1f)  %s\n",
+      label, grouped(s.states).c_str(), grouped(s.transitions).c_str(), s.depth, s.seconds,
+      s.seconds > 0 ? static_cast<double>(s.states) / s.seconds / 1000 : 0, s.bytes_per_state,
+      static_cast<double>(r.memory.states) / n, static_cast<double>(r.memory.index) / n,
+      static_cast<double>(r.memory.edges) / n, completion_name(r.completion));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int runs = 5;
+  std::vector<int> thread_counts = {1, 2};
+  model::LoadOptions load;
+  load.override_origin.file = "<command line>";
+  std::uint64_t max_states = 0;
+  std::string path;
+  std::optional<std::pair<int, int>> synthetic;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage(("missing value after " + a).c_str());
+      return argv[++i];
+    };
+    if (a == "--runs") {
+      runs = std::max(1, std::atoi(value().c_str()));
+    } else if (a == "--threads") {
+      thread_counts.clear();
+      const std::string v = value();
+      for (std::size_t p = 0; p < v.size();) {
+        const std::size_t q = v.find(',', p);
+        thread_counts.push_back(std::max(1, std::atoi(v.substr(p, q - p).c_str())));
+        p = q == std::string::npos ? v.size() : q + 1;
+      }
+    } else if (a == "--param") {
+      const std::string v = value();
+      const std::size_t eq = v.find('=');
+      if (eq == std::string::npos) usage("--param needs NAME=V");
+      load.param_overrides[v.substr(0, eq)] = std::atoll(v.c_str() + eq + 1);
+    } else if (a == "--players") {
+      load.players = std::atoi(value().c_str());
+    } else if (a == "--max-states") {
+      max_states = std::strtoull(value().c_str(), nullptr, 10);
+    } else if (a == "--synthetic") {
+      const std::string v = value();
+      const std::size_t comma = v.find(',');
+      if (comma == std::string::npos) usage("--synthetic needs FIELDS,RANGE");
+      synthetic = {std::atoi(v.c_str()), std::atoi(v.c_str() + comma + 1)};
+    } else if (!a.empty() && a[0] == '-') {
+      usage(("unknown option " + a).c_str());
+    } else {
+      path = a;
+    }
+  }
+  if (path.empty() == !synthetic) usage("give a ruleset or --synthetic");
+
+  model::SourceManager sources;
+  model::DiagnosticSink sink;
+  std::optional<model::Game> game;
+  std::unique_ptr<checker::Semantics> sem;
+  std::unique_ptr<checker::TransitionSystem> system;
+  if (synthetic) {
+    system = std::make_unique<Synthetic>(synthetic->first, synthetic->second);
+    std::printf("synthetic %d counters 0..%d\n", synthetic->first, synthetic->second - 1);
+  } else {
+    game = model::load_game(path, load, sources, sink);
+    if (!game) {
+      std::fputs(sink.render(sources).c_str(), stderr);
+      return 2;
+    }
+    sem = std::make_unique<checker::Semantics>(*game);
+    std::printf("%s (%s), %d players\n", path.c_str(), game->name.c_str(), game->players);
+  }
+  const checker::Layout& layout = system ? system->layout() : sem->layout();
+  const checker::Packer packer(layout);
+  std::printf("layout   %zu fields (%zu data), %zu bits: %zu bytes packed\n", layout.fields.size(),
+              layout.data_fields, packer.bits(), packer.bytes());
+
+  for (const int threads : thread_counts) {
+    std::vector<double> seconds, rates, bytes;
+    for (int r = 0; r < runs; ++r) {
+      checker::ExplicitOptions options;
+      options.threads = threads;
+      options.max_states = max_states;
+      std::unique_ptr<checker::ExploredGraph> g;
+      if (system) {
+        g = checker::explore_system(*system, options, nullptr);
+      } else {
+        g = checker::explore(*sem, options);
+      }
+      Run run{g->statistics(), g->completion(), {}};
+      if (const auto* eg = dynamic_cast<const checker::ExplicitGraph*>(g.get())) {
+        run.memory = eg->memory_use();
+      }
+      const std::string label = std::to_string(threads) + "t #" + std::to_string(r + 1);
+      print_run(label.c_str(), run);
+      seconds.push_back(run.stats.seconds);
+      rates.push_back(
+          run.stats.seconds > 0 ? static_cast<double>(run.stats.states) / run.stats.seconds : 0);
+      bytes.push_back(run.stats.bytes_per_state);
+    }
+    std::printf("median   threads %d  time %.3f s  rate %.0f k/s  peak %.1f B/state\n", threads,
+                median(seconds), median(rates) / 1000, median(bytes));
+  }
+  return 0;
+}

@@ -1,0 +1,48 @@
+// The explicit-state engine: breadth-first exploration of every reachable
+// state of a Game's Semantics, with states bit-packed into a hash set and the
+// moves kept as a compact graph (ExploredGraph) that properties analyse. BFS
+// is level-synchronous and numbers states in the order a sequential search
+// would, so every run, with any thread count, gives the same graph and every
+// parent link lies on a shortest path. Limits stop a run cleanly: what was
+// explored so far is kept and ExploredGraph::completion() says why it ended.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "loophole/checker/explored.hpp"
+#include "loophole/checker/semantics.hpp"
+
+namespace loophole::checker {
+
+// A snapshot of a running exploration, for a progress line.
+struct Progress {
+  std::uint64_t states = 0;
+  std::uint64_t transitions = 0;
+  std::uint32_t depth = 0;  // the BFS level being expanded (0: the initial states)
+  double seconds = 0;
+  double states_per_second = 0;  // over the whole run so far
+  std::uint64_t bytes = 0;       // memory of the state store and graph now
+};
+
+struct ExplicitOptions {
+  int threads = 0;                               // 0 = all cores
+  std::uint64_t max_states = 0;                  // 0 = no limit
+  std::uint64_t max_memory_bytes = 0;            // 0 = 80% of the memory available at the start
+  double timeout_seconds = 0;                    // 0 = none
+  const std::atomic<bool>* interrupt = nullptr;  // set (e.g. by SIGINT) to stop early
+  // Called on the calling thread about four times a second while exploring.
+  std::function<void(const Progress&)> progress;
+};
+
+// Explores every state reachable from sem's initial states. Statistics::depth
+// counts BFS levels (the deepest state lies depth - 1 moves from an initial
+// state); Statistics::bytes is the peak of the engine's own buffers (state
+// store, hash index, graph, level buffers), which max_memory_bytes bounds.
+// The Semantics must outlive the returned graph.
+[[nodiscard]] std::unique_ptr<ExploredGraph> explore(const Semantics& sem,
+                                                     const ExplicitOptions& options);
+
+}  // namespace loophole::checker

@@ -1,0 +1,65 @@
+// The result of an exhaustive explicit exploration: every reachable state (by
+// number, in BFS order: state 0.. are the initial states) and every move
+// between them. Properties read this graph; they never explore themselves.
+// Parent links give shortest paths from an initial state, so every trace built
+// from them is a shortest counterexample.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "loophole/checker/semantics.hpp"
+
+namespace loophole::checker {
+
+using StateId = std::uint32_t;
+inline constexpr StateId no_state = ~StateId{0};
+
+struct Edge {
+  StateId to = no_state;
+  std::uint32_t index = 0;   // successor index in Semantics::successors order
+  bool progress = false;
+  Chooser chooser = Chooser::none;
+  std::int8_t chooser_player = -1;
+  MoveKind kind = MoveKind::advance;
+};
+
+struct Statistics {
+  std::uint64_t states = 0;
+  std::uint64_t transitions = 0;
+  std::uint32_t depth = 0;          // BFS levels
+  double seconds = 0;
+  std::uint64_t bytes = 0;          // peak memory of the state store and graph
+  double bytes_per_state = 0;
+  int threads = 1;
+};
+
+enum class Completion { complete, state_limit, memory_limit, time_limit, interrupted };
+
+class ExploredGraph {
+ public:
+  virtual ~ExploredGraph() = default;
+  [[nodiscard]] virtual const Semantics& semantics() const = 0;
+  [[nodiscard]] virtual std::uint64_t size() const = 0;           // number of states
+  [[nodiscard]] virtual std::uint32_t initial_count() const = 0;  // states 0..n-1 are initial
+  [[nodiscard]] virtual StateVec state(StateId id) const = 0;     // unpacked
+  [[nodiscard]] virtual std::vector<Edge> edges(StateId id) const = 0;  // in successor order
+  // States 0..expanded()-1 have their complete edge lists. When completion()
+  // is not `complete`, the states after them were reached but not expanded:
+  // their edges() are empty, which says nothing about deadlock.
+  [[nodiscard]] virtual std::uint64_t expanded() const = 0;
+  [[nodiscard]] virtual StateId parent(StateId id) const = 0;     // no_state for initial states
+  [[nodiscard]] virtual std::uint32_t parent_index(StateId id) const = 0;  // successor index used
+  [[nodiscard]] virtual std::uint32_t depth(StateId id) const = 0;
+  [[nodiscard]] virtual Completion completion() const = 0;
+  [[nodiscard]] virtual const Statistics& statistics() const = 0;
+
+  // Shortest trace from an initial state to `id` (transcribed and replayed).
+  [[nodiscard]] Trace trace_to(StateId id) const;
+  // Shortest trace to `id` followed by `cycle` (a path of edges from `id` back
+  // to `id`), with loop_start set.
+  [[nodiscard]] Trace lasso(StateId id, const std::vector<Edge>& cycle) const;
+};
+
+}  // namespace loophole::checker

@@ -1,0 +1,127 @@
+// The reference semantics of a Game: the one definition of what a state is and
+// which moves it has. A state is a flat vector of bounded integers: the data
+// slots of the Game first (same indices as model::Game::slots), then the
+// control fields (active player, turn, step, stage, window, stack, pending
+// triggers, action uses, game over). Every engine agrees with this class; the
+// explicit engine packs these vectors, the SMT engine encodes the same fields,
+// and every reported trace is replayed here.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "loophole/checker/trace.hpp"
+#include "loophole/model/game.hpp"
+
+namespace loophole::checker {
+
+using StateVec = std::vector<std::int32_t>;
+
+struct Field {
+  std::string name;  // "hand[P1].spark", "ctl.active", "ctl.stack[0].action"
+  std::int32_t lo = 0, hi = 0;
+};
+
+struct Layout {
+  std::vector<Field> fields;  // data slots first, then control
+  std::size_t data_fields = 0;
+  // Indices of the control fields every analysis needs.
+  int over = -1;  // 0 running, 1 game over, 2 rule gap
+  int gap = -1;   // which rule gap (index into Semantics::gaps()), 0 when none... see gaps()
+  int active = -1;
+  int turn = -1;           // turn_number, 1..scope.turns
+  int step = -1;           // global step id
+  int stage = -1;          // Stage below
+  int window_holder = -1;  // player to move in an open window (0 when closed)
+  int stack_size = -1;
+};
+
+enum class Stage : std::int32_t { start = 0, pre = 1, window = 2, post = 3, leaving = 4 };
+
+// Who chose a successor among its siblings: nobody (the only move), a player,
+// or nature.
+enum class Chooser : std::uint8_t { none, player, nature };
+
+struct Successor {
+  StateVec state;
+  MoveKind kind = MoveKind::advance;
+  int player = -1;  // the mover (window holder, trigger controller), -1 automatic
+  int ref = -1;     // action / trigger id
+  Chooser chooser = Chooser::none;
+  int chooser_player = -1;
+  bool progress = false;        // the move entered a step
+  std::vector<Choice> choices;  // choices made inside effects (filled only when asked)
+  // What the effects did, in order (filled only when asked): "P1 draws 2",
+  // "'spark' is negated", "P1 wins", "'decked': P2 loses", "rule gap: ...".
+  std::vector<std::string> notes;
+};
+
+// A place in the rules where an effect can leave the rules' bounds.
+struct GapSite {
+  std::string rule;         // "step:start.draw", "action:spark", "trigger:x", "setup"
+  model::SourceSpan where;  // the statement
+  std::string message;      // "draw from an empty deck: deck[P1] holds 0, 2 needed"
+  enum class Kind : std::uint8_t { range, empty_zone, div_zero, index, stack_overflow } kind;
+};
+
+class Semantics {
+ public:
+  explicit Semantics(const model::Game& game);
+  ~Semantics();
+  Semantics(const Semantics&) = delete;
+  Semantics& operator=(const Semantics&) = delete;
+
+  [[nodiscard]] const model::Game& game() const { return game_; }
+  [[nodiscard]] const Layout& layout() const;
+
+  // Initial states after `setup` (one per outcome of its choices), in a
+  // canonical order; each is already end-checked.
+  [[nodiscard]] std::vector<StateVec> initial_states() const;
+
+  // All successors of `s` in a canonical order (a pure function of `s`; safe to
+  // call from several threads at once). Duplicate successor states from
+  // different choices are kept (they are distinct moves). With
+  // `with_choices`, Successor::choices is filled (for transcripts).
+  void successors(const StateVec& s, std::vector<Successor>& out, bool with_choices = false) const;
+
+  [[nodiscard]] bool is_final(const StateVec& s) const;  // game over or rule gap
+
+  // Rule gaps: a gap state has over == 2 and layout().gap = 1 + index into gaps().
+  [[nodiscard]] const std::vector<GapSite>& gaps() const;
+
+  // Evaluates a checked boolean expression (a property, an end condition) in s.
+  // `self` is the player bound to `self` (-1 when none).
+  [[nodiscard]] bool holds(const model::Expr& e, const StateVec& s, int self = -1) const;
+
+  // Which end conditions hold in s, as (condition id, player) pairs, whether or
+  // not the state is already over (for unreachable-win analysis).
+  void end_conditions_holding(const StateVec& s, std::vector<std::pair<int, int>>& out) const;
+
+  // For dead-rule analysis: the actions enabled for the window holder in s.
+  void enabled_actions(const StateVec& s, std::vector<int>& out) const;
+
+  // Transcript of one move: text and the changes from `before` to succ.state.
+  [[nodiscard]] TraceStep describe(const StateVec& before, const Successor& succ,
+                                   std::uint32_t index) const;
+  // A one-line summary of the control point: "T1 P1 research · draw".
+  [[nodiscard]] std::string where(const StateVec& s) const;
+
+  // Replays `t` from its initial state, following successor indices and
+  // checking each move's kind, player and ref. Returns the final state, or an
+  // error message describing the first mismatch.
+  struct Replay {
+    bool ok = false;
+    std::string error;
+    std::vector<StateVec> states;  // states[0] initial, states[i+1] after steps[i]
+  };
+  [[nodiscard]] Replay replay(const Trace& t) const;
+
+ private:
+  const model::Game& game_;
+  struct Impl;
+  Impl* impl_;
+};
+
+}  // namespace loophole::checker

@@ -1,0 +1,362 @@
+// Level-synchronous parallel breadth-first search.
+//
+// A level is expanded in chunks of source states. Each chunk goes through
+// four phases: (1) expand, in parallel: each task unpacks its sources, calls
+// the successor function and packs every successor into its own buffer;
+// (2) claim, in parallel: every packed successor is looked up in the state
+// store, new ones claimed lock-free with a key = (task, position) that orders
+// them as a sequential search would meet them; (3) walk, serial: in (source,
+// successor index) order, give each new state the next id at its first
+// occurrence and append the edges; (4) commit, in parallel: copy new states
+// into the arena and finish their hash slots. Numbering, parents and edges are
+// therefore exactly those of a one-thread search, for every thread count and
+// every chunking; the serial walk touches only a few bytes per move, so the
+// successor function stays the bottleneck.
+//
+// Limits are checked between chunks and, for time and interrupts, inside the
+// expand phase; a stopped chunk is dropped whole, and a state limit cuts the
+// walk before the first source whose new states would not fit, so every kept
+// state has a fully expanded parent.
+#include "bfs.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <optional>
+#include <thread>
+
+#include "workers.hpp"
+
+namespace loophole::checker {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The successors of one task's sources, in order.
+struct TaskBuffer {
+  StateId first = 0, last = 0;  // sources [first, last)
+  std::vector<Word> words;      // packed successors, words() each
+  std::vector<std::uint64_t> hashes;
+  std::vector<std::uint16_t> labels;
+  std::vector<StateStore::Ref> refs;
+  std::vector<std::uint32_t> degrees;  // successors per source
+  std::uint64_t accounted = 0;         // bytes acquired from the budget
+};
+
+struct WorkerScratch {
+  std::vector<Word> words;
+  StateVec state;
+  std::vector<Successor> successors;
+};
+
+constexpr std::size_t commit_grain = 8192;
+
+class Search {
+ public:
+  Search(const TransitionSystem& system, const ExplicitOptions& options, const SearchTuning& tuning,
+         ExplicitGraph& graph, int threads)
+      : system_(system),
+        options_(options),
+        tuning_(tuning),
+        graph_(graph),
+        packer_(graph.packer()),
+        store_(graph.store()),
+        edges_(graph.edge_store()),
+        budget_(graph.budget()),
+        workers_(threads),
+        scratch_(static_cast<std::size_t>(threads)) {
+    for (auto& s : scratch_) s.words.resize(packer_.words());
+  }
+
+  ~Search() {
+    for (auto& t : tasks_) budget_.release(t.accounted);
+  }
+
+  Completion run() {
+    start_ = Clock::now();
+    next_progress_ = start_ + std::chrono::milliseconds(250);
+    if (options_.timeout_seconds > 0) {
+      deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(
+                               std::chrono::duration<double>(options_.timeout_seconds));
+    }
+    auto& levels = graph_.levels();
+    levels = {0};
+    if (!insert_initial()) return reason();
+    levels.push_back(static_cast<StateId>(store_.size()));
+    StateId next = 0;
+    for (level_ = 0;; ++level_) {
+      const StateId level_end = levels[level_ + 1];
+      while (next < level_end) {
+        if (const auto c = check_limits()) return *c;
+        const StateId end = next + chunk_size(level_end - next);
+        if (!expand_chunk(next, end)) return reason();
+        next = end;
+        report_progress();
+      }
+      if (store_.size() == level_end) return Completion::complete;
+      levels.push_back(static_cast<StateId>(store_.size()));
+    }
+  }
+
+  [[nodiscard]] double seconds() const {
+    return std::chrono::duration<double>(Clock::now() - start_).count();
+  }
+  [[nodiscard]] std::uint32_t levels_reached() const {
+    const auto& levels = graph_.levels();
+    return static_cast<std::uint32_t>(levels.size() - 1 + (store_.size() > levels.back() ? 1 : 0));
+  }
+
+ private:
+  void stop(Completion c) {
+    int none = 0;
+    stop_.compare_exchange_strong(none, 1 + static_cast<int>(c));
+  }
+  [[nodiscard]] bool stopped() const { return stop_.load(std::memory_order_relaxed) != 0; }
+  [[nodiscard]] Completion reason() const {
+    return static_cast<Completion>(stop_.load(std::memory_order_relaxed) - 1);
+  }
+
+  std::optional<Completion> check_limits() {
+    if (options_.interrupt != nullptr && options_.interrupt->load(std::memory_order_relaxed)) {
+      stop(Completion::interrupted);
+    } else if (deadline_ && Clock::now() >= *deadline_) {
+      stop(Completion::time_limit);
+    }
+    if (stopped()) return reason();
+    return std::nullopt;
+  }
+
+  bool insert_initial() {
+    std::vector<Word> w(packer_.words());
+    for (const StateVec& s : system_.initial_states()) {
+      packer_.pack(s, w.data());
+      const std::uint64_t hash = hash_words(w.data(), w.size());
+      if (options_.max_states != 0 && store_.size() >= options_.max_states &&
+          store_.find(w.data(), hash) == no_state) {
+        stop(Completion::state_limit);
+        break;
+      }
+      if (store_.insert(w.data(), hash, no_state).id == no_state) {
+        stop(Completion::memory_limit);
+        break;
+      }
+    }
+    graph_.set_initial_count(static_cast<std::uint32_t>(store_.size()));
+    return !stopped();
+  }
+
+  [[nodiscard]] StateId chunk_size(StateId remaining) const {
+    const std::uint64_t expanded = edges_.states();
+    const std::uint64_t degree =
+        expanded == 0 ? 4 : std::max<std::uint64_t>(1, (edges_.size() + expanded - 1) / expanded);
+    const auto want = static_cast<StateId>(
+        std::clamp<std::uint64_t>(tuning_.chunk_records / degree, tuning_.min_chunk,
+                                  std::max(tuning_.min_chunk, tuning_.max_chunk)));
+    return std::min(remaining, want);
+  }
+
+  // Room in `b` for `more` records, asked of the budget before growing.
+  bool fit(TaskBuffer& b, std::size_t more) {
+    const std::size_t need = b.hashes.size() + more;
+    if (need <= b.hashes.capacity()) return true;
+    const std::size_t capacity = std::max<std::size_t>({need, 2 * b.hashes.capacity(), 256});
+    const std::uint64_t bytes = capacity * (packer_.words() * sizeof(Word) + sizeof(std::uint64_t) +
+                                            sizeof(std::uint16_t) + sizeof(StateStore::Ref));
+    if (bytes > b.accounted) {
+      if (!budget_.acquire(bytes - b.accounted)) return false;
+      b.accounted = bytes;
+    }
+    b.words.reserve(capacity * packer_.words());
+    b.hashes.reserve(capacity);
+    b.labels.reserve(capacity);
+    b.refs.reserve(capacity);
+    return true;
+  }
+
+  void expand_task(TaskBuffer& b, WorkerScratch& s) {
+    const std::size_t words = packer_.words();
+    for (StateId src = b.first; src < b.last; ++src) {
+      if (stopped()) return;
+      if (options_.interrupt != nullptr && options_.interrupt->load(std::memory_order_relaxed)) {
+        stop(Completion::interrupted);
+        return;
+      }
+      if (deadline_ && (src - b.first) % 16 == 0 && Clock::now() >= *deadline_) {
+        stop(Completion::time_limit);
+        return;
+      }
+      store_.load(src, s.words.data());
+      packer_.unpack(s.words.data(), s.state);
+      system_.successors(s.state, s.successors);
+      if (!fit(b, s.successors.size())) {
+        stop(Completion::memory_limit);
+        return;
+      }
+      for (const Successor& x : s.successors) {
+        const std::size_t at = b.words.size();
+        b.words.resize(at + words);
+        packer_.pack_delta(s.state, s.words.data(), x.state, &b.words[at]);
+        b.hashes.push_back(hash_words(&b.words[at], words));
+        b.labels.push_back(EdgeStore::label(x));
+      }
+      b.degrees.push_back(static_cast<std::uint32_t>(s.successors.size()));
+    }
+  }
+
+  void claim_task(std::size_t t) {
+    TaskBuffer& b = tasks_[t];
+    const std::size_t words = packer_.words();
+    const std::uint64_t base = std::uint64_t{t} << 32;
+    const std::size_t n = b.hashes.size();
+    b.refs.resize(n);
+    constexpr std::size_t ahead = 8;
+    for (std::size_t j = 0; j < std::min(ahead, n); ++j) store_.prefetch(b.hashes[j]);
+    for (std::size_t j = 0; j < n; ++j) {
+      if (j + ahead < n) store_.prefetch(b.hashes[j + ahead]);
+      b.refs[j] = store_.claim(&b.words[j * words], b.hashes[j], base | j);
+    }
+  }
+
+  // Numbers the new states and appends the edges, in successor order. False
+  // when the state limit cut the chunk.
+  bool walk(std::size_t tasks) {
+    const std::uint64_t limit = options_.max_states;
+    for (std::size_t t = 0; t < tasks; ++t) {
+      const TaskBuffer& b = tasks_[t];
+      const std::uint64_t base = std::uint64_t{t} << 32;
+      StateId src = b.first;
+      std::size_t j = 0;
+      for (const std::uint32_t degree : b.degrees) {
+        if (limit != 0 && store_.size() + store_.assigned() + degree > limit) {
+          std::uint64_t fresh = 0;
+          for (std::size_t k = j; k < j + degree; ++k) {
+            const StateStore::Ref r = b.refs[k];
+            if (store_.is_tentative(r) && store_.first(r, base | k)) ++fresh;
+          }
+          if (store_.size() + store_.assigned() + fresh > limit) return false;
+        }
+        for (std::size_t k = j; k < j + degree; ++k) {
+          const StateStore::Ref r = b.refs[k];
+          StateId to = 0;
+          if (!store_.is_tentative(r)) {
+            to = r;
+          } else if (store_.first(r, base | k)) {
+            to = store_.assign(r, src);
+          } else {
+            to = store_.resolve(r);
+          }
+          edges_.add(to, b.labels[k]);
+        }
+        edges_.close_state();
+        j += degree;
+        ++src;
+      }
+    }
+    return true;
+  }
+
+  // Expands sources [begin, end) of the current level; false when stopped.
+  bool expand_chunk(StateId begin, StateId end) {
+    const StateId n = end - begin;
+    const auto team = static_cast<StateId>(workers_.size());
+    const StateId per_task =
+        std::max<StateId>(std::min<StateId>(16, n), (n + 8 * team - 1) / (8 * team));
+    const std::size_t tasks = (n + per_task - 1) / per_task;
+    if (tasks_.size() < tasks) tasks_.resize(tasks);
+    for (std::size_t t = 0; t < tasks; ++t) {
+      TaskBuffer& b = tasks_[t];
+      b.first = begin + static_cast<StateId>(t) * per_task;
+      b.last = std::min(end, b.first + per_task);
+      b.words.clear();
+      b.hashes.clear();
+      b.labels.clear();
+      b.refs.clear();
+      b.degrees.clear();
+    }
+    workers_.run(tasks, [&](std::size_t t, int w) {
+      expand_task(tasks_[t], scratch_[static_cast<std::size_t>(w)]);
+    });
+    if (stopped()) return false;
+
+    std::uint64_t records = 0;
+    for (std::size_t t = 0; t < tasks; ++t) records += tasks_[t].hashes.size();
+    if (!store_.reserve(records) || !edges_.reserve(edges_.states() + n, edges_.size() + records)) {
+      stop(Completion::memory_limit);
+      return false;
+    }
+    workers_.run(tasks, [&](std::size_t t, int) { claim_task(t); });
+    const bool whole = walk(tasks);
+    const std::size_t entries = store_.scratch_entries();
+    workers_.run((entries + commit_grain - 1) / commit_grain, [&](std::size_t r, int) {
+      store_.commit(r * commit_grain, std::min(entries, (r + 1) * commit_grain));
+    });
+    store_.end_batch();
+    if (!whole) stop(Completion::state_limit);
+    return whole;
+  }
+
+  void report_progress() {
+    if (!options_.progress) return;
+    const auto now = Clock::now();
+    if (now < next_progress_) return;
+    next_progress_ = now + std::chrono::milliseconds(250);
+    Progress p;
+    p.states = store_.size();
+    p.transitions = edges_.size();
+    p.depth = level_;
+    p.seconds = seconds();
+    p.states_per_second = p.seconds > 0 ? static_cast<double>(p.states) / p.seconds : 0;
+    p.bytes = budget_.used();
+    options_.progress(p);
+  }
+
+  const TransitionSystem& system_;
+  const ExplicitOptions& options_;
+  const SearchTuning& tuning_;
+  ExplicitGraph& graph_;
+  const Packer& packer_;
+  StateStore& store_;
+  EdgeStore& edges_;
+  MemoryBudget& budget_;
+  Workers workers_;
+  std::vector<WorkerScratch> scratch_;
+  std::vector<TaskBuffer> tasks_;
+  std::atomic<int> stop_{0};  // 0, or 1 + the Completion that stopped the search
+  Clock::time_point start_, next_progress_;
+  std::optional<Clock::time_point> deadline_;
+  std::uint32_t level_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<ExplicitGraph> explore_system(const TransitionSystem& system,
+                                              const ExplicitOptions& options,
+                                              const Semantics* semantics,
+                                              const SearchTuning& tuning) {
+  const int threads = options.threads > 0
+                          ? options.threads
+                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  auto graph =
+      std::make_unique<ExplicitGraph>(system.layout(), semantics, options.max_memory_bytes);
+  Completion completion = Completion::complete;
+  Statistics stats;
+  {
+    Search search(system, options, tuning, *graph, threads);
+    completion = search.run();
+    stats.seconds = search.seconds();
+    stats.depth = search.levels_reached();
+  }
+  graph->record_memory();
+  graph->store().release_index();
+  stats.states = graph->size();
+  stats.transitions = graph->edge_store().size();
+  stats.bytes = graph->budget().peak();
+  stats.bytes_per_state =
+      stats.states == 0 ? 0 : static_cast<double>(stats.bytes) / static_cast<double>(stats.states);
+  stats.threads = threads;
+  graph->finish(completion, stats);
+  return graph;
+}
+
+}  // namespace loophole::checker

@@ -1,0 +1,79 @@
+// The CSR edge store of edge_store.hpp: label packing and interning, and the
+// relative offsets.
+#include "edge_store.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace loophole::checker {
+
+EdgeStore::EdgeStore(MemoryBudget& budget) : budget_(budget) { code_.fill(-1); }
+
+std::uint16_t EdgeStore::label(const Successor& s) {
+  if (s.chooser_player < -1 || s.chooser_player > 6 ||
+      static_cast<unsigned>(s.kind) > static_cast<unsigned>(MoveKind::decline)) {
+    throw std::logic_error(
+        "loophole: internal error: successor label out of range (chooser player " +
+        std::to_string(s.chooser_player) + ")");
+  }
+  return static_cast<std::uint16_t>(static_cast<unsigned>(s.kind) | (s.progress ? 1U : 0U) << 4 |
+                                    static_cast<unsigned>(s.chooser) << 5 |
+                                    static_cast<unsigned>(s.chooser_player + 1) << 7);
+}
+
+bool EdgeStore::reserve(std::uint64_t states, std::uint64_t edges) {
+  if (!(to_.ensure(edges, budget_) && attr_.ensure(edges, budget_) &&
+        rel_.ensure(states + 1, budget_))) {
+    return false;
+  }
+  if (base_.empty()) open_state();
+  return true;
+}
+
+void EdgeStore::open_state() {
+  const std::uint64_t s = closed_;
+  if ((s & ((std::uint64_t{1} << group_shift) - 1)) == 0) base_.push_back(count_);
+  const std::uint64_t rel = count_ - base_[s >> group_shift];
+  if (rel > ~std::uint32_t{0}) {
+    throw std::length_error("loophole: more than 4 billion moves from 1024 consecutive states");
+  }
+  rel_[s] = static_cast<std::uint32_t>(rel);
+}
+
+void EdgeStore::add(StateId to, std::uint16_t raw_label) {
+  std::int16_t code = code_[raw_label];
+  if (code < 0) {
+    if (raw_.size() == 256) {
+      throw std::logic_error("loophole: internal error: more than 256 distinct move labels");
+    }
+    code = static_cast<std::int16_t>(raw_.size());
+    code_[raw_label] = code;
+    raw_.push_back(raw_label);
+  }
+  to_[count_] = to;
+  attr_[count_] = static_cast<std::uint8_t>(code);
+  ++count_;
+}
+
+void EdgeStore::close_state() {
+  ++closed_;
+  open_state();
+}
+
+Edge EdgeStore::edge(std::uint64_t e, std::uint32_t index) const {
+  const unsigned raw = raw_[attr_[e]];
+  Edge out;
+  out.to = to_[e];
+  out.index = index;
+  out.kind = static_cast<MoveKind>(raw & 15U);
+  out.progress = ((raw >> 4) & 1U) != 0;
+  out.chooser = static_cast<Chooser>((raw >> 5) & 3U);
+  out.chooser_player = static_cast<std::int8_t>(static_cast<int>(raw >> 7) - 1);
+  return out;
+}
+
+std::uint64_t EdgeStore::memory() const {
+  return to_.bytes() + attr_.bytes() + rel_.bytes() + base_.capacity() * sizeof(std::uint64_t);
+}
+
+}  // namespace loophole::checker

@@ -1,0 +1,59 @@
+// The moves of an explored graph in CSR form: per state a start offset into
+// one array of edge targets, appended in state order as BFS expands states.
+// An edge costs 5 bytes: its target (4) and a one-byte label, an index into a
+// table of the distinct (kind, progress, chooser, chooser player) tuples the
+// run produced (at most 2 x 9 x 3 x 8; a game has far fewer). The successor
+// index is not stored: edges are kept in successor order, duplicates included,
+// so an edge's index is its position in its state's list. Offsets are 4 bytes
+// per state, relative to a 64-bit base per 1024 states.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "loophole/checker/explored.hpp"
+
+#include "memory_budget.hpp"
+#include "segmented.hpp"
+
+namespace loophole::checker {
+
+class EdgeStore {
+ public:
+  explicit EdgeStore(MemoryBudget& budget);
+
+  // The raw label of a successor (10 bits); interned by add().
+  [[nodiscard]] static std::uint16_t label(const Successor& s);
+
+  // Room for `states` closed states and `edges` edges in all; false when the
+  // budget refuses.
+  [[nodiscard]] bool reserve(std::uint64_t states, std::uint64_t edges);
+  // Appends an edge of the open state (the one after the last closed state).
+  void add(StateId to, std::uint16_t raw_label);
+  void close_state();  // the open state's list is complete; the next state opens
+
+  [[nodiscard]] std::uint64_t states() const { return closed_; }  // states with edge lists
+  [[nodiscard]] std::uint64_t size() const { return count_; }     // edges
+  [[nodiscard]] std::uint64_t begin(StateId s) const { return base_[s >> group_shift] + rel_[s]; }
+  [[nodiscard]] std::uint64_t end(StateId s) const { return begin(s + 1); }
+  [[nodiscard]] StateId target(std::uint64_t e) const { return to_[e]; }
+  [[nodiscard]] Edge edge(std::uint64_t e, std::uint32_t index) const;
+  [[nodiscard]] std::uint64_t memory() const;
+
+ private:
+  static constexpr unsigned group_shift = 10;
+  void open_state();
+
+  MemoryBudget& budget_;
+  Segmented<StateId> to_;
+  Segmented<std::uint8_t> attr_;
+  Segmented<std::uint32_t> rel_;  // start of state s relative to base_[s >> group_shift]
+  std::vector<std::uint64_t> base_;
+  std::array<std::int16_t, 1024> code_;  // raw label -> attr byte, -1 when not yet seen
+  std::vector<std::uint16_t> raw_;       // attr byte -> raw label
+  std::uint64_t closed_ = 0;
+  std::uint64_t count_ = 0;
+};
+
+}  // namespace loophole::checker

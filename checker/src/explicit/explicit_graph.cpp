@@ -1,0 +1,64 @@
+// Read access to an explored graph; see explicit_graph.hpp.
+#include "explicit_graph.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace loophole::checker {
+
+ExplicitGraph::ExplicitGraph(const Layout& layout, const Semantics* semantics,
+                             std::uint64_t memory_limit)
+    : semantics_(semantics),
+      packer_(layout),
+      budget_(memory_limit),
+      store_(packer_.words(), packer_.bytes(), budget_),
+      edges_(budget_) {}
+
+const Semantics& ExplicitGraph::semantics() const {
+  if (semantics_ == nullptr) {
+    throw std::logic_error("loophole: internal error: graph was explored without Semantics");
+  }
+  return *semantics_;
+}
+
+StateVec ExplicitGraph::state(StateId id) const {
+  std::vector<Word> w(packer_.words());
+  store_.load(id, w.data());
+  StateVec out;
+  packer_.unpack(w.data(), out);
+  return out;
+}
+
+std::vector<Edge> ExplicitGraph::edges(StateId id) const {
+  std::vector<Edge> out;
+  if (id >= edges_.states()) return out;
+  const std::uint64_t b = edges_.begin(id), e = edges_.end(id);
+  out.reserve(e - b);
+  for (std::uint64_t i = b; i < e; ++i)
+    out.push_back(edges_.edge(i, static_cast<std::uint32_t>(i - b)));
+  return out;
+}
+
+std::uint32_t ExplicitGraph::parent_index(StateId id) const {
+  const StateId p = store_.parent(id);
+  if (p == no_state) return 0;
+  const std::uint64_t b = edges_.begin(p), e = edges_.end(p);
+  for (std::uint64_t i = b; i < e; ++i) {
+    if (edges_.target(i) == id) return static_cast<std::uint32_t>(i - b);
+  }
+  throw std::logic_error("loophole: internal error: state " + std::to_string(id) +
+                         " is not a successor of its parent " + std::to_string(p));
+}
+
+std::uint32_t ExplicitGraph::depth(StateId id) const {
+  const auto it = std::upper_bound(levels_.begin(), levels_.end(), id);
+  return static_cast<std::uint32_t>(it - levels_.begin() - 1);
+}
+
+void ExplicitGraph::finish(Completion completion, const Statistics& statistics) {
+  completion_ = completion;
+  statistics_ = statistics;
+}
+
+}  // namespace loophole::checker

@@ -1,0 +1,75 @@
+// The ExploredGraph the explicit engine returns: the packed states and parents
+// of a StateStore, the moves of an EdgeStore, and the BFS level boundaries
+// (depth is found by binary search over them, so no per-state depth is
+// stored). The successor index a parent used is not stored either: it is the
+// first edge of the parent that leads to the child, because BFS inserts a
+// state when it meets it first in (parent, successor index) order.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "loophole/checker/explored.hpp"
+
+#include "edge_store.hpp"
+#include "memory_budget.hpp"
+#include "packer.hpp"
+#include "state_store.hpp"
+
+namespace loophole::checker {
+
+class ExplicitGraph final : public ExploredGraph {
+ public:
+  // `semantics` may be null for graphs of test systems (semantics() throws).
+  ExplicitGraph(const Layout& layout, const Semantics* semantics, std::uint64_t memory_limit);
+
+  [[nodiscard]] const Semantics& semantics() const override;
+  [[nodiscard]] std::uint64_t size() const override { return store_.size(); }
+  [[nodiscard]] std::uint32_t initial_count() const override { return initial_count_; }
+  [[nodiscard]] StateVec state(StateId id) const override;
+  [[nodiscard]] std::vector<Edge> edges(StateId id) const override;
+  [[nodiscard]] std::uint64_t expanded() const override { return edges_.states(); }
+  [[nodiscard]] StateId parent(StateId id) const override { return store_.parent(id); }
+  [[nodiscard]] std::uint32_t parent_index(StateId id) const override;
+  [[nodiscard]] std::uint32_t depth(StateId id) const override;
+  [[nodiscard]] Completion completion() const override { return completion_; }
+  [[nodiscard]] const Statistics& statistics() const override { return statistics_; }
+
+  // The search's side.
+  [[nodiscard]] const Packer& packer() const { return packer_; }
+  [[nodiscard]] MemoryBudget& budget() { return budget_; }
+  [[nodiscard]] StateStore& store() { return store_; }
+  [[nodiscard]] EdgeStore& edge_store() { return edges_; }
+  [[nodiscard]] const EdgeStore& edge_store() const { return edges_; }
+  // levels()[d] is the first state of BFS level d; the last entry starts the
+  // level being filled (it may be empty).
+  [[nodiscard]] std::vector<StateId>& levels() { return levels_; }
+  void set_initial_count(std::uint32_t n) { initial_count_ = n; }
+  void finish(Completion completion, const Statistics& statistics);
+
+  // Where the memory went, taken at the end of the search (before the hash
+  // index is freed): for the benchmark's bytes-per-state figures.
+  struct MemoryUse {
+    std::uint64_t states = 0;  // packed states and parents
+    std::uint64_t index = 0;   // hash index and claim scratch
+    std::uint64_t edges = 0;   // CSR offsets, targets and labels
+  };
+  void record_memory() {
+    memory_use_ = {store_.state_memory(), store_.index_memory(), edges_.memory()};
+  }
+  [[nodiscard]] const MemoryUse& memory_use() const { return memory_use_; }
+
+ private:
+  const Semantics* semantics_;
+  Packer packer_;
+  MemoryBudget budget_;
+  StateStore store_;
+  EdgeStore edges_;
+  std::vector<StateId> levels_;
+  std::uint32_t initial_count_ = 0;
+  Completion completion_ = Completion::complete;
+  Statistics statistics_;
+  MemoryUse memory_use_;
+};
+
+}  // namespace loophole::checker

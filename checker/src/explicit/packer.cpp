@@ -1,0 +1,133 @@
+// Packing and unpacking of states; see packer.hpp. A field is written with
+// one shift into its word; the few fields that straddle a word boundary get
+// their high part in a second loop. Range checks are OR-ed together and
+// only a failure goes back to find the field, so the hot loop never branches.
+#include "packer.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+#include <string>
+
+namespace loophole::checker {
+
+static_assert(std::endian::native == std::endian::little,
+              "packed states are stored as the low bytes of little-endian words");
+
+Packer::Packer(const Layout& layout) {
+  fields_.reserve(layout.fields.size());
+  for (const Field& f : layout.fields) {
+    if (f.hi < f.lo) {
+      throw std::logic_error("loophole: internal error: field '" + f.name + "' has empty range " +
+                             std::to_string(f.lo) + ".." + std::to_string(f.hi));
+    }
+    Slot s;
+    s.lo = f.lo;
+    s.span = static_cast<std::uint32_t>(static_cast<std::int64_t>(f.hi) - f.lo);
+    s.bits = static_cast<std::uint8_t>(s.span == 0 ? 0 : std::bit_width(s.span));
+    s.mask = s.bits == 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << s.bits) - 1;
+    s.word = static_cast<std::uint16_t>(bits_ / 64);
+    s.shift = static_cast<std::uint8_t>(bits_ % 64);
+    bits_ += s.bits;
+    if (s.straddles()) straddlers_.push_back(static_cast<std::uint32_t>(fields_.size()));
+    fields_.push_back(s);
+    names_.push_back(f.name);
+  }
+  words_ = bits_ == 0 ? 1 : (bits_ + 63) / 64;
+}
+
+void Packer::check_size(const StateVec& state) const {
+  if (state.size() != fields_.size()) {
+    throw std::logic_error("loophole: internal error: state has " + std::to_string(state.size()) +
+                           " fields, layout has " + std::to_string(fields_.size()));
+  }
+}
+
+void Packer::pack(const StateVec& state, Word* out) const {
+  check_size(state);
+  for (std::size_t w = 0; w < words_; ++w) out[w] = 0;
+  const std::int32_t* v = state.data();
+  std::uint32_t bad = 0;
+  for (std::size_t i = 0; i < fields_.size(); ++i) {
+    const Slot& s = fields_[i];
+    const std::uint32_t u = static_cast<std::uint32_t>(v[i]) - static_cast<std::uint32_t>(s.lo);
+    bad |= static_cast<std::uint32_t>(u > s.span);
+    out[s.word] |= Word{u} << s.shift;
+  }
+  if (bad != 0) out_of_range(state);
+  for (const std::uint32_t i : straddlers_) {
+    const Slot& s = fields_[i];
+    const std::uint32_t u = static_cast<std::uint32_t>(v[i]) - static_cast<std::uint32_t>(s.lo);
+    out[s.word + 1] |= Word{u} >> (64 - s.shift);
+  }
+}
+
+void Packer::pack_delta(const StateVec& base, const Word* base_words, const StateVec& state,
+                        Word* out) const {
+  check_size(state);
+  for (std::size_t w = 0; w < words_; ++w) out[w] = base_words[w];
+  const std::int32_t* a = base.data();
+  const std::int32_t* b = state.data();
+  const std::size_t n = fields_.size();
+  std::uint32_t bad = 0;
+  // Compare eight fields at a time (a fixed trip count the compiler turns
+  // into vector compares); patch only the fields that differ.
+  auto patch = [&](std::size_t i) {
+    const Slot& s = fields_[i];
+    const std::uint32_t u = static_cast<std::uint32_t>(b[i]) - static_cast<std::uint32_t>(s.lo);
+    bad |= static_cast<std::uint32_t>(u > s.span);
+    const Word field = Word{u & s.mask};
+    out[s.word] = (out[s.word] & ~(Word{s.mask} << s.shift)) | (field << s.shift);
+    if (s.straddles()) {
+      const unsigned rest = 64 - s.shift;
+      out[s.word + 1] = (out[s.word + 1] & ~(Word{s.mask} >> rest)) | (field >> rest);
+    }
+  };
+  constexpr std::size_t block = 8;
+  std::size_t i0 = 0;
+  for (; i0 + block <= n; i0 += block) {
+    std::uint32_t diff = 0;
+    for (std::size_t k = 0; k < block; ++k) {
+      diff |= static_cast<std::uint32_t>(a[i0 + k] ^ b[i0 + k]);
+    }
+    if (diff == 0) continue;
+    for (std::size_t k = 0; k < block; ++k) {
+      if (a[i0 + k] != b[i0 + k]) patch(i0 + k);
+    }
+  }
+  for (; i0 < n; ++i0) {
+    if (a[i0] != b[i0]) patch(i0);
+  }
+  if (bad != 0) out_of_range(state);
+}
+
+void Packer::unpack(const Word* in, StateVec& out) const {
+  out.resize(fields_.size());
+  std::int32_t* v = out.data();
+  for (std::size_t i = 0; i < fields_.size(); ++i) {
+    const Slot& s = fields_[i];
+    const auto u = static_cast<std::uint32_t>(in[s.word] >> s.shift) & s.mask;
+    v[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(s.lo) + u);
+  }
+  for (const std::uint32_t i : straddlers_) {
+    const Slot& s = fields_[i];
+    const auto u =
+        static_cast<std::uint32_t>((in[s.word] >> s.shift) | (in[s.word + 1] << (64 - s.shift))) &
+        s.mask;
+    v[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(s.lo) + u);
+  }
+}
+
+void Packer::out_of_range(const StateVec& state) const {
+  for (std::size_t i = 0; i < fields_.size(); ++i) {
+    const Slot& s = fields_[i];
+    const std::int64_t v = state[i];
+    if (v >= s.lo && v <= static_cast<std::int64_t>(s.lo) + s.span) continue;
+    throw std::logic_error("loophole: internal error: state field '" + names_[i] + "' is " +
+                           std::to_string(v) + ", outside its range " + std::to_string(s.lo) +
+                           ".." + std::to_string(static_cast<std::int64_t>(s.lo) + s.span));
+  }
+  throw std::logic_error("loophole: internal error: state out of range");
+}
+
+}  // namespace loophole::checker

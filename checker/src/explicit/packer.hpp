@@ -1,0 +1,75 @@
+// Bit packing of states. Every field of the Layout gets exactly the bits its
+// range needs, ceil(log2(hi - lo + 1)) (none for a constant field), and the
+// fields are laid end to end, straddling 64-bit word boundaries, so a state
+// takes the minimal number of bytes. Packed states are handled as 64-bit words
+// (padding bits zero, so equal states have equal words and equal hashes) and
+// stored as their first bytes() bytes (little-endian). Packing and unpacking
+// run once per move and per expanded state, so both loops are branch-free;
+// pack_delta packs a successor by patching its source's words where the two
+// differ, which is most of the work saved: a move changes few fields.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "loophole/checker/semantics.hpp"
+
+namespace loophole::checker {
+
+using Word = std::uint64_t;
+
+class Packer {
+ public:
+  explicit Packer(const Layout& layout);
+
+  [[nodiscard]] std::size_t fields() const { return fields_.size(); }
+  [[nodiscard]] std::size_t bits() const { return bits_; }
+  [[nodiscard]] std::size_t bytes() const { return (bits_ + 7) / 8; }
+  [[nodiscard]] std::size_t words() const { return words_; }  // at least 1
+  [[nodiscard]] unsigned field_bits(std::size_t field) const { return fields_[field].bits; }
+
+  // Writes words() words. A value outside its field's range is an internal
+  // error (the semantics produced a state its own layout does not allow).
+  void pack(const StateVec& state, Word* out) const;
+  // The same as pack(state, out), given base_words = pack(base).
+  void pack_delta(const StateVec& base, const Word* base_words, const StateVec& state,
+                  Word* out) const;
+  void unpack(const Word* in, StateVec& out) const;
+
+ private:
+  struct Slot {
+    std::int32_t lo = 0;
+    std::uint32_t span = 0;  // hi - lo
+    std::uint32_t mask = 0;  // bits ones
+    std::uint16_t word = 0;
+    std::uint8_t shift = 0;
+    std::uint8_t bits = 0;
+    [[nodiscard]] bool straddles() const { return shift + bits > 64; }
+  };
+  void check_size(const StateVec& state) const;
+  [[noreturn]] void out_of_range(const StateVec& state) const;
+
+  std::vector<Slot> fields_;
+  std::vector<std::uint32_t> straddlers_;  // fields continued in the next word
+  std::vector<std::string> names_;
+  std::size_t bits_ = 0;
+  std::size_t words_ = 1;
+};
+
+// The hash of a packed state (all words() words).
+[[nodiscard]] inline std::uint64_t hash_words(const Word* w, std::size_t n) {
+  std::uint64_t h = 0x243F6A8885A308D3ULL;
+  for (std::size_t i = 0; i < n; ++i) {
+    h = (h ^ w[i]) * 0x9E3779B97F4A7C15ULL;
+    h ^= h >> 29;
+  }
+  h ^= h >> 33;
+  h *= 0xFF51AFD7ED558CCDULL;
+  h ^= h >> 33;
+  h *= 0xC4CEB9FE1A85EC53ULL;
+  h ^= h >> 33;
+  return h;
+}
+
+}  // namespace loophole::checker

@@ -1,0 +1,229 @@
+// The state store of state_store.hpp: an arena of packed states, their parents,
+// and a linear-probing hash index of 32-bit slots. Linear probing keeps a
+// lookup within one or two cache lines of slots; the fingerprint bits in each
+// slot let a probe skip a foreign state without reading the arena. The index
+// doubles at load 3/4, rehashing from the arena (sequential reads, no stored
+// hashes), and asks the memory budget for the new table before allocating it.
+#include "state_store.hpp"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace loophole::checker {
+
+namespace {
+
+constexpr std::uint32_t empty_slot = ~std::uint32_t{0};
+constexpr unsigned min_index_bits = 10;
+
+}  // namespace
+
+StateStore::StateStore(std::size_t words, std::size_t bytes, MemoryBudget& budget)
+    : words_(words), bytes_(bytes), budget_(budget) {}
+
+StateStore::~StateStore() {
+  release_index();
+  budget_.release(arena_.size() * arena_block * bytes_);
+}
+
+void StateStore::load(StateId id, Word* out) const {
+  for (std::size_t w = 0; w < words_; ++w) out[w] = 0;
+  std::memcpy(out, at(id), bytes_);
+}
+
+bool StateStore::equal(Ref r, const Word* state) const {
+  if (r < size_) return std::memcmp(at(r), state, bytes_) == 0;
+  return std::memcmp(scratch_.get() + (r - size_) * words_, state, words_ * sizeof(Word)) == 0;
+}
+
+StateId StateStore::find(const Word* state, std::uint64_t hash) const {
+  if (!slots_) return no_state;
+  const std::uint32_t fp = fingerprint(hash);
+  for (std::size_t i = home(hash);; i = (i + 1) & mask_) {
+    const std::uint32_t v = slots_[i];
+    const std::uint32_t id = v & mask_;
+    if (id == mask_) return no_state;
+    if (id != mask_ - 1 && (v & ~mask_) == fp && id < size_ && equal(id, state)) return id;
+  }
+}
+
+StateStore::Inserted StateStore::insert(const Word* state, std::uint64_t hash, StateId parent) {
+  if (const StateId id = find(state, hash); id != no_state) return {id, false};
+  if (!reserve(1)) return {};
+  const std::uint32_t fp = fingerprint(hash);
+  std::size_t i = home(hash);
+  while ((slots_[i] & mask_) != mask_) i = (i + 1) & mask_;
+  const auto id = static_cast<StateId>(size_);
+  std::memcpy(at(id), state, bytes_);
+  parents_[id] = parent;
+  slots_[i] = fp | id;
+  ++size_;
+  return {id, true};
+}
+
+bool StateStore::reserve(std::uint64_t extra) {
+  if (scratch_used_.load(std::memory_order_relaxed) != 0) {
+    throw std::logic_error("loophole: internal error: StateStore::reserve inside a batch");
+  }
+  const std::uint64_t states = size_ + extra;
+  const std::uint64_t capacity = slots_ ? std::uint64_t{mask_} + 1 : 0;
+  if ((size_ + tombstones_ + extra) * max_load_den > capacity * max_load_num) {
+    if (!grow_index(states)) return false;
+  }
+  return grow_arena(states) && parents_.ensure(states, budget_) && grow_scratch(extra);
+}
+
+bool StateStore::grow_index(std::uint64_t states) {
+  unsigned bits = min_index_bits;
+  while (states * max_load_den > (std::uint64_t{1} << bits) * max_load_num) ++bits;
+  if (bits > 32) return false;
+  const std::uint64_t capacity = std::uint64_t{1} << bits;
+  if (!budget_.acquire(capacity * sizeof(std::uint32_t))) return false;
+  std::unique_ptr<std::uint32_t[]> old = std::move(slots_);
+  const std::uint64_t old_capacity = old ? std::uint64_t{mask_} + 1 : 0;
+  slots_.reset(new std::uint32_t[capacity]);
+  std::memset(slots_.get(), 0xFF, capacity * sizeof(std::uint32_t));
+  bits_ = bits;
+  mask_ = static_cast<std::uint32_t>(capacity - 1);
+  tombstones_ = 0;
+  std::vector<Word> w(words_);
+  for (StateId id = 0; id < size_; ++id) {
+    load(id, w.data());
+    const std::uint64_t hash = hash_words(w.data(), words_);
+    std::size_t i = home(hash);
+    while ((slots_[i] & mask_) != mask_) i = (i + 1) & mask_;
+    slots_[i] = fingerprint(hash) | id;
+  }
+  old.reset();
+  budget_.release(old_capacity * sizeof(std::uint32_t));
+  return true;
+}
+
+bool StateStore::grow_arena(std::uint64_t states) {
+  while (arena_.size() * arena_block < states) {
+    if (!budget_.acquire(arena_block * bytes_)) return false;
+    arena_.emplace_back(new std::uint8_t[arena_block * bytes_]);
+  }
+  return true;
+}
+
+namespace {
+
+constexpr std::size_t scratch_entry_bytes(std::size_t words) {
+  return words * sizeof(Word) + sizeof(std::uint64_t) + sizeof(std::uint32_t) +
+         2 * sizeof(StateId) + 1;
+}
+
+}  // namespace
+
+bool StateStore::grow_scratch(std::uint64_t entries) {
+  if (entries <= scratch_capacity_) return true;
+  std::size_t capacity = scratch_capacity_ == 0 ? 1024 : scratch_capacity_;
+  while (capacity < entries) capacity *= 2;
+  const std::size_t per = scratch_entry_bytes(words_);
+  if (!budget_.acquire(capacity * per)) return false;
+  budget_.release(scratch_capacity_ * per);
+  scratch_.reset(new Word[capacity * words_]);
+  scratch_key_.reset(new std::uint64_t[capacity]);
+  scratch_slot_.reset(new std::uint32_t[capacity]);
+  scratch_final_.reset(new StateId[capacity]);
+  scratch_parent_.reset(new StateId[capacity]);
+  scratch_published_.reset(new std::uint8_t[capacity]);
+  scratch_capacity_ = capacity;
+  return true;
+}
+
+void StateStore::min_key(std::size_t entry, std::uint64_t key) {
+  std::atomic_ref<std::uint64_t> k(scratch_key_[entry]);
+  std::uint64_t now = k.load(std::memory_order_relaxed);
+  while (key < now && !k.compare_exchange_weak(now, key, std::memory_order_relaxed)) {
+  }
+}
+
+StateStore::Ref StateStore::claim(const Word* state, std::uint64_t hash, std::uint64_t key) {
+  const std::uint32_t fp = fingerprint(hash);
+  constexpr std::size_t none = ~std::size_t{0};
+  std::size_t mine = none;
+  for (std::size_t i = home(hash);; i = (i + 1) & mask_) {
+    std::atomic_ref<std::uint32_t> slot(slots_[i]);
+    std::uint32_t v = slot.load(std::memory_order_acquire);
+    while ((v & mask_) == mask_) {
+      if (mine == none) {
+        mine = scratch_used_.fetch_add(1, std::memory_order_relaxed);
+        std::memcpy(scratch_.get() + mine * words_, state, words_ * sizeof(Word));
+        scratch_key_[mine] = key;
+        scratch_final_[mine] = no_state;
+        scratch_published_[mine] = 0;
+      }
+      scratch_slot_[mine] = static_cast<std::uint32_t>(i);
+      const auto ref = static_cast<Ref>(size_ + mine);
+      if (slot.compare_exchange_strong(v, fp | ref, std::memory_order_acq_rel,
+                                       std::memory_order_acquire)) {
+        scratch_published_[mine] = 1;
+        return ref;
+      }
+    }
+    const Ref r = v & mask_;
+    if (r != mask_ - 1 && (v & ~mask_) == fp && equal(r, state)) {
+      if (r >= size_) min_key(r - size_, key);
+      return r;
+    }
+  }
+}
+
+StateId StateStore::assign(Ref r, StateId parent) {
+  const std::size_t entry = r - size_;
+  const auto id = static_cast<StateId>(size_ + assigned_++);
+  scratch_final_[entry] = id;
+  scratch_parent_[entry] = parent;
+  return id;
+}
+
+void StateStore::commit(std::size_t begin, std::size_t end) {
+  std::uint64_t dropped = 0;
+  for (std::size_t e = begin; e < end; ++e) {
+    if (scratch_published_[e] == 0) continue;
+    std::uint32_t& slot = slots_[scratch_slot_[e]];
+    const StateId id = scratch_final_[e];
+    if (id == no_state) {
+      slot = (slot & ~mask_) | (mask_ - 1);
+      ++dropped;
+      continue;
+    }
+    std::memcpy(at(id), scratch_.get() + e * words_, bytes_);
+    parents_[id] = scratch_parent_[e];
+    slot = (slot & ~mask_) | id;
+  }
+  if (dropped != 0) dropped_.fetch_add(dropped, std::memory_order_relaxed);
+}
+
+void StateStore::end_batch() {
+  size_ += assigned_;
+  tombstones_ += dropped_.exchange(0);
+  assigned_ = 0;
+  scratch_used_.store(0, std::memory_order_relaxed);
+}
+
+void StateStore::release_index() {
+  if (slots_) budget_.release((std::uint64_t{mask_} + 1) * sizeof(std::uint32_t));
+  slots_.reset();
+  budget_.release(scratch_capacity_ * scratch_entry_bytes(words_));
+  scratch_.reset();
+  scratch_key_.reset();
+  scratch_slot_.reset();
+  scratch_final_.reset();
+  scratch_parent_.reset();
+  scratch_published_.reset();
+  scratch_capacity_ = 0;
+}
+
+std::uint64_t StateStore::state_memory() const {
+  return arena_.size() * arena_block * bytes_ + parents_.bytes();
+}
+
+std::uint64_t StateStore::index_memory() const {
+  return (slots_ ? (std::uint64_t{mask_} + 1) * sizeof(std::uint32_t) : 0) +
+         scratch_capacity_ * scratch_entry_bytes(words_);
+}
+
+}  // namespace loophole::checker

@@ -1,0 +1,143 @@
+// The set of explored states: packed states numbered densely in insertion
+// order (StateId), each with its BFS parent, and an open-addressing hash index
+// over them for deduplication.
+//
+// Memory per stored state (what the 24-byte target is measured against):
+//   packed state      bytes() = ceil(bits / 8)         (arena, blocks of 64Ki states)
+//   parent            4 bytes                          (the successor index used is
+//                                                       not stored: see ExplicitGraph)
+//   hash slot         4 bytes / load, load 0.375..0.75 (5.3..10.7 bytes; index only,
+//                                                       freed after the search)
+// so bytes() + 9.3..14.7 while searching, bytes() + 4 afterwards. A slot is a
+// 32-bit word: the state's id in the low log2(capacity) bits and hash bits
+// (a fingerprint) above, so most probes never touch the arena.
+//
+// Insertion is either sequential (insert) or a concurrent batch used by BFS:
+// reserve(n) makes room, claim() runs on any number of threads and returns an
+// existing id or a tentative reference into a scratch area (lock-free: a CAS
+// on the empty slot, the state written to scratch first); the serial caller
+// then assign()s final ids in whatever order it wants (BFS: first occurrence
+// in successor order, which makes numbering independent of thread timing),
+// commit() copies the new states into the arena in parallel, and end_batch()
+// closes the batch. Claimed entries that were not assigned become tombstones.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "loophole/checker/explored.hpp"
+
+#include "memory_budget.hpp"
+#include "packer.hpp"
+#include "segmented.hpp"
+
+namespace loophole::checker {
+
+class StateStore {
+ public:
+  using Ref = std::uint32_t;  // < size(): a stored state; otherwise tentative (in a batch)
+
+  StateStore(std::size_t words, std::size_t bytes, MemoryBudget& budget);
+  ~StateStore();
+  StateStore(const StateStore&) = delete;
+  StateStore& operator=(const StateStore&) = delete;
+
+  [[nodiscard]] std::uint64_t size() const { return size_; }
+  [[nodiscard]] std::size_t words() const { return words_; }
+  [[nodiscard]] std::size_t bytes() const { return bytes_; }
+
+  // Copies state `id` into words() words (padding zero).
+  void load(StateId id, Word* out) const;
+  [[nodiscard]] StateId parent(StateId id) const { return parents_[id]; }
+
+  // Sequential insertion; nullopt-like {no_state, false} when the memory
+  // budget (or the 32-bit id space) refuses to grow.
+  struct Inserted {
+    StateId id = no_state;
+    bool fresh = false;
+  };
+  Inserted insert(const Word* state, std::uint64_t hash, StateId parent);
+  [[nodiscard]] StateId find(const Word* state, std::uint64_t hash) const;
+
+  // --- batch insertion --------------------------------------------------
+  // Room for `extra` more states (hash index, arena, scratch). False when the
+  // memory budget or the id space refuses; nothing is lost then.
+  [[nodiscard]] bool reserve(std::uint64_t extra);
+  // Starts loading the hash slot `hash` probes first (claims of a batch
+  // issue this a few records ahead: the index is far larger than the caches).
+  void prefetch(std::uint64_t hash) const { __builtin_prefetch(&slots_[home(hash)]); }
+  // Thread-safe. `key` orders the claims of one batch (smaller = earlier).
+  Ref claim(const Word* state, std::uint64_t hash, std::uint64_t key);
+  [[nodiscard]] bool is_tentative(Ref r) const { return r >= size_; }
+  // Whether `key` was the earliest claim of tentative r.
+  [[nodiscard]] bool first(Ref r, std::uint64_t key) const {
+    return scratch_key_[r - size_] == key;
+  }
+  // Serial: gives tentative r the next id (size() + assigned so far).
+  StateId assign(Ref r, StateId parent);
+  [[nodiscard]] StateId resolve(Ref r) const { return r < size_ ? r : scratch_final_[r - size_]; }
+  [[nodiscard]] std::uint64_t assigned() const { return assigned_; }
+  [[nodiscard]] std::size_t scratch_entries() const {
+    return scratch_used_.load(std::memory_order_relaxed);
+  }
+  // Thread-safe over disjoint ranges of [0, scratch_entries()).
+  void commit(std::size_t begin, std::size_t end);
+  void end_batch();
+
+  // Frees the hash index and the scratch area (lookups are no longer possible).
+  void release_index();
+  [[nodiscard]] std::uint64_t state_memory() const;  // arena and parents
+  [[nodiscard]] std::uint64_t index_memory() const;  // hash index and scratch
+
+ private:
+  static constexpr std::uint32_t max_load_num = 3, max_load_den = 4;
+
+  [[nodiscard]] const std::uint8_t* at(StateId id) const {
+    return arena_[id >> arena_shift].get() + (id & (arena_block - 1)) * bytes_;
+  }
+  [[nodiscard]] std::uint8_t* at(StateId id) {
+    return arena_[id >> arena_shift].get() + (id & (arena_block - 1)) * bytes_;
+  }
+  [[nodiscard]] std::size_t home(std::uint64_t hash) const { return hash >> (64 - bits_); }
+  [[nodiscard]] std::uint32_t fingerprint(std::uint64_t hash) const {
+    return static_cast<std::uint32_t>(hash) & ~mask_;
+  }
+  [[nodiscard]] bool equal(Ref r, const Word* state) const;
+  [[nodiscard]] bool grow_index(std::uint64_t states);
+  [[nodiscard]] bool grow_arena(std::uint64_t states);
+  [[nodiscard]] bool grow_scratch(std::uint64_t entries);
+  void min_key(std::size_t entry, std::uint64_t key);
+
+  static constexpr unsigned arena_shift = 16;
+  static constexpr std::uint64_t arena_block = std::uint64_t{1} << arena_shift;
+
+  std::size_t words_, bytes_;
+  MemoryBudget& budget_;
+  std::uint64_t size_ = 0;
+
+  std::vector<std::unique_ptr<std::uint8_t[]>> arena_;
+  Segmented<StateId> parents_;
+
+  // Hash index: slot = fingerprint | id; id bits all ones = empty, all ones
+  // minus one = tombstone.
+  std::unique_ptr<std::uint32_t[]> slots_;
+  unsigned bits_ = 0;       // log2(capacity)
+  std::uint32_t mask_ = 0;  // id bits
+  std::uint64_t tombstones_ = 0;
+
+  // Scratch area of the current batch, one entry per claimed new state.
+  std::unique_ptr<Word[]> scratch_;
+  std::unique_ptr<std::uint64_t[]> scratch_key_;
+  std::unique_ptr<std::uint32_t[]> scratch_slot_;
+  std::unique_ptr<StateId[]> scratch_final_;
+  std::unique_ptr<StateId[]> scratch_parent_;
+  std::unique_ptr<std::uint8_t[]> scratch_published_;
+  std::size_t scratch_capacity_ = 0;
+  std::atomic<std::size_t> scratch_used_{0};
+  std::uint64_t assigned_ = 0;
+  std::atomic<std::uint64_t> dropped_{0};
+};
+
+}  // namespace loophole::checker

@@ -1,0 +1,189 @@
+// Transcripts: one line of text per move and the list of what it changed.
+// The text names the move the way a player would ("P2 answers with
+// 'mirror_ward' (speed 3)", "P1 draws 2"), then what the effects did, then
+// the changed zone totals and variables in parentheses. When the successor
+// was computed without choices, the move is recomputed with them (moves are
+// pure functions of the state), so engines need to keep only indices.
+#include "impl.hpp"
+
+namespace loophole::checker {
+
+namespace {
+
+using semantics::Prepared;
+
+std::string value_text(const model::Game& game, const model::Slot& slot, std::int32_t v) {
+  if (slot.var >= 0 && slot.type.base == model::BaseType::bool_) return v != 0 ? "true" : "false";
+  if (slot.var >= 0 && slot.type.base == model::BaseType::enum_ && slot.type.enum_id >= 0) {
+    const auto& values = game.enums[slot.type.enum_id].values;
+    if (v >= 0 && v < static_cast<std::int32_t>(values.size())) return values[v];
+  }
+  return std::to_string(v);
+}
+
+// "deck[P1] 5→3, hand[P1] 1→3, coins 0→1": zone totals per owner, variables
+// one by one, in slot order.
+std::string data_summary(const Prepared& p, const StateVec& before, const StateVec& after) {
+  const auto& game = p.game;
+  std::string out;
+  auto add = [&](const std::string& name, const std::string& b, const std::string& a) {
+    if (!out.empty()) out += ", ";
+    out += name + " " + b + "→" + a;
+  };
+  for (std::size_t i = 0; i < game.slots.size(); ++i) {
+    const auto& slot = game.slots[i];
+    if (slot.zone >= 0) {
+      if (slot.kind != 0) continue;  // one entry per zone and owner, at its first kind
+      std::int64_t b = 0, a = 0;
+      for (int k = 0; k < p.kinds; ++k) {
+        b += before[i + k];
+        a += after[i + k];
+      }
+      if (a == b) {
+        bool moved = false;
+        for (int k = 0; k < p.kinds; ++k) moved = moved || before[i + k] != after[i + k];
+        if (!moved) continue;
+      }
+      const auto& zone = game.zones[slot.zone];
+      add(zone.name + (zone.per_player ? "[" + p.player_name(slot.owner) + "]" : ""),
+          std::to_string(b), std::to_string(a));
+    } else if (before[i] != after[i]) {
+      add(slot.name, value_text(game, slot, before[i]), value_text(game, slot, after[i]));
+    }
+  }
+  return out;
+}
+
+std::string action_text(const Prepared& p, const StateVec& before, int player, int a) {
+  const auto& act = p.game.actions[a];
+  const bool answering =
+      semantics::get(before.data(), p.ctl.stack_size) > 0 &&
+      semantics::get(before.data(), p.ctl.stage) == static_cast<std::int32_t>(Stage::window);
+  std::string text =
+      p.player_name(player) + (answering ? " answers with '" : " plays '") + act.name + "'";
+  if (!p.game.speeds.empty()) text += " (speed " + std::to_string(act.speed) + ")";
+  return text;
+}
+
+bool is_draw_note(const std::string& note) {
+  return note.size() > 9 && note[0] == 'P' && note.find(" draws ") != std::string::npos;
+}
+
+}  // namespace
+
+TraceStep Semantics::describe(const StateVec& before, const Successor& succ,
+                              std::uint32_t index) const {
+  const Prepared& p = impl_->prep;
+  const auto& ctl = p.ctl;
+  const StateVec& after = succ.state;
+  TraceStep t;
+  t.kind = succ.kind;
+  t.player = succ.player;
+  t.ref = succ.ref;
+  t.turn = before[ctl.turn];
+  t.active = before[ctl.active];
+  t.step = before[ctl.step];
+  t.progress = succ.progress;
+  t.successor = index;
+
+  // Choices and notes: recompute the move with them when the engine did not keep them.
+  const Successor* full = &succ;
+  std::vector<Successor> again;
+  if (succ.choices.empty() && succ.notes.empty()) {
+    successors(before, again, true);
+    if (index < again.size() && again[index].state == after && again[index].kind == succ.kind) {
+      full = &again[index];
+    }
+  }
+  t.choices = full->choices;
+
+  for (std::size_t i = 0; i < layout().data_fields; ++i) {
+    if (before[i] != after[i]) {
+      t.changes.push_back(Change{static_cast<int>(i), game_.slots[i].name, before[i], after[i]});
+    }
+  }
+  const std::pair<const char*, int> control[] = {
+      {"over", ctl.over},   {"active", ctl.active}, {"turn", ctl.turn},       {"step", ctl.step},
+      {"stage", ctl.stage}, {"holder", ctl.holder}, {"stack", ctl.stack_size}};
+  for (const auto& [name, index_of] : control) {
+    if (index_of >= 0 && before[index_of] != after[index_of]) {
+      t.changes.push_back(Change{-1, name, before[index_of], after[index_of]});
+    }
+  }
+
+  const bool gap = after[ctl.over] == 2;
+  std::vector<std::string> notes = full->notes;
+  std::string text;
+  auto entered = [&]() {
+    std::string s = "advance to ";
+    if (after[ctl.active] != before[ctl.active]) {
+      s += p.player_name(after[ctl.active]) + "'s turn, ";
+    }
+    return s + p.step_label(after[ctl.step]);
+  };
+  switch (succ.kind) {
+    case MoveKind::start:
+      text = "start at " + p.step_label(gap ? 0 : after[ctl.step]);
+      break;
+    case MoveKind::advance:
+      if (gap) {
+        text = "leave " + p.step_label(before[ctl.step]);
+      } else if (after[ctl.stage] == static_cast<std::int32_t>(Stage::leaving)) {
+        text = "leave " + p.step_label(before[ctl.step]) + " (end triggers pending)";
+      } else {
+        text = entered();
+      }
+      break;
+    case MoveKind::enter:
+      text = gap ? "enter from " + p.step_label(before[ctl.step]) : entered();
+      break;
+    case MoveKind::effects: {
+      std::vector<std::string> rest;
+      for (auto& n : notes) {
+        if (is_draw_note(n)) {
+          text += (text.empty() ? "" : "; ") + n;
+        } else {
+          rest.push_back(std::move(n));
+        }
+      }
+      notes = std::move(rest);
+      if (text.empty()) text = p.step_label(before[ctl.step]) + " effects";
+      break;
+    }
+    case MoveKind::action:
+      text = action_text(p, before, succ.player, succ.ref);
+      break;
+    case MoveKind::pass:
+      text = p.player_name(succ.player) + " passes";
+      break;
+    case MoveKind::resolve:
+      text = "'" + game_.actions[succ.ref].name + "' resolves";
+      break;
+    case MoveKind::trigger:
+      text = "trigger '" + game_.triggers[succ.ref].name + "' (" + p.player_name(succ.player) + ")";
+      break;
+    case MoveKind::decline:
+      text = p.player_name(succ.player) + " declines '" + game_.triggers[succ.ref].name + "'";
+      break;
+  }
+  bool gap_noted = false;
+  for (const auto& n : notes) {
+    text += "; " + n;
+    gap_noted = gap_noted || n.rfind("rule gap: ", 0) == 0;
+  }
+  if (gap && !gap_noted && ctl.gap >= 0 && after[ctl.gap] > 0) {
+    text += "; rule gap: " + gaps()[after[ctl.gap] - 1].message;
+  }
+  const std::string summary = data_summary(p, before, after);
+  if (!summary.empty()) text += " (" + summary + ")";
+  t.text = std::move(text);
+  return t;
+}
+
+std::string Semantics::where(const StateVec& s) const {
+  const Prepared& p = impl_->prep;
+  return "T" + std::to_string(s[p.ctl.turn]) + " " + p.player_name(s[p.ctl.active]) + " " +
+         p.step_label(s[p.ctl.step]);
+}
+
+}  // namespace loophole::checker

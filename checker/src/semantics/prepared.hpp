@@ -1,0 +1,88 @@
+// What the semantics derives from a Game once, before any state is explored:
+// the state layout with the index of every control field, the rule-gap
+// sites, and lookup tables (triggers per event, candidate actions per window,
+// kinds per tag). Everything here is immutable after construction, so one
+// Prepared is shared by all threads exploring the same Game.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "loophole/checker/semantics.hpp"
+#include "loophole/model/game.hpp"
+
+namespace loophole::checker::semantics {
+
+// Index of every control field in the state vector; -1 when the game does not
+// need the field (reads give 0, writes are dropped).
+struct Controls {
+  int over = -1, gap = -1, active = -1, turn = -1, step = -1, stage = -1;
+  int target = -1, new_turn = -1;
+  int holder = -1, passes = -1, acted = -1, seat = -1;
+  int stack_size = -1;
+  int stack_base = -1;  // stack[i].action at stack_base + 2i, .controller at + 2i + 1
+  int stack_capacity = 0;
+  std::vector<int> pending;      // per trigger: index of pending[t][P1], or -1
+  std::vector<int> turn_uses;    // per action: index of uses[a][P1], or -1
+  std::vector<int> window_uses;  // per action: index of window_uses[a][P1], or -1
+};
+
+// The rule-gap sites and where each is raised from.
+struct GapTable {
+  std::vector<GapSite> sites;
+  // Statement or expression node -> its site. Card movements (draw, move)
+  // own two consecutive sites: source too small, then destination overfull
+  // or negative count.
+  std::unordered_map<const void*, int> at;
+  std::vector<int> play_site;  // per action: destination overfull when its card is played, or -1
+  std::vector<int> push_site;  // per action: pushed onto a full stack, or -1
+};
+
+struct Prepared {
+  explicit Prepared(const model::Game& game);
+
+  const model::Game& game;
+  int players = 2;
+  int kinds = 0;
+  Layout layout;
+  Controls ctl;
+  GapTable gaps;
+  std::vector<std::vector<int>> triggers_by_event;  // event id -> trigger ids in order
+  std::vector<std::vector<int>> window_actions;     // window id -> usable actions in order
+  std::vector<std::vector<int>> kinds_by_tag;       // tag id -> kind ids in order
+  std::vector<bool> window_used;                    // opened by some step
+  int begin_turn_event = -1, end_turn_event = -1;
+
+  [[nodiscard]] int step_phase(int step) const { return game.steps[step].phase; }
+  [[nodiscard]] std::string step_label(int step) const;  // "research · draw"
+  [[nodiscard]] std::string player_name(int p) const { return "P" + std::to_string(p + 1); }
+  // Whether a role (relative to the active player) covers player p.
+  [[nodiscard]] bool covers(model::Role r, int p, int active) const {
+    switch (r) {
+      case model::Role::active:
+        return p == active;
+      case model::Role::opponent:
+        return p == (active + 1) % players && p != active;
+      case model::Role::others:
+        return p != active;
+      case model::Role::each:
+      case model::Role::any:
+        return true;
+    }
+    return false;
+  }
+};
+
+// Builders, one per file.
+void build_layout(const model::Game& game, const GapTable& gaps, Layout& layout, Controls& ctl);
+void collect_gaps(const model::Game& game, const std::vector<bool>& window_used, GapTable& gaps);
+
+// Reading and writing control fields that may be absent.
+inline std::int32_t get(const std::int32_t* s, int index) { return index < 0 ? 0 : s[index]; }
+inline void put(std::int32_t* s, int index, std::int32_t value) {
+  if (index >= 0) s[index] = value;
+}
+
+}  // namespace loophole::checker::semantics

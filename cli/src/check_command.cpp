@@ -1,0 +1,218 @@
+// `loophole check`: for each ruleset (and each value of a --sweep), load and
+// type-check it, run the structural checks on its phase graph, explore it
+// with the chosen engine and run every property; then render one report.
+// A ruleset that fails to load makes the run exit 2, but the other rulesets
+// are still checked so one run reports every error.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fmt/format.h>
+#include <iostream>
+#include <map>
+#include <thread>
+
+#include "commands.hpp"
+#include "loophole/checker/explicit.hpp"
+#include "loophole/checker/semantics.hpp"
+#include "loophole/model/diagnostics.hpp"
+#include "loophole/model/game.hpp"
+#include "loophole/model/phase_graph.hpp"
+#include "loophole/properties/check.hpp"
+#include "loophole/properties/structural.hpp"
+#include "loophole/reports/report.hpp"
+#include "options.hpp"
+
+namespace loophole::cli {
+namespace {
+
+properties::Severity severity_of(const std::string& s) {
+  if (s == "note") return properties::Severity::note;
+  if (s == "warning") return properties::Severity::warning;
+  return properties::Severity::error;
+}
+
+// What one (ruleset, scope) check keeps alive until the report is rendered.
+struct Checked {
+  std::unique_ptr<model::Game> game;
+  std::unique_ptr<checker::Semantics> semantics;
+  std::unique_ptr<checker::ExploredGraph> graph;
+};
+
+void print_progress(const checker::Progress& p) {
+  std::fprintf(stderr, "\r  states %s  transitions %s  depth %u  %s  mem %s MiB   ",
+               reports::group_digits(p.states).c_str(),
+               reports::group_digits(p.transitions).c_str(), p.depth,
+               reports::format_rate(p.states_per_second).c_str(),
+               reports::group_digits(p.bytes >> 20).c_str());
+  std::fflush(stderr);
+}
+
+}  // namespace
+
+std::string_view version() { return "0.1.0"; }
+
+int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
+  model::LoadOptions load;
+  load.override_origin = model::SourceSpan{"<command line>", 0, 0, 0};
+  std::string error;
+  for (const auto& p : args.params) {
+    const auto a = parse_param(p, error);
+    if (!a) {
+      std::cerr << "loophole: error: --param: " << error << "\n";
+      return 2;
+    }
+    load.param_overrides[a->name] = a->value;
+  }
+  std::optional<Sweep> sweep;
+  if (!args.sweeps.empty()) {
+    if (args.sweeps.size() > 1) {
+      std::cerr << "loophole: error: --sweep: only one param can be swept per run\n";
+      return 2;
+    }
+    sweep = parse_sweep(args.sweeps[0], error);
+    if (!sweep) {
+      std::cerr << "loophole: error: --sweep: " << error << "\n";
+      return 2;
+    }
+  }
+  if (args.players != 0) load.players = args.players;
+
+  checker::ExplicitOptions explore_options;
+  explore_options.threads = args.threads;
+  explore_options.max_states = args.max_states;
+  explore_options.interrupt = &interrupted;
+  if (!args.max_memory.empty()) {
+    const auto b = parse_bytes(args.max_memory, error);
+    if (!b) {
+      std::cerr << "loophole: error: --max-memory: " << error << "\n";
+      return 2;
+    }
+    explore_options.max_memory_bytes = *b;
+  }
+  if (!args.timeout.empty()) {
+    const auto s = parse_seconds(args.timeout, error);
+    if (!s) {
+      std::cerr << "loophole: error: --timeout: " << error << "\n";
+      return 2;
+    }
+    explore_options.timeout_seconds = *s;
+  }
+  const bool tty = isatty(fileno(stderr)) != 0;
+  if (tty) explore_options.progress = print_progress;
+
+  model::SourceManager sources;
+  reports::Report report;
+  report.tool_version = std::string(version());
+  std::vector<Checked> keep;
+  bool bad_input = false;
+  bool inconclusive = false;
+
+  for (const auto& file : args.files) {
+    std::vector<std::int64_t> values{0};
+    if (sweep) {
+      values.clear();
+      for (auto v = sweep->from; v <= sweep->to; ++v) values.push_back(v);
+    }
+    for (const auto v : values) {
+      model::LoadOptions opts = load;
+      if (sweep) {
+        if (sweep->name == "players") {
+          opts.players = static_cast<int>(v);
+        } else {
+          opts.param_overrides[sweep->name] = v;
+        }
+      }
+      auto game = model::load_game(file, opts, sources, report.diagnostics);
+      if (!game) {
+        bad_input = true;
+        break;
+      }
+      Checked checked;
+      checked.game = std::make_unique<model::Game>(std::move(*game));
+      const model::Game& g = *checked.game;
+      reports::RulesetReport rs;
+      rs.file = file;
+      rs.game = g.name;
+      rs.model = &g;
+      rs.players = g.players;
+      for (const auto& p : g.params) rs.params[p.name] = p.value;
+      const auto phase_graph = model::build_phase_graph(g);
+      rs.findings = properties::check_structure(g, phase_graph);
+      rs.engine = "structure";
+      if (args.engine != "structure") {
+        rs.engine = "explicit";
+        checked.semantics = std::make_unique<checker::Semantics>(g);
+        checked.graph = checker::explore(*checked.semantics, explore_options);
+        if (tty) std::fputs("\r\x1b[K", stderr);
+        rs.completion = checked.graph->completion();
+        rs.statistics = checked.graph->statistics();
+        if (rs.completion != checker::Completion::complete) inconclusive = true;
+        auto found = properties::check_all(*checked.graph, properties::CheckSelection{});
+        for (auto& f : found) rs.findings.push_back(std::move(f));
+      }
+      report.rulesets.push_back(std::move(rs));
+      keep.push_back(std::move(checked));
+      if (interrupted.load()) break;
+    }
+    if (interrupted.load()) break;
+  }
+
+  if (!report.diagnostics.all().empty()) {
+    std::cerr << report.diagnostics.render(sources, tty && args.color != "never");
+  }
+  reports::TextOptions text;
+  text.color = args.color == "always" || (args.color == "auto" && args.output.empty() &&
+                                          isatty(fileno(stdout)) != 0);
+  text.statistics = !args.no_stats;
+  const std::string rendered = reports::render_text(report, sources, text);
+  if (!write_output(args.output, rendered, error)) {
+    std::cerr << "loophole: error: " << error << "\n";
+    return 2;
+  }
+  if (interrupted.load()) {
+    std::cerr << "loophole: interrupted; the report covers what was explored\n";
+  }
+  if (bad_input) return 2;
+  const auto threshold = severity_of(args.fail_on);
+  for (const auto& rs : report.rulesets) {
+    for (const auto& f : rs.findings) {
+      if (f.verdict == properties::Verdict::violated && f.severity >= threshold) return 1;
+    }
+  }
+  return inconclusive || interrupted.load() ? 3 : 0;
+}
+
+bool write_output(const std::string& path, const std::string& text, std::string& error) {
+  if (path.empty() || path == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+    return true;
+  }
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  const fs::path tmp = target.parent_path() /
+                       fmt::format(".{}.tmp.{}", target.filename().string(), ::getpid());
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (f == nullptr) {
+    error = fmt::format("cannot write '{}': {}", path, std::strerror(errno));
+    return false;
+  }
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  const bool closed = std::fclose(f) == 0;
+  std::error_code ec;
+  if (!ok || !closed) {
+    fs::remove(tmp, ec);
+    error = fmt::format("cannot write '{}'", path);
+    return false;
+  }
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    error = fmt::format("cannot write '{}': {}", path, ec.message());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace loophole::cli

@@ -1,0 +1,44 @@
+// The subcommands of `loophole`, each a function of its parsed arguments.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace loophole::cli {
+
+std::string_view version();
+
+struct CheckArgs {
+  std::vector<std::string> files;
+  std::vector<std::string> params;
+  std::vector<std::string> sweeps;
+  int players = 0;
+  std::string engine = "explicit";
+  int threads = 0;
+  std::uint64_t max_states = 0;
+  std::string max_memory;
+  std::string timeout;
+  std::string fail_on = "error";
+  std::string format = "text";
+  std::string output;
+  std::string color = "auto";
+  bool no_stats = false;
+};
+
+struct GraphArgs {
+  std::string file;
+  std::string format = "dot";
+  std::vector<std::string> params;
+  std::string output;
+};
+
+int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted);
+int run_graph(const GraphArgs& args);
+
+// Writes `text` to `path` atomically (temp file + rename); "" or "-" = stdout.
+bool write_output(const std::string& path, const std::string& text, std::string& error);
+
+}  // namespace loophole::cli

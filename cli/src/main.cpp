@@ -1,0 +1,87 @@
+// The `loophole` command: wires model → checker → properties → reports.
+// One option table (CLI11) drives --help and parsing. Results go to stdout,
+// progress and logs to stderr. Exit codes: 0 nothing at or above --fail-on,
+// 1 findings, 2 bad input or usage, 3 inconclusive (a limit was reached).
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <fmt/format.h>
+#include <iostream>
+
+#include "commands.hpp"
+
+namespace {
+
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void on_sigint(int /*sig*/) { g_interrupted.store(true); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using loophole::cli::CheckArgs;
+  using loophole::cli::GraphArgs;
+  CLI::App app{"loophole: a model checker for the rules of card games"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string(loophole::cli::version()));
+  app.footer(
+      "Exit codes: 0 no finding at or above --fail-on, 1 findings, 2 bad input or usage,\n"
+      "3 inconclusive (a state, memory or time limit was reached first).\n"
+      "See docs/cli.md.");
+
+  CheckArgs check;
+  auto* c = app.add_subcommand("check", "check rulesets: load, type-check, explore, report findings");
+  c->add_option("files", check.files, "ruleset files")->required()->check(CLI::ExistingFile);
+  c->add_option("-p,--param", check.params, "override a param: NAME=VALUE (repeatable)");
+  c->add_option("--sweep", check.sweeps, "check each value of a param: NAME=FROM..TO");
+  c->add_option("--players", check.players, "player count (within the ruleset's players range)");
+  c->add_option("--engine", check.engine, "explicit | structure (no exploration)")
+      ->check(CLI::IsMember({"explicit", "structure", "auto"}));
+  c->add_option("-j,--threads", check.threads, "worker threads (0 = all cores)")
+      ->check(CLI::Range(0, 256));
+  c->add_option("--max-states", check.max_states, "stop (inconclusive) after this many states");
+  c->add_option("--max-memory", check.max_memory, "stop (inconclusive) above this memory, e.g. 4G");
+  c->add_option("--timeout", check.timeout, "stop (inconclusive) after this long, e.g. 30s");
+  c->add_option("--fail-on", check.fail_on, "lowest severity that fails the run (exit 1)")
+      ->check(CLI::IsMember({"error", "warning", "note"}));
+  c->add_option("--format", check.format, "text")->check(CLI::IsMember({"text"}));
+  c->add_option("-o,--output", check.output, "write the report to FILE (atomically)");
+  c->add_option("--color", check.color, "auto | always | never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  c->add_flag("--no-stats", check.no_stats, "omit the statistics line");
+
+  GraphArgs graph;
+  auto* g = app.add_subcommand("graph", "print the phase/step graph of a ruleset");
+  g->add_option("file", graph.file, "ruleset file")->required()->check(CLI::ExistingFile);
+  g->add_option("--format", graph.format, "dot")->check(CLI::IsMember({"dot"}));
+  g->add_option("-p,--param", graph.params, "override a param: NAME=VALUE (repeatable)");
+  g->add_option("-o,--output", graph.output, "write to FILE (atomically)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "loophole: error: " << e.what() << "\n";
+    return 2;
+  }
+
+  std::signal(SIGINT, on_sigint);
+  std::signal(SIGTERM, on_sigint);
+  try {
+    if (c->parsed()) return loophole::cli::run_check(check, g_interrupted);
+    if (g->parsed()) return loophole::cli::run_graph(graph);
+  } catch (const std::bad_alloc&) {
+    std::cerr << "loophole: error: out of memory (use --max-memory to end runs cleanly)\n";
+    return 3;
+  } catch (const std::exception& e) {
+    std::cerr << "loophole: internal error: " << e.what() << "\n";
+    return 70;
+  }
+  return 2;
+}

@@ -1,0 +1,48 @@
+// Diagnostics are values: every stage of the front end appends to one sink,
+// and the sink is rendered once at the end (text for humans, JSON/SARIF by
+// reports/). Errors do not stop the front end: it reports as many as it can.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "loophole/model/source.hpp"
+
+namespace loophole::model {
+
+enum class Severity { note, warning, error };
+
+struct Diagnostic {
+  Severity severity = Severity::error;
+  SourceSpan where;
+  std::string message;  // lowercase, user-written names quoted: "unknown zone 'discard_pile'"
+  std::vector<Diagnostic> notes;  // e.g. "did you mean 'discard'? (declared at f:3:6)"
+};
+
+class DiagnosticSink {
+ public:
+  Diagnostic& error(SourceSpan where, std::string message);
+  Diagnostic& warning(SourceSpan where, std::string message);
+  static void note(Diagnostic& d, SourceSpan where, std::string message);
+
+  [[nodiscard]] bool has_errors() const;
+  [[nodiscard]] std::size_t error_count() const;
+  [[nodiscard]] const std::vector<Diagnostic>& all() const { return diags_; }
+
+  // Renders compiler style:
+  //   file:line:col: error: message
+  //      14 |   do: move(hand, discard_pile, 1)
+  //         |                  ^~~~~~~~~~~~
+  //   note: did you mean 'discard'? (declared at file:3:6)
+  // Diagnostics are sorted by file, line, col (stable) before rendering.
+  [[nodiscard]] std::string render(const SourceManager& sources, bool color = false) const;
+
+ private:
+  std::vector<Diagnostic> diags_;
+};
+
+// "did you mean" helper: the closest candidate by edit distance, or "" when
+// none is close enough (distance <= max(1, name.size() / 3)).
+std::string closest_name(const std::string& name, const std::vector<std::string>& candidates);
+
+}  // namespace loophole::model

@@ -1,0 +1,97 @@
+// The phase/step graph of a game: how control may move through one turn,
+// read off the turn structure alone (no data state). It is small (one vertex
+// per step) and lets problems in the turn structure be found without
+// exploring a single state: steps nothing leads to, steps that never let go,
+// turns that never pass on. Conditions that fold to a constant shape the
+// graph (a `repeat_while` that always holds has no way onward); the rest are
+// kept as guarded edges labelled with the condition as written.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <boost/graph/adjacency_list.hpp>
+
+#include "loophole/model/game.hpp"
+
+namespace loophole::model {
+
+// What a step's condition folds to, before any state is known.
+enum class Guard : std::uint8_t {
+  none,         // no condition written
+  never,        // written, but constant false
+  always,       // constant true
+  conditional,  // depends on the state
+};
+
+struct PhaseVertex {
+  enum class Kind : std::uint8_t { turn_start, step, turn_end };
+  Kind kind = Kind::step;
+  int phase = -1, step = -1;     // for Kind::step
+  int window = -1;               // the step's window, or -1
+  Guard repeat = Guard::none;    // the step's repeat_while
+  Guard end_turn = Guard::none;  // the step's end_turn_if
+};
+
+enum class PhaseEdgeKind : std::uint8_t {
+  next,         // to the following step (across phases), or from the last step to turn end
+  repeat,       // a step to itself (repeat_while)
+  end_turn_if,  // early exit to turn end: the phases below are skipped
+  new_turn,     // turn end to turn start: the next player's turn
+};
+
+struct PhaseEdge {
+  PhaseEdgeKind kind = PhaseEdgeKind::next;
+  const Expr* condition = nullptr;  // the guard when the edge is conditional, else null
+  std::string label;                // the guard as written ("" when unconditional)
+  [[nodiscard]] bool conditional() const { return condition != nullptr; }
+};
+
+using PhaseGraphBase =
+    boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, PhaseVertex, PhaseEdge>;
+using PhaseVertexId = PhaseGraphBase::vertex_descriptor;
+
+// Vertex layout: turn start is 0, step s is s + 1, turn end is steps + 1.
+// Edges point at the game's condition expressions: keep the Game alive.
+struct PhaseGraph {
+  PhaseGraphBase graph;
+  PhaseVertexId start = 0;
+  PhaseVertexId end = 0;
+  [[nodiscard]] static PhaseVertexId step_vertex(int step) {
+    return static_cast<PhaseVertexId>(step) + 1;
+  }
+};
+
+PhaseGraph build_phase_graph(const Game& game);
+
+// Which vertices can be reached from `from` (forward) / can reach `to`
+// (backward), indexed by vertex.
+std::vector<bool> reachable_from(const PhaseGraph& g, PhaseVertexId from);
+std::vector<bool> reaching(const PhaseGraph& g, PhaseVertexId to);
+
+// What a condition folds to: `always`/`never` when it is constant (literals,
+// arithmetic, comparisons, and/or short-circuits over literals), else
+// `conditional`; `none` for a null expression.
+Guard fold_guard(const Expr* condition);
+
+struct DotOptions {
+  // Ids for the two turn vertices, usable in both lists below.
+  static constexpr int turn_start = -1;
+  static constexpr int turn_end = -2;
+  // A trace's path, drawn bold red: steps (global ids) and (from, to) pairs,
+  // every edge between the two being drawn. A move into a new turn is the
+  // three pairs (s, turn_end), (turn_end, turn_start), (turn_start, t).
+  // Ids that name no vertex or edge are ignored.
+  std::vector<int> highlight_steps;
+  std::vector<std::pair<int, int>> highlight_edges;
+};
+
+// Deterministic DOT: one cluster per phase, steps in order, edges in vertex
+// and insertion order. Equal inputs give byte-equal output (golden-tested).
+// Steps with a window are 3-D boxes, guarded edges dashed and labelled with
+// the condition as written, steps unreachable from turn start grey.
+std::string to_dot(const Game& game, const PhaseGraph& g, const DotOptions& options);
+
+}  // namespace loophole::model

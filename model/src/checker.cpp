@@ -1,0 +1,956 @@
+// Ruleset -> Game: resolves every declaration-level name and folds every
+// number, then types every expression and statement. It runs in passes so
+// that each pass only needs what the earlier ones settled: (0) the scope
+// (player count, params with their overrides); (1) every declaration with
+// its name and shape, so any name can be looked up; (2) constants (copies,
+// array sizes, ranges, initial values), folded by an ExprChecker in constant
+// mode; (3) references between declarations (windows, speeds, events,
+// kinds played); (4) expressions and statements, each in its context; and
+// finally the slot layout. Every pass reports all it finds and goes on.
+#include "checker.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "ruleset.hpp"
+
+namespace loophole::model {
+
+namespace {
+
+constexpr int k_max_players = 8;
+constexpr int k_max_stack = 64;
+constexpr int k_max_turns = 1000;
+constexpr int k_max_speed = 1000;
+constexpr int k_max_copies = 1000;
+constexpr int k_max_array = 256;
+
+// Names that expressions give a meaning of their own.
+constexpr std::string_view k_reserved[] = {
+    "active", "opponent",    "self",       "players",    "others",
+    "kinds",  "turn_number", "stack_size", "top_action", "top_controller",
+    "next",   "count",       "min",        "max",        "abs",
+    "clamp",  "tag",         "true",       "false",      "and",
+    "or",     "not",         "if",         "then",       "else",
+    "elif",   "end",         "for",        "in",         "do",
+    "choose", "pick",        "where",      "exists",     "forall",
+    "sum",    "skip",        "draw",       "move",       "fire",
+    "win",    "lose",        "negate",     "shuffle"};
+
+std::string range_text(std::optional<std::int64_t> lo, std::optional<std::int64_t> hi) {
+  if (lo && hi) return "out of range " + std::to_string(*lo) + ".." + std::to_string(*hi);
+  if (lo) return "below the minimum " + std::to_string(*lo);
+  return "above the maximum " + std::to_string(*hi);
+}
+
+bool outside(std::int64_t v, std::optional<std::int64_t> lo, std::optional<std::int64_t> hi) {
+  return (lo && v < *lo) || (hi && v > *hi);
+}
+
+std::string speeds_text(const std::vector<int>& speeds) {
+  std::string out;
+  for (std::size_t i = 0; i < speeds.size(); ++i)
+    out += (i == 0 ? "" : ", ") + std::to_string(speeds[i]);
+  return out;
+}
+
+std::string trim(std::string_view s) {
+  const auto first = s.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return {};
+  const auto last = s.find_last_not_of(" \t\r\n");
+  return std::string(s.substr(first, last - first + 1));
+}
+
+class DeclChecker {
+ public:
+  DeclChecker(Ruleset& rules, const LoadOptions& options, DiagnosticSink& sink)
+      : rules_(rules), options_(options), sink_(sink) {}
+
+  std::optional<Game> run() {
+    game_.name = rules_.name;
+    game_.file = rules_.file;
+    game_.where = rules_.turn_where.value_or(rules_.start);
+    check_players();
+    check_params();
+    declare_enums();
+    declare_kinds();
+    declare_zones();
+    declare_vars();
+    declare_turn();
+    declare_events();
+    declare_windows();
+    declare_actions();
+    declare_triggers();
+    declare_end_and_properties();
+
+    ExprChecker checker(game_, sink_, tag_where_);
+    fold_scope(checker);
+    fold_kinds(checker);
+    fold_vars(checker);
+    fold_zones(checker);
+
+    resolve_windows();
+    resolve_steps();
+    resolve_actions();
+    resolve_triggers();
+    resolve_properties();
+    resolve_trace();
+
+    check_bodies(checker);
+    game_.binder_slots = checker.binder_slots();
+    lay_out_slots(game_, sink_);
+    return std::move(game_);
+  }
+
+ private:
+  // ---- helpers ---------------------------------------------------------------
+
+  void duplicate(std::string_view category, const std::string& name, const SourceSpan& where,
+                 const SourceSpan& first) {
+    Diagnostic& d =
+        sink_.error(where, "duplicate " + std::string(category) + " " + quote_name(name));
+    DiagnosticSink::note(d, first, quote_name(name) + " first defined here");
+  }
+
+  // Reports a second definition of a name within one category; true if new.
+  bool first_of(std::map<std::string, SourceSpan>& seen, std::string_view category,
+                const std::string& name, const SourceSpan& where) {
+    auto [it, inserted] = seen.emplace(name, where);
+    if (!inserted) duplicate(category, name, where, it->second);
+    return inserted;
+  }
+
+  void not_reserved(std::string_view category, const std::string& name, const SourceSpan& where) {
+    if (std::find(std::begin(k_reserved), std::end(k_reserved), name) != std::end(k_reserved)) {
+      sink_.error(
+          where, quote_name(name) + " is a built-in name and cannot name " + std::string(category));
+    }
+  }
+
+  // "unknown <what> 'x'" with a did-you-mean note naming where the suggestion is.
+  void unknown(const SourceSpan& where, const std::string& what, const std::string& name,
+               const std::vector<std::pair<std::string, SourceSpan>>& candidates) {
+    Diagnostic& d = sink_.error(where, "unknown " + what + " " + quote_name(name));
+    std::vector<std::string> names;
+    for (const auto& c : candidates) names.push_back(c.first);
+    const std::string suggestion = suggest_name(name, names);
+    if (suggestion.empty()) return;
+    for (const auto& c : candidates) {
+      if (c.first != suggestion) continue;
+      std::string message = "did you mean " + quote_name(suggestion) + "?";
+      if (c.second.known()) message += " (declared at " + format_span(c.second) + ")";
+      DiagnosticSink::note(d, SourceSpan{}, message);
+      return;
+    }
+  }
+
+  template <typename T, typename F>
+  static std::vector<std::pair<std::string, SourceSpan>> names_of(const std::vector<T>& items,
+                                                                  F get) {
+    std::vector<std::pair<std::string, SourceSpan>> out;
+    for (const T& item : items) out.emplace_back(get(item));
+    return out;
+  }
+
+  [[nodiscard]] std::vector<std::pair<std::string, SourceSpan>> window_names() const {
+    return names_of(game_.windows, [](const Window& w) { return std::pair{w.name, w.where}; });
+  }
+  [[nodiscard]] std::vector<std::pair<std::string, SourceSpan>> phase_names() const {
+    return names_of(game_.phases, [](const Phase& p) { return std::pair{p.name, p.where}; });
+  }
+
+  [[nodiscard]] int find_phase(const std::string& name) const {
+    for (std::size_t i = 0; i < game_.phases.size(); ++i) {
+      if (game_.phases[i].name == name) return static_cast<int>(i);
+    }
+    return -1;
+  }
+
+  // "phase" or "phase.step" written at `where`: sets phase (and step) or
+  // reports. `at` is the whole text; positions inside it are shifted.
+  bool resolve_phase_step(const std::string& at, const SourceSpan& where, int& phase, int& step) {
+    step = -1;
+    const auto dot = at.find('.');
+    const std::string phase_name = at.substr(0, dot);
+    phase = find_phase(phase_name);
+    if (phase < 0) {
+      unknown(where.shifted(0, static_cast<std::uint32_t>(phase_name.size())), "phase", phase_name,
+              phase_names());
+      return false;
+    }
+    if (dot == std::string::npos) return true;
+    const std::string step_name = at.substr(dot + 1);
+    const Phase& p = game_.phases[static_cast<std::size_t>(phase)];
+    std::vector<std::pair<std::string, SourceSpan>> steps;
+    for (int s : p.steps) {
+      const Step& st = game_.steps[static_cast<std::size_t>(s)];
+      steps.emplace_back(st.name, st.where);
+      if (st.name == step_name) step = s;
+    }
+    if (step < 0) {
+      unknown(where.shifted(static_cast<std::uint32_t>(dot + 1),
+                            static_cast<std::uint32_t>(step_name.size())),
+              "step", step_name, steps);
+      return false;
+    }
+    return true;
+  }
+
+  // ---- pass 0: the scope -------------------------------------------------------
+
+  void check_players() {
+    RawPlayers p;
+    p.where = rules_.start;
+    p.def_where = rules_.start;
+    if (rules_.players) p = *rules_.players;
+    bool ok = true;
+    for (std::int64_t n : {p.def, p.min, p.max}) {
+      if (n < 1 || n > k_max_players) {
+        sink_.error(p.def_where, "player count " + std::to_string(n) + " is out of range 1.." +
+                                     std::to_string(k_max_players));
+        ok = false;
+        break;
+      }
+    }
+    if (ok && p.min > p.max) {
+      sink_.error(p.where, "'players' min " + std::to_string(p.min) + " is greater than max " +
+                               std::to_string(p.max));
+      ok = false;
+    } else if (ok && (p.def < p.min || p.def > p.max)) {
+      sink_.error(p.def_where, "default player count " + std::to_string(p.def) +
+                                   " is out of range " + std::to_string(p.min) + ".." +
+                                   std::to_string(p.max));
+      ok = false;
+    }
+    if (!ok) p.def = p.min = p.max = 2;
+    game_.players = static_cast<int>(p.def);
+    game_.min_players = static_cast<int>(p.min);
+    game_.max_players = static_cast<int>(p.max);
+    if (options_.players) {
+      const int n = *options_.players;
+      if (n < p.min || n > p.max) {
+        sink_.error(p.where,
+                    "player count " + std::to_string(n) +
+                        " (from --players) is not supported: the game is for " +
+                        (p.min == p.max ? std::to_string(p.min)
+                                        : std::to_string(p.min) + ".." + std::to_string(p.max)) +
+                        " players");
+      } else {
+        game_.players = n;
+      }
+    }
+  }
+
+  void check_params() {
+    std::map<std::string, SourceSpan> seen;
+    for (Param& p : rules_.params) {
+      first_of(seen, "param", p.name, p.where);
+      not_reserved("a param", p.name, p.where);
+      if (p.min && p.max && *p.min > *p.max) {
+        sink_.error(p.where, "param " + quote_name(p.name) + " has min " + std::to_string(*p.min) +
+                                 " greater than max " + std::to_string(*p.max));
+      } else if (outside(p.def, p.min, p.max)) {
+        sink_.error(p.where, "default " + std::to_string(p.def) + " of param " +
+                                 quote_name(p.name) + " is " + range_text(p.min, p.max));
+      }
+      p.value = p.def;
+      game_.params.push_back(p);
+    }
+    for (const auto& override_entry : options_.param_overrides) {
+      const std::string& name = override_entry.first;
+      const std::int64_t value = override_entry.second;
+      const auto it = std::find_if(game_.params.begin(), game_.params.end(),
+                                   [&](const Param& p) { return p.name == name; });
+      if (it == game_.params.end()) {
+        std::vector<std::string> names;
+        for (const Param& p : game_.params) names.push_back(p.name);
+        std::string message = "unknown param " + quote_name(name) + " (from --param)";
+        const std::string suggestion = suggest_name(name, names);
+        if (!suggestion.empty()) message += "; did you mean " + quote_name(suggestion) + "?";
+        sink_.error(rules_.params_where.value_or(rules_.start), message);
+        continue;
+      }
+      if (outside(value, it->min, it->max)) {
+        sink_.error(it->where, "value " + std::to_string(value) + " for param " + quote_name(name) +
+                                   " (from --param) is " + range_text(it->min, it->max));
+        continue;
+      }
+      it->value = value;
+    }
+  }
+
+  // ---- pass 1: declarations ----------------------------------------------------
+
+  void declare_enums() {
+    std::map<std::string, SourceSpan> seen;
+    for (EnumDecl& e : rules_.enums) {
+      first_of(seen, "enum", e.name, e.where);
+      not_reserved("an enum", e.name, e.where);
+      std::map<std::string, SourceSpan> values;
+      for (std::size_t i = 0; i < e.values.size(); ++i) {
+        const SourceSpan& w = i < e.value_where.size() ? e.value_where[i] : e.where;
+        auto [it, inserted] = values.emplace(e.values[i], w);
+        if (!inserted) {
+          Diagnostic& d = sink_.error(
+              w, "duplicate value " + quote_name(e.values[i]) + " in enum " + quote_name(e.name));
+          DiagnosticSink::note(d, it->second, quote_name(e.values[i]) + " first defined here");
+          continue;
+        }
+        not_reserved("an enum value", e.values[i], w);
+      }
+      game_.enums.push_back(e);
+    }
+  }
+
+  void declare_kinds() {
+    std::map<std::string, SourceSpan> seen;
+    for (RawKind& k : rules_.kinds) {
+      first_of(seen, "kind", k.decl.name, k.decl.where);
+      not_reserved("a kind", k.decl.name, k.decl.where);
+      for (const Text& tag : k.tags) {
+        auto it = std::find(game_.tags.begin(), game_.tags.end(), tag.value);
+        int id = static_cast<int>(it - game_.tags.begin());
+        if (it == game_.tags.end()) {
+          game_.tags.push_back(tag.value);
+          tag_where_.push_back(tag.where);
+        }
+        if (std::find(k.decl.tags.begin(), k.decl.tags.end(), id) == k.decl.tags.end())
+          k.decl.tags.push_back(id);
+      }
+      game_.kinds.push_back(k.decl);
+    }
+  }
+
+  void declare_zones() {
+    std::map<std::string, SourceSpan> seen;
+    const SourceSpan* all_where = nullptr;
+    for (RawZone& z : rules_.zones) {
+      first_of(seen, "zone", z.decl.name, z.decl.where);
+      not_reserved("a zone", z.decl.name, z.decl.where);
+      if (z.decl.init_all) {
+        if (all_where != nullptr) {
+          Diagnostic& d = sink_.error(z.init_where, "only one zone may have 'init: all'");
+          DiagnosticSink::note(d, *all_where, "'init: all' first given here");
+        } else {
+          all_where = &z.init_where;
+        }
+      }
+      const int id = static_cast<int>(game_.zones.size());
+      if (z.decl.name == "deck" && game_.deck_zone < 0) game_.deck_zone = id;
+      if (z.decl.name == "hand" && game_.hand_zone < 0) game_.hand_zone = id;
+      if (z.decl.name == "discard" && game_.discard_zone < 0) game_.discard_zone = id;
+      game_.zones.push_back(z.decl);
+    }
+  }
+
+  std::optional<Type> field_type(const RawField& f, const std::string& owner) {
+    if (!f.type) {
+      sink_.error(f.where, owner + " needs a 'type'");
+      return std::nullopt;
+    }
+    if (f.type->value == "int") return Type::int_();
+    if (f.type->value == "bool") return Type::bool_();
+    std::vector<std::pair<std::string, SourceSpan>> candidates = {{"int", {}}, {"bool", {}}};
+    for (std::size_t i = 0; i < game_.enums.size(); ++i) {
+      if (game_.enums[i].name == f.type->value) return Type::enum_of(static_cast<int>(i));
+      candidates.emplace_back(game_.enums[i].name, game_.enums[i].where);
+    }
+    unknown(f.type->where, "type", f.type->value, candidates);
+    return std::nullopt;
+  }
+
+  void declare_vars() {
+    std::map<std::string, SourceSpan> seen;
+    for (RawVar& v : rules_.vars) {
+      first_of(seen, "variable", v.decl.name, v.decl.where);
+      not_reserved("a variable", v.decl.name, v.decl.where);
+      v.decl.fields.clear();
+      std::map<std::string, SourceSpan> field_names;
+      for (const RawField& f : v.fields) {
+        Field field;
+        field.name = f.name.value;
+        field.where = f.where;
+        if (v.decl.is_record) first_of(field_names, "field", field.name, f.where);
+        const std::string owner = v.decl.is_record ? "field " + quote_name(field.name) +
+                                                         " of variable " + quote_name(v.decl.name)
+                                                   : "variable " + quote_name(v.decl.name);
+        if (auto t = field_type(f, owner)) field.type = *t;
+        v.decl.fields.push_back(field);
+      }
+      game_.vars.push_back(v.decl);
+    }
+  }
+
+  void declare_turn() {
+    std::map<std::string, SourceSpan> seen;
+    for (RawPhase& rp : rules_.phases) {
+      first_of(seen, "phase", rp.decl.name, rp.decl.where);
+      const int phase = static_cast<int>(game_.phases.size());
+      Phase p;
+      p.name = rp.decl.name;
+      p.where = rp.decl.where;
+      std::map<std::string, SourceSpan> steps;
+      for (RawStep& rs : rp.steps) {
+        first_of(steps, "step", rs.decl.name, rs.decl.where);
+        rs.decl.phase = phase;
+        rs.decl.index = static_cast<int>(p.steps.size());
+        p.steps.push_back(static_cast<int>(game_.steps.size()));
+        game_.steps.push_back(std::move(rs.decl));
+        step_windows_.push_back(rs.window);
+      }
+      game_.phases.push_back(std::move(p));
+    }
+  }
+
+  void declare_events() {
+    const auto add = [this](EventDecl::Kind kind, std::string name, int phase, int step,
+                            SourceSpan where) {
+      game_.events.push_back(EventDecl{kind, std::move(name), phase, step, std::move(where)});
+      return static_cast<int>(game_.events.size()) - 1;
+    };
+    add(EventDecl::Kind::begin_turn, "begin_turn", -1, -1, game_.where);
+    add(EventDecl::Kind::end_turn, "end_turn", -1, -1, game_.where);
+    for (std::size_t p = 0; p < game_.phases.size(); ++p) {
+      Phase& phase = game_.phases[p];
+      const int pi = static_cast<int>(p);
+      phase.begin_event =
+          add(EventDecl::Kind::begin_phase, "begin_phase(" + phase.name + ")", pi, -1, phase.where);
+      phase.end_event =
+          add(EventDecl::Kind::end_phase, "end_phase(" + phase.name + ")", pi, -1, phase.where);
+      for (int s : phase.steps) {
+        Step& step = game_.steps[static_cast<std::size_t>(s)];
+        const std::string name = phase.name + "." + step.name;
+        step.begin_event =
+            add(EventDecl::Kind::begin_step, "begin_step(" + name + ")", pi, s, step.where);
+        step.end_event =
+            add(EventDecl::Kind::end_step, "end_step(" + name + ")", pi, s, step.where);
+      }
+    }
+    std::map<std::string, SourceSpan> seen;
+    for (const Text& e : rules_.events) {
+      if (e.value == "begin_turn" || e.value == "end_turn") {
+        sink_.error(e.where, quote_name(e.value) + " is a built-in event");
+        continue;
+      }
+      if (!first_of(seen, "event", e.value, e.where)) continue;
+      not_reserved("an event", e.value, e.where);
+      add(EventDecl::Kind::custom, e.value, -1, -1, e.where);
+    }
+  }
+
+  void declare_windows() {
+    std::map<std::string, SourceSpan> seen;
+    for (RawWindow& w : rules_.windows) {
+      first_of(seen, "window", w.decl.name, w.decl.where);
+      game_.windows.push_back(w.decl);
+    }
+  }
+
+  void declare_actions() {
+    std::map<std::string, SourceSpan> seen;
+    for (RawAction& a : rules_.actions) {
+      first_of(seen, "action", a.decl.name, a.decl.where);
+      not_reserved("an action", a.decl.name, a.decl.where);
+      game_.actions.push_back(std::move(a.decl));
+    }
+  }
+
+  void declare_triggers() {
+    std::map<std::string, SourceSpan> seen;
+    for (RawTrigger& t : rules_.triggers) {
+      first_of(seen, "trigger", t.decl.name, t.decl.where);
+      game_.triggers.push_back(std::move(t.decl));
+    }
+  }
+
+  void declare_end_and_properties() {
+    std::map<std::string, SourceSpan> seen;
+    for (EndCondition& c : rules_.end_conditions) {
+      first_of(seen, "end condition", c.name, c.where);
+      game_.end_conditions.push_back(std::move(c));
+    }
+    seen.clear();
+    for (RawProperty& p : rules_.properties) {
+      first_of(seen, "property", p.decl.name, p.decl.where);
+      game_.properties.push_back(std::move(p.decl));
+    }
+  }
+
+  // ---- pass 2: constants ---------------------------------------------------------
+
+  // A constant within lo..hi; `noun` and `owner` make the message:
+  // "array size 100000 of 'field' is out of range 1..256".
+  std::optional<std::int64_t> bounded(ExprChecker& checker, ExprPtr& e, const std::string& noun,
+                                      const std::string& owner, std::int64_t lo, std::int64_t hi) {
+    auto v = checker.constant(e, Type::int_(), noun + owner);
+    if (!v) return std::nullopt;
+    if (*v < lo || *v > hi) {
+      sink_.error(e->where, noun + " " + std::to_string(*v) + owner + " is out of range " +
+                                std::to_string(lo) + ".." + std::to_string(hi));
+      return std::nullopt;
+    }
+    return v;
+  }
+
+  void fold_scope(ExprChecker& checker) {
+    if (rules_.scope_stack) {
+      if (auto v = bounded(checker, rules_.scope_stack, "'scope.stack'", "", 1, k_max_stack)) {
+        game_.scope.stack = static_cast<int>(*v);
+      }
+    }
+    if (rules_.scope_turns) {
+      if (auto v = bounded(checker, rules_.scope_turns, "'scope.turns'", "", 1, k_max_turns)) {
+        game_.scope.turns = static_cast<int>(*v);
+      }
+    }
+    std::set<int> speeds;
+    for (const RawNumber& s : rules_.speeds) {
+      if (s.value < 1 || s.value > k_max_speed) {
+        sink_.error(s.where, "speed " + std::to_string(s.value) + " is out of range 1.." +
+                                 std::to_string(k_max_speed));
+        continue;
+      }
+      speeds.insert(static_cast<int>(s.value));
+    }
+    game_.speeds.assign(speeds.begin(), speeds.end());
+  }
+
+  void fold_kinds(ExprChecker& checker) {
+    for (std::size_t i = 0; i < rules_.kinds.size(); ++i) {
+      RawKind& k = rules_.kinds[i];
+      if (!k.copies) continue;
+      if (auto v = bounded(checker, k.copies, "copies", " of kind " + quote_name(k.decl.name), 0,
+                           k_max_copies)) {
+        game_.kinds[i].copies = static_cast<std::int32_t>(*v);
+      }
+    }
+  }
+
+  void fold_vars(ExprChecker& checker) {
+    for (std::size_t i = 0; i < rules_.vars.size(); ++i) {
+      RawVar& rv = rules_.vars[i];
+      VarDecl& v = game_.vars[i];
+      if (rv.array) {
+        if (auto n = bounded(checker, rv.array, "array size", " of " + quote_name(v.name), 1,
+                             k_max_array)) {
+          v.array = static_cast<int>(*n);
+        } else {
+          v.array = 1;
+        }
+      }
+      for (std::size_t f = 0; f < rv.fields.size() && f < v.fields.size(); ++f) {
+        fold_field(checker, rv.fields[f], v.fields[f], v);
+      }
+    }
+  }
+
+  void fold_field(ExprChecker& checker, RawField& rf, Field& f, const VarDecl& v) {
+    const std::string name = v.is_record ? v.name + "." + f.name : v.name;
+    const BaseType base = f.type.base;
+    if (base == BaseType::int_) {
+      if (!rf.lo || !rf.hi) {
+        if (!rf.range_where.known())
+          sink_.error(rf.where, "int variable " + quote_name(name) + " needs a 'range'");
+        f.type = Type{};
+        return;
+      }
+      auto lo = checker.constant(rf.lo, Type::int_(), "a range bound");
+      auto hi = checker.constant(rf.hi, Type::int_(), "a range bound");
+      if (!lo || !hi) {
+        f.type = Type{};
+        return;
+      }
+      for (auto [value, e] : {std::pair{*lo, rf.lo.get()}, std::pair{*hi, rf.hi.get()}}) {
+        if (value < INT32_MIN || value > INT32_MAX) {
+          sink_.error(e->where,
+                      "range bound " + std::to_string(value) + " does not fit in 32 bits");
+          f.type = Type{};
+          return;
+        }
+      }
+      if (*lo > *hi) {
+        sink_.error(rf.range_where, "range [" + std::to_string(*lo) + ", " + std::to_string(*hi) +
+                                        "] of " + quote_name(name) + " is empty");
+        f.type = Type{};
+        return;
+      }
+      if (*hi - *lo >= (std::int64_t{1} << 31)) {
+        sink_.error(rf.range_where, "range [" + std::to_string(*lo) + ", " + std::to_string(*hi) +
+                                        "] of " + quote_name(name) +
+                                        " is too wide (more than 2^31 values)");
+        f.type = Type{};
+        return;
+      }
+      f.lo = static_cast<std::int32_t>(*lo);
+      f.hi = static_cast<std::int32_t>(*hi);
+    } else if (base == BaseType::bool_ || base == BaseType::enum_) {
+      if (rf.range_where.known()) {
+        sink_.error(rf.range_where, "'range' only applies to int variables");
+      }
+      f.lo = 0;
+      f.hi = base == BaseType::bool_
+                 ? 1
+                 : static_cast<std::int32_t>(
+                       game_.enums[static_cast<std::size_t>(f.type.enum_id)].values.size()) -
+                       1;
+    } else {
+      return;  // type already reported
+    }
+    f.init = f.lo <= 0 && 0 <= f.hi ? 0 : f.lo;
+    if (rf.init) {
+      auto v0 = checker.constant(rf.init, f.type, "the initial value of " + quote_name(name));
+      if (!v0) return;
+      if (*v0 < f.lo || *v0 > f.hi) {
+        sink_.error(rf.init->where, "initial value " + std::to_string(*v0) + " of " +
+                                        quote_name(name) + " is out of range " +
+                                        std::to_string(f.lo) + ".." + std::to_string(f.hi));
+        return;
+      }
+      f.init = static_cast<std::int32_t>(*v0);
+    }
+  }
+
+  void fold_zones(ExprChecker& checker) {
+    const auto kinds = names_of(game_.kinds, [](const KindDecl& k) {
+      return std::pair{k.name, k.where};
+    });
+    for (std::size_t i = 0; i < rules_.zones.size(); ++i) {
+      RawZone& rz = rules_.zones[i];
+      ZoneDecl& z = game_.zones[i];
+      for (auto& init_entry : rz.init) {
+        const Text& kind = init_entry.first;
+        ExprPtr& count = init_entry.second;
+        const auto it = std::find_if(game_.kinds.begin(), game_.kinds.end(),
+                                     [&](const KindDecl& k) { return k.name == kind.value; });
+        if (it == game_.kinds.end()) {
+          unknown(kind.where, "kind", kind.value, kinds);
+          continue;
+        }
+        const int id = static_cast<int>(it - game_.kinds.begin());
+        if (z.init_counts.count(id) != 0) {
+          sink_.error(kind.where, "kind " + quote_name(kind.value) + " is listed twice in 'init'");
+          continue;
+        }
+        if (!count) continue;
+        const std::int64_t max =
+            z.per_player ? it->copies : std::int64_t{it->copies} * game_.players;
+        if (auto v = bounded(checker, count, "initial count",
+                             " of " + quote_name(kind.value) + " in zone " + quote_name(z.name), 0,
+                             max)) {
+          z.init_counts[id] = static_cast<std::int32_t>(*v);
+        }
+      }
+    }
+  }
+
+  // ---- pass 3: references ----------------------------------------------------------
+
+  void resolve_windows() {
+    for (std::size_t i = 0; i < rules_.windows.size(); ++i) {
+      Window& w = game_.windows[i];
+      w.roles.clear();
+      for (RawRole& r : rules_.windows[i].roles) {
+        RoleSpeeds rs = r.decl;
+        for (auto [list, out] : {std::pair{&r.lead, &rs.lead}, std::pair{&r.answer, &rs.answer}}) {
+          for (const RawNumber& n : *list) {
+            if (rules_.speeds.empty() && !rules_.speeds_declared) {
+              sink_.error(n.where, "window " + quote_name(w.name) +
+                                       " lists speeds but the game declares no 'speeds'");
+              break;
+            }
+            if (std::find(game_.speeds.begin(), game_.speeds.end(), n.value) ==
+                game_.speeds.end()) {
+              sink_.error(n.where, "speed " + std::to_string(n.value) +
+                                       " is not one of the declared speeds " +
+                                       speeds_text(game_.speeds));
+              continue;
+            }
+            if (std::find(out->begin(), out->end(), n.value) == out->end())
+              out->push_back(static_cast<int>(n.value));
+          }
+        }
+        if (!rules_.speeds_declared) rs.lead = rs.answer = {0};
+        w.roles.push_back(std::move(rs));
+      }
+    }
+  }
+
+  int find_window(const Text& name) {
+    for (std::size_t i = 0; i < game_.windows.size(); ++i) {
+      if (game_.windows[i].name == name.value) return static_cast<int>(i);
+    }
+    unknown(name.where, "window", name.value, window_names());
+    return -1;
+  }
+
+  void resolve_steps() {
+    for (std::size_t s = 0; s < game_.steps.size(); ++s) {
+      if (step_windows_[s]) game_.steps[s].window = find_window(*step_windows_[s]);
+    }
+  }
+
+  void resolve_actions() {
+    const auto kinds = names_of(game_.kinds, [](const KindDecl& k) {
+      return std::pair{k.name, k.where};
+    });
+    const auto zones = names_of(game_.zones, [](const ZoneDecl& z) {
+      return std::pair{z.name, z.where};
+    });
+    for (std::size_t i = 0; i < rules_.actions.size(); ++i) {
+      RawAction& ra = rules_.actions[i];
+      Action& a = game_.actions[i];
+      if (ra.speed) {
+        if (!rules_.speeds_declared) {
+          sink_.error(ra.speed->where, "action " + quote_name(a.name) +
+                                           " has a speed but the game declares no 'speeds'");
+        } else if (std::find(game_.speeds.begin(), game_.speeds.end(), ra.speed->value) ==
+                   game_.speeds.end()) {
+          sink_.error(ra.speed->where, "speed " + std::to_string(ra.speed->value) + " of action " +
+                                           quote_name(a.name) +
+                                           " is not one of the declared speeds " +
+                                           speeds_text(game_.speeds));
+        } else {
+          a.speed = static_cast<int>(ra.speed->value);
+        }
+      } else if (rules_.speeds_declared) {
+        sink_.error(a.where, "action " + quote_name(a.name) +
+                                 " needs a 'speed' (the game declares speeds " +
+                                 speeds_text(game_.speeds) + ")");
+      }
+      for (const Text& w : ra.in) {
+        const int id = find_window(w);
+        if (id >= 0 && std::find(a.windows.begin(), a.windows.end(), id) == a.windows.end())
+          a.windows.push_back(id);
+      }
+      if (ra.play) {
+        const auto it = std::find_if(game_.kinds.begin(), game_.kinds.end(),
+                                     [&](const KindDecl& k) { return k.name == ra.play->value; });
+        if (it == game_.kinds.end()) {
+          unknown(ra.play->where, "kind", ra.play->value, kinds);
+        } else {
+          a.play_kind = static_cast<int>(it - game_.kinds.begin());
+        }
+        if (game_.hand_zone < 0) {
+          sink_.error(ra.play->where,
+                      "action " + quote_name(a.name) + " plays a card but there is no zone 'hand'");
+        } else if (!game_.zones[static_cast<std::size_t>(game_.hand_zone)].per_player) {
+          sink_.error(ra.play->where, "action " + quote_name(a.name) +
+                                          " plays a card but zone 'hand' is not per player");
+        }
+        if (!ra.to) {
+          if (game_.discard_zone < 0) {
+            sink_.error(
+                ra.play->where,
+                "action " + quote_name(a.name) +
+                    " plays a card but there is no zone 'discard'; declare one or set 'to'");
+          } else {
+            a.to_zone = game_.discard_zone;
+          }
+        }
+      }
+      if (ra.to) {
+        const auto it = std::find_if(game_.zones.begin(), game_.zones.end(),
+                                     [&](const ZoneDecl& z) { return z.name == ra.to->value; });
+        if (it == game_.zones.end()) {
+          unknown(ra.to->where, "zone", ra.to->value, zones);
+        } else if (!ra.play) {
+          sink_.error(ra.to->where, "'to' of action " + quote_name(a.name) +
+                                        " needs 'play' (the card that moves)");
+        } else {
+          a.to_zone = static_cast<int>(it - game_.zones.begin());
+        }
+      }
+    }
+  }
+
+  void resolve_triggers() {
+    std::vector<std::pair<std::string, SourceSpan>> events;
+    for (const EventDecl& e : game_.events) {
+      if (e.kind == EventDecl::Kind::custom || e.kind == EventDecl::Kind::begin_turn ||
+          e.kind == EventDecl::Kind::end_turn) {
+        events.emplace_back(e.name, e.kind == EventDecl::Kind::custom ? e.where : SourceSpan{});
+      }
+    }
+    for (std::size_t i = 0; i < rules_.triggers.size(); ++i) {
+      const Text& on = rules_.triggers[i].on;
+      if (on.value.empty() && !on.where.known()) continue;  // missing, reported by the loader
+      game_.triggers[i].event = resolve_event(on, events);
+    }
+  }
+
+  int resolve_event(const Text& on, const std::vector<std::pair<std::string, SourceSpan>>& events) {
+    const std::string text = on.value;
+    const auto open = text.find('(');
+    if (open == std::string::npos) {
+      for (std::size_t e = 0; e < game_.events.size(); ++e) {
+        const EventDecl& ev = game_.events[e];
+        if (ev.name == trim(text) &&
+            (ev.kind == EventDecl::Kind::custom || ev.kind == EventDecl::Kind::begin_turn ||
+             ev.kind == EventDecl::Kind::end_turn)) {
+          return static_cast<int>(e);
+        }
+      }
+      const std::string t = trim(text);
+      if (t == "begin_phase" || t == "end_phase" || t == "begin_step" || t == "end_step") {
+        sink_.error(on.where, quote_name(t) + " needs " +
+                                  (t.ends_with("phase") ? "a phase: " : "a step: ") + t +
+                                  (t.ends_with("phase") ? "(phase)" : "(phase.step)"));
+        return -1;
+      }
+      unknown(on.where, "event", t, events);
+      return -1;
+    }
+    const std::string head = trim(text.substr(0, open));
+    const auto close = text.rfind(')');
+    if (close == std::string::npos || close < open || !trim(text.substr(close + 1)).empty()) {
+      sink_.error(on.where,
+                  "malformed event " + quote_name(text) + "; expected e.g. 'begin_phase(main)'");
+      return -1;
+    }
+    std::string arg = text.substr(open + 1, close - open - 1);
+    const auto lead = arg.find_first_not_of(" \t");
+    const std::uint32_t arg_offset =
+        static_cast<std::uint32_t>(open + 1 + (lead == std::string::npos ? 0 : lead));
+    arg = trim(arg);
+    const SourceSpan arg_where =
+        on.where.shifted(arg_offset, static_cast<std::uint32_t>(arg.size()));
+    const bool phase_event = head == "begin_phase" || head == "end_phase";
+    const bool step_event = head == "begin_step" || head == "end_step";
+    if (!phase_event && !step_event) {
+      std::string message = "unknown event " + quote_name(head + "(...)");
+      const std::string suggestion =
+          suggest_name(head, {"begin_phase", "end_phase", "begin_step", "end_step"});
+      if (!suggestion.empty()) message += "; did you mean " + quote_name(suggestion) + "?";
+      sink_.error(on.where.shifted(0, static_cast<std::uint32_t>(open)), message);
+      return -1;
+    }
+    int phase = -1;
+    int step = -1;
+    if (phase_event && arg.find('.') != std::string::npos) {
+      sink_.error(arg_where,
+                  quote_name(head) + " takes a phase, not a step; use " +
+                      quote_name(std::string(head == "begin_phase" ? "begin_step" : "end_step") +
+                                 "(" + arg + ")"));
+      return -1;
+    }
+    if (step_event && arg.find('.') == std::string::npos) {
+      sink_.error(arg_where, quote_name(head) + " takes a step written 'phase.step', found " +
+                                 quote_name(arg));
+      return -1;
+    }
+    if (!resolve_phase_step(arg, arg_where, phase, step)) return -1;
+    if (phase_event) {
+      const Phase& p = game_.phases[static_cast<std::size_t>(phase)];
+      return head == "begin_phase" ? p.begin_event : p.end_event;
+    }
+    const Step& s = game_.steps[static_cast<std::size_t>(step)];
+    return head == "begin_step" ? s.begin_event : s.end_event;
+  }
+
+  void resolve_properties() {
+    for (std::size_t i = 0; i < rules_.properties.size(); ++i) {
+      Property& p = game_.properties[i];
+      for (const Text& at : rules_.properties[i].at) {
+        int phase = -1;
+        int step = -1;
+        if (!resolve_phase_step(trim(at.value), at.where, phase, step)) continue;
+        if (step >= 0) {
+          p.at_steps.push_back(step);
+        } else {
+          p.at_phases.push_back(phase);
+        }
+      }
+    }
+  }
+
+  void resolve_trace() {
+    std::vector<std::pair<std::string, SourceSpan>> names;
+    const auto add = [&names](const std::string& n, const SourceSpan& w) {
+      names.emplace_back(n, w);
+    };
+    for (const Phase& p : game_.phases) add(p.name, p.where);
+    for (const Step& s : game_.steps)
+      add(game_.step_name(static_cast<int>(&s - game_.steps.data())), s.where);
+    for (const Window& w : game_.windows) add(w.name, w.where);
+    for (const Action& a : game_.actions) add(a.name, a.where);
+    for (const Trigger& t : game_.triggers) add(t.name, t.where);
+    for (const EndCondition& c : game_.end_conditions) add(c.name, c.where);
+    for (const KindDecl& k : game_.kinds) add(k.name, k.where);
+    for (const ZoneDecl& z : game_.zones) add(z.name, z.where);
+    for (const VarDecl& v : game_.vars) add(v.name, v.where);
+    for (const Property& p : game_.properties) add(p.name, p.where);
+    for (const EventDecl& e : game_.events)
+      add(e.name, e.kind == EventDecl::Kind::custom ? e.where : SourceSpan{});
+    for (const Param& p : game_.params) add(p.name, p.where);
+    for (const EnumDecl& e : game_.enums) add(e.name, e.where);
+    for (RawTrace& t : rules_.trace) {
+      if (!t.decl.at.empty()) {
+        const std::string at = trim(t.decl.at);
+        const bool found =
+            std::any_of(names.begin(), names.end(), [&](const auto& n) { return n.first == at; });
+        if (!found) unknown(t.at_where, "name", at, names);
+      }
+      game_.trace.push_back(std::move(t.decl));
+    }
+  }
+
+  // ---- pass 4: expressions and statements --------------------------------------------
+
+  void check_bodies(ExprChecker& checker) {
+    const CheckContext plain;
+    CheckContext with_self;
+    with_self.self = true;
+    CheckContext effect = with_self;
+    effect.negate = true;
+
+    if (rules_.setup.size() == 1) {
+      game_.setup = std::move(rules_.setup.front());
+    } else if (!rules_.setup.empty()) {
+      auto block = std::make_unique<Stmt>();
+      block->kind = StmtKind::block;
+      block->where = rules_.setup.front()->where;
+      for (StmtPtr& s : rules_.setup) block->bodies.push_back(std::move(s));
+      game_.setup = std::move(block);
+    }
+    checker.check_stmt(game_.setup, plain);
+    for (Step& s : game_.steps) {
+      checker.check_stmt(s.effects, plain);
+      if (s.repeat_while) checker.check_condition(s.repeat_while, plain);
+      if (s.end_turn_if) checker.check_condition(s.end_turn_if, plain);
+    }
+    for (Action& a : game_.actions) {
+      if (a.guard) checker.check_condition(a.guard, with_self);
+      checker.check_stmt(a.cost, with_self);
+      checker.check_stmt(a.effect, effect);
+    }
+    for (Trigger& t : game_.triggers) {
+      if (t.condition) checker.check_condition(t.condition, with_self);
+      checker.check_stmt(t.effect, with_self);
+    }
+    for (EndCondition& c : game_.end_conditions) {
+      if (c.condition) checker.check_condition(c.condition, with_self);
+    }
+    for (Property& p : game_.properties) {
+      if (p.expr) checker.check_condition(p.expr, plain);
+      if (p.to) checker.check_condition(p.to, plain);
+    }
+  }
+
+  Ruleset& rules_;
+  const LoadOptions& options_;
+  DiagnosticSink& sink_;
+  Game game_;
+  std::vector<SourceSpan> tag_where_;
+  std::vector<std::optional<Text>> step_windows_;  // per global step id
+};
+
+}  // namespace
+
+std::optional<Game> check_ruleset(Ruleset& rules, const LoadOptions& options,
+                                  DiagnosticSink& sink) {
+  DeclChecker checker(rules, options, sink);
+  return checker.run();
+}
+
+}  // namespace loophole::model

@@ -1,0 +1,210 @@
+// Collecting and rendering diagnostics. Every front-end stage appends values
+// to one sink; rendering happens once, sorted by position, in the compiler
+// style users already read fluently: a `file:line:col: severity: message`
+// header, the quoted source line in a 5-wide gutter, and a caret underline
+// that keeps the line's tabs so it stays aligned in any tab width. Notes
+// follow their diagnostic. `closest_name` powers "did you mean" notes.
+#include "loophole/model/diagnostics.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace loophole::model {
+
+namespace {
+
+constexpr const char* k_reset = "\033[0m";
+constexpr const char* k_bold = "\033[1m";
+constexpr const char* k_red = "\033[1;31m";
+constexpr const char* k_magenta = "\033[1;35m";
+constexpr const char* k_cyan = "\033[1;36m";
+constexpr const char* k_green = "\033[1;32m";
+
+const char* severity_word(Severity s) {
+  switch (s) {
+    case Severity::note:
+      return "note";
+    case Severity::warning:
+      return "warning";
+    case Severity::error:
+      return "error";
+  }
+  return "error";
+}
+
+const char* severity_color(Severity s) {
+  switch (s) {
+    case Severity::note:
+      return k_cyan;
+    case Severity::warning:
+      return k_magenta;
+    case Severity::error:
+      return k_red;
+  }
+  return k_red;
+}
+
+bool is_utf8_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0U) == 0x80U; }
+
+class Renderer {
+ public:
+  Renderer(const SourceManager& sources, bool color) : sources_(sources), color_(color) {}
+
+  void diagnostic(const Diagnostic& d) {
+    one(d.severity, d.where, d.message);
+    for (const Diagnostic& n : d.notes) one(n.severity, n.where, n.message);
+  }
+
+  std::string take() { return std::move(out_); }
+
+ private:
+  void paint(const char* color) {
+    if (color_) out_ += color;
+  }
+
+  void one(Severity severity, const SourceSpan& where, const std::string& message) {
+    const bool located = !where.file.empty();
+    // A note without any location reads best bare; anything else always says
+    // where it comes from (the tool itself when nothing better is known).
+    if (located || severity != Severity::note) {
+      paint(k_bold);
+      if (!located) {
+        out_ += "loophole";
+      } else {
+        out_ += where.file;
+        if (where.known()) {
+          out_ += ':' + std::to_string(where.line);
+          if (where.col != 0) out_ += ':' + std::to_string(where.col);
+        }
+      }
+      out_ += ": ";
+      paint(k_reset);
+    }
+    paint(severity_color(severity));
+    out_ += severity_word(severity);
+    out_ += ':';
+    paint(k_reset);
+    out_ += ' ';
+    paint(k_bold);
+    out_ += message;
+    paint(k_reset);
+    out_ += '\n';
+    if (located && where.known()) snippet(where);
+  }
+
+  void snippet(const SourceSpan& where) {
+    const std::string_view text = sources_.line(where.file, where.line);
+    if (text.empty()) return;
+    std::string number = std::to_string(where.line);
+    if (number.size() < 5) number.insert(0, 5 - number.size(), ' ');
+    out_ += number;
+    out_ += " | ";
+    out_ += text;
+    out_ += '\n';
+
+    out_ += "      | ";
+    // One pad character per displayed character before the caret: tabs stay
+    // tabs, and a multi-byte UTF-8 sequence counts once.
+    const std::size_t caret = where.col == 0 ? 0 : where.col - 1;
+    std::size_t i = 0;
+    for (; i < caret && i < text.size(); ++i) {
+      if (is_utf8_continuation(text[i])) continue;
+      out_ += text[i] == '\t' ? '\t' : ' ';
+    }
+    if (caret > text.size()) out_.append(caret - text.size(), ' ');
+    paint(k_green);
+    out_ += '^';
+    // The underline stops at the end of the line.
+    const std::size_t end =
+        std::min<std::size_t>(caret + std::max<std::uint32_t>(where.length, 1), text.size());
+    for (std::size_t j = caret + 1; j < end; ++j) {
+      if (!is_utf8_continuation(text[j])) out_ += '~';
+    }
+    paint(k_reset);
+    out_ += '\n';
+  }
+
+  const SourceManager& sources_;
+  bool color_;
+  std::string out_;
+};
+
+}  // namespace
+
+Diagnostic& DiagnosticSink::error(SourceSpan where, std::string message) {
+  diags_.push_back(Diagnostic{Severity::error, std::move(where), std::move(message), {}});
+  return diags_.back();
+}
+
+Diagnostic& DiagnosticSink::warning(SourceSpan where, std::string message) {
+  diags_.push_back(Diagnostic{Severity::warning, std::move(where), std::move(message), {}});
+  return diags_.back();
+}
+
+void DiagnosticSink::note(Diagnostic& d, SourceSpan where, std::string message) {
+  d.notes.push_back(Diagnostic{Severity::note, std::move(where), std::move(message), {}});
+}
+
+bool DiagnosticSink::has_errors() const { return error_count() != 0; }
+
+std::size_t DiagnosticSink::error_count() const {
+  return static_cast<std::size_t>(
+      std::count_if(diags_.begin(), diags_.end(),
+                    [](const Diagnostic& d) { return d.severity == Severity::error; }));
+}
+
+std::string DiagnosticSink::render(const SourceManager& sources, bool color) const {
+  std::vector<const Diagnostic*> order;
+  order.reserve(diags_.size());
+  for (const Diagnostic& d : diags_) order.push_back(&d);
+  std::stable_sort(order.begin(), order.end(), [](const Diagnostic* a, const Diagnostic* b) {
+    if (a->where.file != b->where.file) return a->where.file < b->where.file;
+    if (a->where.line != b->where.line) return a->where.line < b->where.line;
+    return a->where.col < b->where.col;
+  });
+  Renderer renderer(sources, color);
+  for (const Diagnostic* d : order) renderer.diagnostic(*d);
+  return renderer.take();
+}
+
+std::string closest_name(const std::string& name, const std::vector<std::string>& candidates) {
+  const std::size_t limit = std::max<std::size_t>(1, name.size() / 3);
+  std::string best;
+  std::size_t best_distance = limit + 1;
+  std::vector<std::size_t> previous(name.size() + 1);
+  std::vector<std::size_t> current(name.size() + 1);
+  for (const std::string& candidate : candidates) {
+    // Cheap rejection: the length difference alone is a lower bound.
+    const std::size_t length_gap = candidate.size() > name.size() ? candidate.size() - name.size()
+                                                                  : name.size() - candidate.size();
+    if (length_gap >= best_distance) continue;
+    for (std::size_t j = 0; j <= name.size(); ++j) previous[j] = j;
+    for (std::size_t i = 1; i <= candidate.size(); ++i) {
+      current[0] = i;
+      for (std::size_t j = 1; j <= name.size(); ++j) {
+        const std::size_t substitute = previous[j - 1] + (candidate[i - 1] == name[j - 1] ? 0 : 1);
+        current[j] = std::min({previous[j] + 1, current[j - 1] + 1, substitute});
+      }
+      std::swap(previous, current);
+    }
+    const std::size_t distance = previous[name.size()];
+    if (distance < best_distance) {
+      best_distance = distance;
+      best = candidate;
+    }
+  }
+  if (!best.empty()) return best;
+  // No close spelling: a candidate that is the name's first word(s) or extends
+  // it by whole words ('discard_pile' for 'discard', 'hand' for 'hand_size').
+  for (const std::string& candidate : candidates) {
+    const std::string& shorter = candidate.size() < name.size() ? candidate : name;
+    const std::string& longer = candidate.size() < name.size() ? name : candidate;
+    if (shorter.size() >= 3 && longer.compare(0, shorter.size(), shorter) == 0 &&
+        longer[shorter.size()] == '_') {
+      return candidate;
+    }
+  }
+  return best;
+}
+
+}  // namespace loophole::model

@@ -1,0 +1,145 @@
+// The slot layout: the data state flattened into bounded integers. Variables
+// come first in declaration order, then zones in declaration order; within a
+// declaration, owner-major (P1's elements, then P2's), then array index, then
+// record field; within a zone owner, kind order. The size is computed before
+// anything is allocated, so an absurd scope is an error, not an allocation.
+// Zone init: explicit counts per owner, and the one `init: all` zone holds
+// every copy the others do not.
+#include <string>
+
+#include "ruleset.hpp"
+
+namespace loophole::model {
+
+namespace {
+
+constexpr std::int64_t k_max_slots = 4096;
+
+std::string player_name(int p) { return "P" + std::to_string(p + 1); }
+
+}  // namespace
+
+bool lay_out_slots(Game& game, DiagnosticSink& sink) {
+  const std::int64_t players = game.players;
+  const auto kinds = static_cast<std::int64_t>(game.kinds.size());
+  std::int64_t total = 0;
+  const auto over = [&](std::int64_t more, const SourceSpan& where, const std::string& what) {
+    total += more;
+    if (total <= k_max_slots) return false;
+    sink.error(where, "the data state needs more than " + std::to_string(k_max_slots) + " slots (" +
+                          what + " brings it to " + std::to_string(total) + "); reduce the scope");
+    return true;
+  };
+  for (const VarDecl& v : game.vars) {
+    const std::int64_t n = (v.per_player ? players : 1) * std::max(1, v.array) *
+                           static_cast<std::int64_t>(v.fields.size());
+    if (over(n, v.where, "variable '" + v.name + "'")) return false;
+  }
+  for (const ZoneDecl& z : game.zones) {
+    if (over((z.per_player ? players : 1) * kinds, z.where, "zone '" + z.name + "'")) return false;
+  }
+
+  game.slots.clear();
+  game.slots.reserve(static_cast<std::size_t>(total));
+  for (std::size_t vi = 0; vi < game.vars.size(); ++vi) {
+    VarDecl& v = game.vars[vi];
+    v.first_slot = static_cast<int>(game.slots.size());
+    const int owners = v.per_player ? game.players : 1;
+    const int elements = std::max(1, v.array);
+    for (int p = 0; p < owners; ++p) {
+      for (int i = 0; i < elements; ++i) {
+        for (const Field& f : v.fields) {
+          Slot s;
+          s.name = v.name;
+          if (v.per_player) s.name += "[" + player_name(p) + "]";
+          if (v.array != 0) s.name += "[" + std::to_string(i) + "]";
+          if (v.is_record) s.name += "." + f.name;
+          s.lo = f.lo;
+          s.hi = f.hi;
+          s.init = f.init;
+          s.var = static_cast<int>(vi);
+          s.owner = v.per_player ? p : -1;
+          s.type = f.type;
+          game.slots.push_back(std::move(s));
+        }
+      }
+    }
+  }
+
+  // Initial zone counts, per kind: what the explicit zones hold, and the rest
+  // in the `init: all` zone.
+  int all_zone = -1;
+  for (std::size_t zi = 0; zi < game.zones.size(); ++zi) {
+    if (game.zones[zi].init_all) {
+      all_zone = static_cast<int>(zi);
+      break;
+    }
+  }
+  std::vector<std::int32_t> all_count(game.kinds.size(), 0);  // per owner of the all zone
+  bool ok = true;
+  for (std::size_t k = 0; k < game.kinds.size(); ++k) {
+    const std::int64_t copies = game.kinds[k].copies;
+    std::int64_t per_owner = 0;  // in player zones, per owner
+    std::int64_t shared = 0;     // in shared zones, in total
+    for (std::size_t zi = 0; zi < game.zones.size(); ++zi) {
+      const ZoneDecl& z = game.zones[zi];
+      if (static_cast<int>(zi) == all_zone) continue;
+      const auto it = z.init_counts.find(static_cast<int>(k));
+      if (it == z.init_counts.end()) continue;
+      (z.per_player ? per_owner : shared) += it->second;
+    }
+    const std::int64_t total_copies = copies * players;
+    std::int64_t rest = -1;
+    if (all_zone >= 0 && game.zones[static_cast<std::size_t>(all_zone)].per_player) {
+      if (shared > 0) {
+        sink.error(game.kinds[k].where,
+                   "kind '" + game.kinds[k].name +
+                       "' starts in a shared zone, but the 'init: all' zone '" +
+                       game.zones[static_cast<std::size_t>(all_zone)].name +
+                       "' is per player and cannot give up copies for it");
+        ok = false;
+        continue;
+      }
+      rest = copies - per_owner;
+    } else {
+      rest = total_copies - per_owner * players - shared;  // a shared `all` zone, or none
+    }
+    if (rest < 0) {
+      sink.error(game.kinds[k].where, "the initial counts of kind '" + game.kinds[k].name +
+                                          "' add up to more than its " + std::to_string(copies) +
+                                          " copies per player");
+      ok = false;
+      continue;
+    }
+    if (all_zone >= 0) all_count[k] = static_cast<std::int32_t>(rest);
+  }
+
+  for (std::size_t zi = 0; zi < game.zones.size(); ++zi) {
+    ZoneDecl& z = game.zones[zi];
+    z.first_slot = static_cast<int>(game.slots.size());
+    const int owners = z.per_player ? game.players : 1;
+    for (int p = 0; p < owners; ++p) {
+      for (std::size_t k = 0; k < game.kinds.size(); ++k) {
+        Slot s;
+        s.name =
+            z.name + (z.per_player ? "[" + player_name(p) + "]" : "") + "." + game.kinds[k].name;
+        s.lo = 0;
+        s.hi = z.per_player ? game.kinds[k].copies : game.kinds[k].copies * game.players;
+        if (static_cast<int>(zi) == all_zone) {
+          s.init = all_count[k];
+        } else if (const auto it = z.init_counts.find(static_cast<int>(k));
+                   it != z.init_counts.end()) {
+          s.init = it->second;
+        }
+        s.zone = static_cast<int>(zi);
+        s.owner = z.per_player ? p : -1;
+        s.kind = static_cast<int>(k);
+        s.type = Type::int_();
+        game.slots.push_back(std::move(s));
+      }
+    }
+  }
+  return ok;
+}
+
+}  // namespace loophole::model

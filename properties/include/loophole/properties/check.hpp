@@ -1,0 +1,42 @@
+// The analyses that read an explored state graph and turn it into findings:
+// deadlocks, response loops and unbounded chains, stalemates, unreachable end
+// conditions, rule gaps, dead rules and the designer's own properties. Each is
+// written once against checker::ExploredGraph, so any engine that produces
+// that graph gets all of them. When the exploration stopped at a limit, every
+// claim of absence ("never holds", "never enabled", "always holds") becomes
+// `unknown`; violations found are still violations.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "loophole/checker/explored.hpp"
+#include "loophole/properties/finding.hpp"
+
+namespace loophole::properties {
+
+struct CheckSelection {
+  bool deadlocks = true;
+  bool response_loops = true;  // also unbounded response chains
+  bool stalemates = true;
+  bool unreachable_wins = true;
+  bool rule_gaps = true;
+  bool dead_rules = true;
+  bool user_properties = true;
+  // Also report the user properties that hold (verdict holds, severity note),
+  // for reports that list passing checks (JUnit).
+  bool report_holds = false;
+  std::size_t max_stalemates = 3;  // the shortest ones; the rest are counted in details
+
+  // Only the analysis that produces findings of kind `k`.
+  [[nodiscard]] static CheckSelection only(Kind k);
+};
+
+// Runs the selected analyses over `graph` and returns their findings (engine
+// "explicit"), ordered by severity (errors first), then location, rule and
+// message. Every violated finding from a path in the graph carries a trace
+// built by ExploredGraph::trace_to / lasso, replayed on the semantics.
+std::vector<Finding> check_all(const checker::ExploredGraph& graph,
+                               const CheckSelection& selection);
+
+}  // namespace loophole::properties

@@ -1,0 +1,61 @@
+// What properties produce and reports read. A Finding is a value: the kind of
+// problem, where in the ruleset it is, a message for a designer, and for
+// every violation a trace that has been replayed on the semantics.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "loophole/checker/trace.hpp"
+#include "loophole/model/source.hpp"
+
+namespace loophole::properties {
+
+enum class Kind : std::uint8_t {
+  deadlock,
+  response_loop,
+  unbounded_chain,
+  stalemate,
+  unreachable_win,
+  rule_gap,
+  dead_rule,
+  property_violation,
+  structure,        // phase/step graph problems found without exploring
+};
+
+enum class Severity : std::uint8_t { note, warning, error };
+enum class Verdict : std::uint8_t { holds, violated, unknown };
+
+// How a response loop is classified (as the MTG comprehensive rules do).
+enum class LoopClass : std::uint8_t {
+  none,
+  mandatory,        // no choice on the cycle: the game hangs
+  optional_one,     // one player can repeat it forever (an infinite combo)
+  several_players,  // needs the choices of several players
+  chance,           // needs nature's choices to keep repeating
+};
+
+struct Finding {
+  Kind kind = Kind::structure;
+  Severity severity = Severity::error;
+  Verdict verdict = Verdict::violated;
+  LoopClass loop = LoopClass::none;
+  int loop_player = -1;             // for optional_one: the controlling player
+  std::string rule;                 // stable id of the rule it is about: "action:mirror_ward",
+                                    // "step:start.draw", "end:decked/P2", "property:hand_limit"
+  model::SourceSpan where;          // the rule it is about
+  std::string message;              // one line, lowercase start, names quoted
+  std::vector<std::string> details; // further lines for a designer
+  std::optional<checker::Trace> trace;  // every violated finding from search has one
+  std::string engine;               // "explicit", "smt", "structure"
+};
+
+std::string_view to_string(Kind k);        // "deadlock", "response-loop", ...
+std::string_view to_string(Severity s);    // "error", ...
+std::string_view to_string(Verdict v);
+std::string_view to_string(LoopClass c);   // "mandatory", "optional", ...
+
+}  // namespace loophole::properties

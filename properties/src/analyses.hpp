@@ -1,0 +1,21 @@
+// One function per analysis (one file each); check.cpp runs the selected ones
+// on one shared Context and sorts what they found.
+#pragma once
+
+#include <vector>
+
+#include "loophole/properties/finding.hpp"
+
+#include "context.hpp"
+
+namespace loophole::properties::detail {
+
+void find_deadlocks(const Context& cx, std::vector<Finding>& out);
+void find_response_loops(const Context& cx, std::vector<Finding>& out);  // and unbounded chains
+void find_stalemates(const Context& cx, std::vector<Finding>& out);
+void find_unreachable_wins(const Context& cx, std::vector<Finding>& out);
+void find_rule_gaps(const Context& cx, std::vector<Finding>& out);
+void find_dead_rules(const Context& cx, std::vector<Finding>& out);
+void check_user_properties(const Context& cx, std::vector<Finding>& out);
+
+}  // namespace loophole::properties::detail

@@ -1,0 +1,159 @@
+// Building the context is the one pass over every state that all analyses
+// share: copy the edges into one compressed array (so the graph algorithms
+// never call back into the engine) and read each state's control point.
+// After an incomplete exploration the states past ExploredGraph::expanded()
+// have no edges only because the search stopped first: no analysis may call
+// them deadlocks or dead ends.
+#include "context.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace loophole::properties::detail {
+namespace {
+
+std::int32_t field(const checker::StateVec& s, int index, std::int32_t otherwise = 0) {
+  return index >= 0 && static_cast<std::size_t>(index) < s.size() ? s[index] : otherwise;
+}
+
+}  // namespace
+
+Context::Context(const checker::ExploredGraph& explored, const CheckSelection& chosen)
+    : graph(explored),
+      semantics(explored.semantics()),
+      game(explored.semantics().game()),
+      selection(chosen),
+      complete(explored.completion() == checker::Completion::complete),
+      expanded_(explored.expanded()) {
+  const auto n = static_cast<StateId>(graph.size());
+  const checker::Layout& layout = semantics.layout();
+  points.resize(n);
+  moves.offsets.reserve(std::size_t{n} + 1);
+  moves.edges.reserve(graph.statistics().transitions);
+  for (StateId v = 0; v < n; ++v) {
+    const std::vector<Edge> out = graph.edges(v);
+    moves.add_state(out);
+    const checker::StateVec s = graph.state(v);
+    Point& p = points[v];
+    p.over = static_cast<std::int8_t>(field(s, layout.over));
+    p.gap = p.over == 2 ? field(s, layout.gap) : 0;
+    p.step = field(s, layout.step);
+    p.stage = static_cast<std::int8_t>(field(s, layout.stage));
+    p.active = static_cast<std::int8_t>(field(s, layout.active));
+    if (p.stage == static_cast<std::int8_t>(checker::Stage::window)) {
+      p.holder = static_cast<std::int8_t>(field(s, layout.window_holder));
+    }
+  }
+}
+
+bool Context::earlier(StateId a, StateId b) const {
+  const auto da = graph.depth(a), db = graph.depth(b);
+  return da != db ? da < db : a < b;
+}
+
+checker::Successor Context::move(StateId from, const Edge& e) const {
+  std::vector<checker::Successor> out;
+  semantics.successors(graph.state(from), out);
+  if (e.index >= out.size()) {
+    throw std::logic_error(fmt::format(
+        "loophole: internal error: state {} has {} successors on the semantics, edge index {}",
+        from, out.size(), e.index));
+  }
+  return std::move(out[e.index]);
+}
+
+std::string Context::step_label(int step) const {
+  if (step < 0 || static_cast<std::size_t>(step) >= game.steps.size()) return "setup";
+  const model::Step& s = game.steps[step];
+  return fmt::format("{} · {}", game.phases[s.phase].name, s.name);
+}
+
+std::string Context::step_rule(int step) const {
+  if (step < 0 || static_cast<std::size_t>(step) >= game.steps.size()) return "setup";
+  const model::Step& s = game.steps[step];
+  return fmt::format("step:{}.{}", game.phases[s.phase].name, s.name);
+}
+
+std::string Context::action_label(int action) const {
+  const model::Action& a = game.actions[action];
+  if (a.speed > 0) return fmt::format("'{}' (speed {})", a.name, a.speed);
+  return fmt::format("'{}'", a.name);
+}
+
+std::string Context::player(int p) { return fmt::format("P{}", p + 1); }
+
+std::string Context::incomplete_reason() const {
+  const char* limit = "a limit";
+  switch (graph.completion()) {
+    case checker::Completion::complete:
+      return "the exploration was complete";
+    case checker::Completion::state_limit:
+      limit = "the state limit";
+      break;
+    case checker::Completion::memory_limit:
+      limit = "the memory limit";
+      break;
+    case checker::Completion::time_limit:
+      limit = "the time limit";
+      break;
+    case checker::Completion::interrupted:
+      limit = "an interruption";
+      break;
+  }
+  return fmt::format("the exploration stopped at {} after {} states", limit, graph.size());
+}
+
+Finding Context::finding(Kind kind, Severity severity) const {
+  Finding f;
+  f.kind = kind;
+  f.severity = severity;
+  f.verdict = Verdict::violated;
+  f.engine = "explicit";
+  return f;
+}
+
+Finding Context::absence(Kind kind, Severity severity) const {
+  Finding f = finding(kind, complete ? severity : Severity::note);
+  if (!complete) f.verdict = Verdict::unknown;
+  return f;
+}
+
+checker::Trace Context::trace(StateId from, const std::vector<Edge>& path,
+                              const std::vector<Edge>& cycle) const {
+  if (path.empty()) return cycle.empty() ? graph.trace_to(from) : graph.lasso(from, cycle);
+  // A path that goes on from `from`: extend the shortest trace move by move,
+  // transcribed like the engine's own traces, and replay the result.
+  checker::Trace t = graph.trace_to(from);
+  std::vector<checker::Successor> out;
+  const auto append = [&](StateId u, const Edge& e) {
+    const checker::StateVec before = graph.state(u);
+    semantics.successors(before, out, true);
+    if (e.index >= out.size()) {
+      throw std::logic_error(fmt::format(
+          "loophole: internal error: edge index {} out of range at state {}", e.index, u));
+    }
+    checker::TraceStep step = semantics.describe(before, out[e.index], e.index);
+    step.successor = e.index;
+    t.steps.push_back(std::move(step));
+  };
+  StateId at = from;
+  for (const Edge& e : path) {
+    append(at, e);
+    at = e.to;
+  }
+  if (!cycle.empty()) t.loop_start = static_cast<int>(t.steps.size());
+  for (const Edge& e : cycle) {
+    append(at, e);
+    at = e.to;
+  }
+  const auto replay = semantics.replay(t);
+  if (!replay.ok) {
+    throw std::logic_error(
+        fmt::format("loophole: internal error: a trace built from the graph does not replay: {}",
+                    replay.error));
+  }
+  return t;
+}
+
+}  // namespace loophole::properties::detail

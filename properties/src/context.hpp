@@ -1,0 +1,91 @@
+// What every analysis reads: the explored graph in compressed form, the
+// control point of every state (read once, since unpacking a state costs more
+// than reading an edge), which states a limit left unexpanded, and
+// the names a designer sees ('combat · fight', 'mirror_ward' (speed 3), P2).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "loophole/checker/explored.hpp"
+#include "loophole/checker/semantics.hpp"
+#include "loophole/model/game.hpp"
+#include "loophole/properties/check.hpp"
+#include "loophole/properties/finding.hpp"
+
+#include "graph_algorithms.hpp"
+
+namespace loophole::properties::detail {
+
+// The control fields of one state that the analyses group and filter by.
+struct Point {
+  std::int32_t step = 0;
+  std::int32_t gap = 0;   // 1-based index into Semantics::gaps() when over == 2
+  std::int8_t over = 0;   // 0 running, 1 game over, 2 rule gap
+  std::int8_t stage = 0;  // checker::Stage
+  std::int8_t active = 0;
+  std::int8_t holder = -1;  // the player to move in an open window, else -1
+};
+
+class Context {
+ public:
+  Context(const checker::ExploredGraph& graph, const CheckSelection& selection);
+
+  const checker::ExploredGraph& graph;
+  const checker::Semantics& semantics;
+  const model::Game& game;
+  const CheckSelection& selection;
+  Digraph moves;
+  std::vector<Point> points;
+  bool complete = true;
+
+  [[nodiscard]] StateId size() const { return static_cast<StateId>(points.size()); }
+  [[nodiscard]] bool final_state(StateId v) const { return points[v].over != 0; }
+  // A state the exploration never expanded (it stopped at a limit first).
+  [[nodiscard]] bool frontier(StateId v) const { return v >= expanded_; }
+  // A reachable state that is not final and has no move.
+  [[nodiscard]] bool dead_end(StateId v) const {
+    return !final_state(v) && moves.out(v).empty() && !frontier(v);
+  }
+  // Shallower first, then lower number: the order in which shortest traces are chosen.
+  [[nodiscard]] bool earlier(StateId a, StateId b) const;
+  [[nodiscard]] std::uint32_t depth(StateId v) const { return graph.depth(v); }
+
+  // The move behind an edge, recomputed on the semantics (edges do not keep
+  // the action or trigger they took).
+  [[nodiscard]] checker::Successor move(StateId from, const Edge& e) const;
+
+  [[nodiscard]] std::string step_label(int step) const;      // "combat · fight"
+  [[nodiscard]] std::string step_rule(int step) const;       // "step:combat.fight"
+  [[nodiscard]] std::string action_label(int action) const;  // "'mirror_ward' (speed 3)"
+  [[nodiscard]] static std::string player(int p);            // "P2"
+  // "the exploration stopped at the state limit after 1,000 states"
+  [[nodiscard]] std::string incomplete_reason() const;
+
+  // A finding of this engine, with the verdict and severity of a claim of
+  // absence: `violated`/`severity` after a complete exploration, `unknown`
+  // and a note otherwise.
+  [[nodiscard]] Finding finding(Kind kind, Severity severity) const;
+  [[nodiscard]] Finding absence(Kind kind, Severity severity) const;
+
+  // The shortest trace to `from`, then `path` (edges from `from`), then
+  // `cycle` (edges from the end of the path back to it) as the lasso's loop.
+  [[nodiscard]] checker::Trace trace(StateId from, const std::vector<Edge>& path = {},
+                                     const std::vector<Edge>& cycle = {}) const;
+
+ private:
+  std::uint64_t expanded_ = 0;  // states 0..expanded_-1 have all their edges
+};
+
+// A state chosen for a shortest trace among several: the earliest.
+template <class Range>
+StateId earliest(const Context& cx, const Range& states) {
+  StateId best = checker::no_state;
+  for (const StateId v : states) {
+    if (best == checker::no_state || cx.earlier(v, best)) best = v;
+  }
+  return best;
+}
+
+}  // namespace loophole::properties::detail

@@ -1,0 +1,115 @@
+// Dead rules: an action never enabled, a trigger that never fires, a step
+// never entered, a window in which nobody ever acts. All four are claims of
+// absence over the whole graph, collected in one pass: actions from the
+// semantics' enabled set in every open window, triggers from the trigger and
+// decline moves (recomputed only at the states that have one, since edges
+// do not name the trigger), steps and windows from the control points and
+// the action edges. After an incomplete exploration they are only unknown.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "analyses.hpp"
+
+namespace loophole::properties::detail {
+
+void find_dead_rules(const Context& cx, std::vector<Finding>& out) {
+  const model::Game& game = cx.game;
+  std::vector<bool> enabled(game.actions.size(), false), fired(game.triggers.size(), false),
+      reached(game.steps.size(), false), acted(game.windows.size(), false);
+  std::size_t unfired = fired.size();
+  std::vector<int> actions;
+  std::vector<checker::Successor> succ;
+  const auto window_stage = static_cast<std::int8_t>(checker::Stage::window);
+  const auto start_stage = static_cast<std::int8_t>(checker::Stage::start);
+
+  const auto& gaps = cx.semantics.gaps();
+  std::vector<std::string> step_rules(game.steps.size());
+  for (std::size_t s = 0; s < game.steps.size(); ++s)
+    step_rules[s] = cx.step_rule(static_cast<int>(s));
+
+  for (StateId v = 0; v < cx.size(); ++v) {
+    const Point& p = cx.points[v];
+    const bool valid_step = p.step >= 0 && static_cast<std::size_t>(p.step) < game.steps.size();
+    if (valid_step && p.stage != start_stage) reached[p.step] = true;
+    if (p.over == 2 && p.gap > 0 && static_cast<std::size_t>(p.gap) <= gaps.size()) {
+      // A step whose effects always leave the bounds is still entered.
+      const auto it = std::find(step_rules.begin(), step_rules.end(), gaps[p.gap - 1].rule);
+      if (it != step_rules.end()) reached[it - step_rules.begin()] = true;
+    }
+    if (p.over != 0) continue;
+    const auto moves = cx.moves.out(v);
+    if (p.stage == window_stage && valid_step) {
+      actions.clear();
+      cx.semantics.enabled_actions(cx.graph.state(v), actions);
+      for (const int a : actions) {
+        if (a >= 0 && static_cast<std::size_t>(a) < enabled.size()) enabled[a] = true;
+      }
+      const int w = game.steps[p.step].window;
+      if (w >= 0 && std::any_of(moves.begin(), moves.end(), [](const Edge& e) {
+            return e.kind == checker::MoveKind::action;
+          })) {
+        acted[w] = true;
+      }
+    }
+    if (unfired > 0 && std::any_of(moves.begin(), moves.end(), [](const Edge& e) {
+          return e.kind == checker::MoveKind::trigger || e.kind == checker::MoveKind::decline;
+        })) {
+      cx.semantics.successors(cx.graph.state(v), succ);
+      for (const auto& m : succ) {
+        const bool trigger_move =
+            m.kind == checker::MoveKind::trigger || m.kind == checker::MoveKind::decline;
+        if (trigger_move && m.ref >= 0 && static_cast<std::size_t>(m.ref) < fired.size() &&
+            !fired[m.ref]) {
+          fired[m.ref] = true;
+          --unfired;
+        }
+      }
+    }
+  }
+
+  const auto report = [&](std::string rule, model::SourceSpan where, std::string message,
+                          std::string detail) {
+    Finding f = cx.absence(Kind::dead_rule, Severity::warning);
+    f.rule = std::move(rule);
+    f.where = std::move(where);
+    f.message = std::move(message);
+    if (!detail.empty()) f.details.push_back(std::move(detail));
+    if (!cx.complete) f.details.push_back(cx.incomplete_reason());
+    out.push_back(std::move(f));
+  };
+  for (std::size_t s = 0; s < game.steps.size(); ++s) {
+    if (reached[s]) continue;
+    report(step_rules[s], game.steps[s].where,
+           fmt::format("step '{}' is never reached", cx.step_label(static_cast<int>(s))), "");
+  }
+  for (std::size_t w = 0; w < game.windows.size(); ++w) {
+    if (acted[w]) continue;
+    // Only windows that do open: a window of unreached steps is explained by them.
+    std::string opened_in;
+    for (std::size_t s = 0; s < game.steps.size() && opened_in.empty(); ++s) {
+      if (reached[s] && game.steps[s].window == static_cast<int>(w)) {
+        opened_in = cx.step_label(static_cast<int>(s));
+      }
+    }
+    if (opened_in.empty()) continue;
+    report(
+        "window:" + game.windows[w].name, game.windows[w].where,
+        fmt::format("nobody can ever act in window '{}'", game.windows[w].name),
+        fmt::format("it opens in '{}', but no player ever has an action to take there", opened_in));
+  }
+  for (std::size_t a = 0; a < game.actions.size(); ++a) {
+    if (enabled[a]) continue;
+    report("action:" + game.actions[a].name, game.actions[a].where,
+           fmt::format("{} can never be taken", cx.action_label(static_cast<int>(a))),
+           "it is enabled for the player to move in no reachable window");
+  }
+  for (std::size_t t = 0; t < game.triggers.size(); ++t) {
+    if (fired[t]) continue;
+    report("trigger:" + game.triggers[t].name, game.triggers[t].where,
+           fmt::format("trigger '{}' never fires", game.triggers[t].name),
+           "it never becomes pending in a reachable state");
+  }
+}
+
+}  // namespace loophole::properties::detail

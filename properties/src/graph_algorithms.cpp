@@ -1,0 +1,278 @@
+// Strongly connected components come from Boost.Graph (Tarjan's algorithm,
+// iterative, so a component of millions of states does not overflow the call
+// stack) on a compressed_sparse_row_graph holding only the kept edges. The
+// cycle search is a pair of breadth-first searches inside one component
+// (forward from the entry, backward to it), which gives the shortest cycle
+// through the entry that uses a required edge in time linear in the
+// component, without touching the rest of the graph.
+#include "graph_algorithms.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <limits>
+#include <set>
+#include <unordered_map>
+#include <utility>
+
+#include <boost/graph/compressed_sparse_row_graph.hpp>
+#include <boost/graph/strong_components.hpp>
+
+namespace loophole::properties::detail {
+namespace {
+
+constexpr std::uint32_t unreached = std::numeric_limits<std::uint32_t>::max();
+
+using Csr =
+    boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, boost::no_property,
+                                       boost::no_property, std::uint32_t, std::uint64_t>;
+
+// The player who chose an edge, or -1 (Edge keeps it in a signed byte).
+int chooser_of(const Edge& e) {
+  return e.chooser_player < 0 ? -1 : static_cast<unsigned char>(e.chooser_player);
+}
+
+bool kept(const EdgePredicate& keep, StateId from, const Edge& e) { return !keep || keep(from, e); }
+
+}  // namespace
+
+std::vector<std::vector<StateId>> cyclic_components(const Digraph& g, const EdgePredicate& keep) {
+  const auto n = static_cast<StateId>(g.size());
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+  std::vector<bool> self_loop(n, false);
+  for (StateId v = 0; v < n; ++v) {
+    for (const Edge& e : g.out(v)) {
+      if (!kept(keep, v, e)) continue;
+      if (e.to == v) self_loop[v] = true;
+      pairs.emplace_back(v, e.to);
+    }
+  }
+  std::sort(pairs.begin(), pairs.end());  // out-edges are in successor order, not by target
+  const Csr csr(boost::edges_are_sorted, pairs.begin(), pairs.end(), n);
+  pairs = {};
+  std::vector<std::uint32_t> component(n);
+  const auto count = boost::strong_components(
+      csr,
+      boost::make_iterator_property_map(component.begin(), boost::get(boost::vertex_index, csr)));
+
+  std::vector<std::uint32_t> size(count, 0);
+  for (StateId v = 0; v < n; ++v) ++size[component[v]];
+  std::vector<std::uint32_t> slot(count, unreached);  // component -> index in result
+  std::vector<std::vector<StateId>> result;
+  for (StateId v = 0; v < n; ++v) {
+    const auto c = component[v];
+    if (size[c] < 2 && !self_loop[v]) continue;
+    if (slot[c] == unreached) {
+      slot[c] = static_cast<std::uint32_t>(result.size());
+      result.emplace_back();
+      result.back().reserve(size[c]);
+    }
+    result[slot[c]].push_back(v);
+  }
+  return result;
+}
+
+std::vector<Edge> shortest_cycle(const Digraph& g, StateId entry,
+                                 const std::vector<StateId>& members, const EdgePredicate& keep,
+                                 const EdgePredicate& must) {
+  const auto m = static_cast<std::uint32_t>(members.size());
+  const auto local = [&](StateId v) -> std::uint32_t {
+    const auto it = std::lower_bound(members.begin(), members.end(), v);
+    return it != members.end() && *it == v ? static_cast<std::uint32_t>(it - members.begin())
+                                           : unreached;
+  };
+  const std::uint32_t start = local(entry);
+  if (start == unreached) return {};
+
+  // Kept edges inside the component, forward and reversed, by local number.
+  struct Link {
+    std::uint32_t from, to;
+    const Edge* edge;
+  };
+  std::vector<Link> links;
+  for (std::uint32_t u = 0; u < m; ++u) {
+    for (const Edge& e : g.out(members[u])) {
+      if (!kept(keep, members[u], e)) continue;
+      const auto w = local(e.to);
+      if (w != unreached) links.push_back({u, w, &e});
+    }
+  }
+  std::vector<std::uint32_t> fwd_at(m + 1, 0), rev_at(m + 1, 0);
+  for (const Link& l : links) {
+    ++fwd_at[l.from + 1];
+    ++rev_at[l.to + 1];
+  }
+  for (std::uint32_t i = 0; i < m; ++i) {
+    fwd_at[i + 1] += fwd_at[i];
+    rev_at[i + 1] += rev_at[i];
+  }
+  std::vector<std::uint32_t> rev(links.size());
+  {
+    auto fill = rev_at;
+    for (std::uint32_t i = 0; i < links.size(); ++i) rev[fill[links[i].to]++] = i;
+  }  // links are already grouped by `from` in ascending order, so fwd_at indexes them directly
+
+  // Forward BFS from the entry (pred: the link that reached a state) and
+  // backward BFS to it (next: the link that leads a state toward the entry).
+  std::vector<std::uint32_t> df(m, unreached), db(m, unreached), pred(m, unreached),
+      next(m, unreached);
+  std::deque<std::uint32_t> queue{start};
+  df[start] = 0;
+  while (!queue.empty()) {
+    const auto u = queue.front();
+    queue.pop_front();
+    for (auto i = fwd_at[u]; i < fwd_at[u + 1]; ++i) {
+      const auto w = links[i].to;
+      if (df[w] != unreached) continue;
+      df[w] = df[u] + 1;
+      pred[w] = i;
+      queue.push_back(w);
+    }
+  }
+  queue = {start};
+  db[start] = 0;
+  while (!queue.empty()) {
+    const auto v = queue.front();
+    queue.pop_front();
+    for (auto k = rev_at[v]; k < rev_at[v + 1]; ++k) {
+      const auto i = rev[k];
+      const auto u = links[i].from;
+      if (db[u] != unreached) continue;
+      db[u] = db[v] + 1;
+      next[u] = i;
+      queue.push_back(u);
+    }
+  }
+
+  std::uint32_t best = unreached;
+  std::uint64_t best_cost = std::numeric_limits<std::uint64_t>::max();
+  for (std::uint32_t i = 0; i < links.size(); ++i) {
+    const Link& l = links[i];
+    if (df[l.from] == unreached || db[l.to] == unreached) continue;
+    if (must && !must(members[l.from], *l.edge)) continue;
+    const std::uint64_t cost = std::uint64_t{df[l.from]} + 1 + db[l.to];
+    if (cost < best_cost) {
+      best_cost = cost;
+      best = i;
+    }
+  }
+  if (best == unreached) return {};
+
+  std::vector<Edge> cycle;
+  for (auto u = links[best].from; u != start; u = links[pred[u]].from) {
+    cycle.push_back(*links[pred[u]].edge);
+  }
+  std::reverse(cycle.begin(), cycle.end());
+  cycle.push_back(*links[best].edge);
+  for (auto v = links[best].to; v != start; v = links[next[v]].to) {
+    cycle.push_back(*links[next[v]].edge);
+  }
+  return cycle;
+}
+
+bool shortest_path(const Digraph& g, StateId from, const StatePredicate& goal,
+                   const StatePredicate& inside, const EdgePredicate& keep,
+                   std::vector<Edge>& path) {
+  path.clear();
+  if (goal(from)) return true;
+  std::unordered_map<StateId, std::pair<StateId, Edge>> pred;  // reached state -> (from, edge)
+  pred.emplace(from, std::pair{checker::no_state, Edge{}});
+  std::deque<StateId> queue{from};
+  while (!queue.empty()) {
+    const StateId u = queue.front();
+    queue.pop_front();
+    for (const Edge& e : g.out(u)) {
+      if (!kept(keep, u, e) || pred.contains(e.to)) continue;
+      const bool is_goal = goal(e.to);
+      if (!is_goal && !inside(e.to)) continue;
+      pred.emplace(e.to, std::pair{u, e});
+      if (is_goal) {
+        for (StateId v = e.to; v != from;) {
+          const auto& [p, edge] = pred.at(v);
+          path.push_back(edge);
+          v = p;
+        }
+        std::reverse(path.begin(), path.end());
+        return true;
+      }
+      queue.push_back(e.to);
+    }
+  }
+  return false;
+}
+
+std::vector<bool> can_reach(const Digraph& g, const std::vector<bool>& targets,
+                            const EdgePredicate& keep) {
+  const auto n = static_cast<StateId>(g.size());
+  std::vector<std::uint64_t> at(std::size_t{n} + 1, 0);
+  for (StateId v = 0; v < n; ++v) {
+    for (const Edge& e : g.out(v)) {
+      if (kept(keep, v, e)) ++at[e.to + 1];
+    }
+  }
+  for (StateId v = 0; v < n; ++v) at[v + 1] += at[v];
+  std::vector<StateId> sources(at[n]);
+  {
+    auto fill = at;
+    for (StateId v = 0; v < n; ++v) {
+      for (const Edge& e : g.out(v)) {
+        if (kept(keep, v, e)) sources[fill[e.to]++] = v;
+      }
+    }
+  }
+  std::vector<bool> reach(targets);
+  reach.resize(n, false);
+  std::vector<StateId> stack;
+  for (StateId v = 0; v < n; ++v) {
+    if (reach[v]) stack.push_back(v);
+  }
+  while (!stack.empty()) {
+    const StateId v = stack.back();
+    stack.pop_back();
+    for (auto i = at[v]; i < at[v + 1]; ++i) {
+      if (!reach[sources[i]]) {
+        reach[sources[i]] = true;
+        stack.push_back(sources[i]);
+      }
+    }
+  }
+  return reach;
+}
+
+LoopChoice classify_cycle(const Digraph& g, StateId entry, const std::vector<Edge>& cycle) {
+  LoopChoice result;
+  std::set<int> players;
+  bool nature = false;
+  bool any_choice = false;
+  StateId v = entry;
+  for (const Edge& taken : cycle) {
+    const auto out = g.out(v);
+    if (out.size() > 1) {
+      any_choice = true;
+      // The chooser of the move taken; if it names nobody (it should not at a
+      // choice point), whoever chooses among the state's other moves.
+      checker::Chooser by = taken.chooser;
+      int player = chooser_of(taken);
+      for (std::size_t i = 0; by == checker::Chooser::none && i < out.size(); ++i) {
+        by = out[i].chooser;
+        player = chooser_of(out[i]);
+      }
+      if (by == checker::Chooser::nature) nature = true;
+      if (by == checker::Chooser::player && player >= 0) players.insert(player);
+    }
+    v = taken.to;
+  }
+  result.players.assign(players.begin(), players.end());
+  if (!any_choice || (players.empty() && !nature)) {
+    result.loop = LoopClass::mandatory;
+  } else if (!nature && players.size() == 1) {
+    result.loop = LoopClass::optional_one;
+    result.player = *players.begin();
+  } else if (nature) {
+    result.loop = LoopClass::chance;
+  } else {
+    result.loop = LoopClass::several_players;
+  }
+  return result;
+}
+
+}  // namespace loophole::properties::detail

@@ -1,0 +1,202 @@
+// Response loops are the cycles of the explored graph that use no progress
+// move: the strongly connected components (Boost.Graph) of the subgraph of
+// non-progress edges. Each component is shown by one lasso, the shortest: a
+// shortest path to its shallowest state, then the shortest cycle back to it;
+// the cycle is classified as the MTG rules classify loops, by who makes the
+// choices on it. Components that repeat the same actions under the same
+// class are one finding. A chain that instead grows until the stack is full
+// ends in a stack-overflow gap state, reported here as an unbounded chain.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "analyses.hpp"
+
+namespace loophole::properties::detail {
+namespace {
+
+struct RuleUse {
+  bool trigger = false;
+  int ref = -1;
+  int count = 0;
+};
+
+struct Loop {
+  StateId entry = checker::no_state;
+  std::vector<Edge> cycle;
+  LoopChoice choice;
+  std::vector<RuleUse> uses;  // in order of first appearance on the cycle
+  std::pair<LoopClass, std::set<std::string>> key;
+};
+
+std::string rule_id(const Context& cx, const RuleUse& u) {
+  return u.trigger ? "trigger:" + cx.game.triggers[u.ref].name
+                   : "action:" + cx.game.actions[u.ref].name;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string s;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) s += i + 1 == names.size() ? " and " : ", ";
+    s += names[i];
+  }
+  return s;
+}
+
+std::string loop_message(const Context& cx, const Loop& loop) {
+  std::vector<std::string> actions, triggers, all;
+  bool answerable = true;
+  for (const RuleUse& u : loop.uses) {
+    if (u.trigger) {
+      triggers.push_back(fmt::format("'{}'", cx.game.triggers[u.ref].name));
+      all.push_back(triggers.back());
+    } else {
+      actions.push_back(cx.action_label(u.ref));
+      all.push_back(actions.back());
+      answerable = answerable && cx.game.actions[u.ref].answerable;
+    }
+  }
+  const std::string where = cx.step_label(cx.points[loop.entry].step);
+  if (all.empty())
+    return fmt::format("the game can repeat forever without advancing in '{}'", where);
+  if (triggers.empty()) {
+    if (actions.size() == 1) {
+      return fmt::format("{} can {} forever in '{}'", actions[0],
+                         answerable ? "answer itself" : "be taken again and again", where);
+    }
+    return fmt::format("{} can answer each other forever in '{}'", joined(actions), where);
+  }
+  if (actions.empty()) {
+    if (triggers.size() == 1) {
+      return fmt::format("trigger {} re-fires itself forever in '{}'", triggers[0], where);
+    }
+    return fmt::format("triggers {} re-fire each other forever in '{}'", joined(triggers), where);
+  }
+  return fmt::format("{} keep repeating forever in '{}'", joined(all), where);
+}
+
+std::string choice_detail(const LoopChoice& c) {
+  switch (c.loop) {
+    case LoopClass::mandatory:
+      return "nobody has a choice on the cycle: the game hangs";
+    case LoopClass::optional_one:
+      return fmt::format("only {} chooses on the cycle, and can repeat it as often as they like",
+                         Context::player(c.player));
+    case LoopClass::several_players: {
+      std::vector<std::string> names;
+      for (const int p : c.players) names.push_back(Context::player(p));
+      return fmt::format("it goes on only while {} keep choosing it", joined(names));
+    }
+    case LoopClass::chance:
+      return "it goes on only while nature's choices repeat";
+    case LoopClass::none:
+      break;
+  }
+  return "";
+}
+
+void find_loops(const Context& cx, std::vector<Finding>& out) {
+  const EdgePredicate quiet = [](StateId, const Edge& e) { return !e.progress; };
+  std::vector<Loop> loops;
+  for (const auto& members : cyclic_components(cx.moves, quiet)) {
+    Loop loop;
+    loop.entry = earliest(cx, members);
+    loop.cycle = shortest_cycle(cx.moves, loop.entry, members, quiet);
+    if (loop.cycle.empty()) continue;
+    loops.push_back(std::move(loop));
+  }
+  // Shortest lassos first, so that of several components with the same
+  // actions the one reported is the one reached soonest.
+  std::sort(loops.begin(), loops.end(), [&](const Loop& a, const Loop& b) {
+    const auto la = cx.depth(a.entry) + a.cycle.size(), lb = cx.depth(b.entry) + b.cycle.size();
+    return la != lb ? la < lb : a.entry < b.entry;
+  });
+
+  std::map<std::pair<LoopClass, std::set<std::string>>, std::size_t> places;
+  for (Loop& loop : loops) {
+    loop.choice = classify_cycle(cx.moves, loop.entry, loop.cycle);
+    StateId at = loop.entry;
+    for (const Edge& e : loop.cycle) {
+      const checker::Successor m = cx.move(at, e);
+      const bool is_action = m.kind == checker::MoveKind::action;
+      const bool is_trigger =
+          m.kind == checker::MoveKind::trigger || m.kind == checker::MoveKind::decline;
+      if ((is_action || is_trigger) && m.ref >= 0) {
+        auto it = std::find_if(loop.uses.begin(), loop.uses.end(), [&](const RuleUse& u) {
+          return u.trigger == is_trigger && u.ref == m.ref;
+        });
+        if (it == loop.uses.end())
+          it = loop.uses.insert(loop.uses.end(), RuleUse{is_trigger, m.ref, 0});
+        ++it->count;
+      }
+      at = e.to;
+    }
+    loop.key.first = loop.choice.loop;
+    for (const RuleUse& u : loop.uses) loop.key.second.insert(rule_id(cx, u));
+    ++places[loop.key];
+  }
+
+  std::set<std::pair<LoopClass, std::set<std::string>>> reported;
+  for (const Loop& loop : loops) {
+    if (!reported.insert(loop.key).second) continue;
+    Finding f = cx.finding(Kind::response_loop, Severity::error);
+    f.loop = loop.choice.loop;
+    f.loop_player = loop.choice.player;
+    const RuleUse* most = nullptr;  // the first of the most used
+    for (const RuleUse& u : loop.uses) {
+      if (most == nullptr || u.count > most->count) most = &u;
+    }
+    if (most != nullptr) {
+      f.rule = rule_id(cx, *most);
+      f.where =
+          most->trigger ? cx.game.triggers[most->ref].where : cx.game.actions[most->ref].where;
+    } else {
+      const int step = cx.points[loop.entry].step;
+      f.rule = cx.step_rule(step);
+      f.where = step >= 0 ? cx.game.steps[step].where : cx.game.where;
+    }
+    f.message = loop_message(cx, loop);
+    f.details.push_back(fmt::format("the cycle has {} move{}; {}", loop.cycle.size(),
+                                    loop.cycle.size() == 1 ? "" : "s", choice_detail(loop.choice)));
+    if (const auto n = places.at(loop.key); n > 1) {
+      f.details.push_back(fmt::format("the same loop occurs in {} places of the state graph", n));
+    }
+    f.trace = cx.trace(loop.entry, {}, loop.cycle);
+    out.push_back(std::move(f));
+  }
+}
+
+void find_unbounded_chains(const Context& cx, std::vector<Finding>& out) {
+  const auto& gaps = cx.semantics.gaps();
+  std::map<int, StateId> first;  // gap site -> earliest state
+  for (StateId v = 0; v < cx.size(); ++v) {
+    const Point& p = cx.points[v];
+    if (p.over != 2 || p.gap <= 0 || static_cast<std::size_t>(p.gap) > gaps.size()) continue;
+    if (gaps[p.gap - 1].kind != checker::GapSite::Kind::stack_overflow) continue;
+    auto [it, fresh] = first.try_emplace(p.gap, v);
+    if (!fresh && cx.earlier(v, it->second)) it->second = v;
+  }
+  for (const auto& [gap, v] : first) {
+    const checker::GapSite& site = gaps[gap - 1];
+    Finding f = cx.finding(Kind::unbounded_chain, Severity::error);
+    f.rule = site.rule;
+    f.where = site.where;
+    f.message =
+        fmt::format("response chain can grow until the stack holds {} entries (scope.stack)",
+                    cx.game.scope.stack);
+    if (!site.message.empty()) f.details.push_back(site.message);
+    f.trace = cx.trace(v);
+    out.push_back(std::move(f));
+  }
+}
+
+}  // namespace
+
+void find_response_loops(const Context& cx, std::vector<Finding>& out) {
+  find_loops(cx, out);
+  find_unbounded_chains(cx, out);
+}
+
+}  // namespace loophole::properties::detail

@@ -1,0 +1,68 @@
+// Stalemates: the game keeps advancing (turns pass) but can never end. One
+// backward search from the final states (and, after an incomplete
+// exploration, from the unexpanded frontier, which might still end) marks
+// every state that can still finish; the rest are doomed. The strongly
+// connected components of the doomed states that contain a progress move are
+// the stalemates. Usually the whole tail of a broken game is one component,
+// so only the shortest few lassos are reported and the rest counted.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "analyses.hpp"
+
+namespace loophole::properties::detail {
+namespace {
+
+struct Stalemate {
+  StateId entry = checker::no_state;
+  std::vector<Edge> cycle;
+};
+
+}  // namespace
+
+void find_stalemates(const Context& cx, std::vector<Finding>& out) {
+  const StateId n = cx.size();
+  std::vector<bool> ends(n, false);
+  for (StateId v = 0; v < n; ++v) ends[v] = cx.final_state(v) || cx.frontier(v);
+  const std::vector<bool> can_end = can_reach(cx.moves, ends);
+
+  // Edges out of a doomed state only lead to doomed states.
+  const EdgePredicate doomed = [&](StateId from, const Edge&) { return !can_end[from]; };
+  const EdgePredicate progress = [](StateId, const Edge& e) { return e.progress; };
+  std::vector<Stalemate> found;
+  for (const auto& members : cyclic_components(cx.moves, doomed)) {
+    Stalemate s;
+    s.entry = earliest(cx, members);
+    s.cycle = shortest_cycle(cx.moves, s.entry, members, doomed, progress);
+    if (!s.cycle.empty()) found.push_back(std::move(s));
+  }
+  std::sort(found.begin(), found.end(), [&](const Stalemate& a, const Stalemate& b) {
+    const auto la = cx.depth(a.entry) + a.cycle.size(), lb = cx.depth(b.entry) + b.cycle.size();
+    return la != lb ? la < lb : a.entry < b.entry;
+  });
+
+  const std::size_t shown = std::min(found.size(), cx.selection.max_stalemates);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const Stalemate& s = found[i];
+    const int step = cx.points[s.entry].step;
+    Finding f = cx.finding(Kind::stalemate, Severity::warning);
+    f.rule = cx.step_rule(step);
+    f.where = step >= 0 ? cx.game.steps[step].where : cx.game.where;
+    f.message = fmt::format("from '{}' the game can go on forever: no sequence of moves ends it",
+                            cx.step_label(step));
+    const auto advancing =
+        std::count_if(s.cycle.begin(), s.cycle.end(), [](const Edge& e) { return e.progress; });
+    f.details.push_back(fmt::format("the cycle has {} move{}, {} of them entering a step",
+                                    s.cycle.size(), s.cycle.size() == 1 ? "" : "s", advancing));
+    if (found.size() > 1) {
+      f.details.push_back(fmt::format(
+          "{} separate parts of the state graph never end; the {} shortest are reported",
+          found.size(), shown));
+    }
+    f.trace = cx.trace(s.entry, {}, s.cycle);
+    out.push_back(std::move(f));
+  }
+}
+
+}  // namespace loophole::properties::detail

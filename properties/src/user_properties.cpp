@@ -1,0 +1,186 @@
+// The designer's own properties. One pass evaluates every property in every
+// state (restricted to its `at:` steps and phases by the state's step).
+// `always`/`never` fail at the shallowest bad state; `reachable` holds at the
+// first good one and has no trace when it fails. `leads_to` fails when a
+// `from` state can avoid `to` forever: with the `to` states and the final
+// states removed, it can still reach a cycle or a dead end. That is one SCC
+// pass and one backward search over the remaining graph; the trace goes to
+// the `from` state, on to the nearest such cycle or dead end, and around it.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "analyses.hpp"
+
+namespace loophole::properties::detail {
+namespace {
+
+using model::Property;
+
+struct Evaluation {
+  StateId first = checker::no_state;  // always: first failing; never/reachable: first holding
+  std::vector<bool> from, to;         // leads_to
+};
+
+bool restricted_to(const Context& cx, const Property& p, int step) {
+  if (p.at_phases.empty() && p.at_steps.empty()) return true;
+  if (std::find(p.at_steps.begin(), p.at_steps.end(), step) != p.at_steps.end()) return true;
+  if (step < 0 || static_cast<std::size_t>(step) >= cx.game.steps.size()) return false;
+  const int phase = cx.game.steps[step].phase;
+  return std::find(p.at_phases.begin(), p.at_phases.end(), phase) != p.at_phases.end();
+}
+
+Finding property_finding(const Context& cx, const Property& p, Verdict verdict) {
+  Finding f = cx.finding(Kind::property_violation, Severity::error);
+  f.rule = "property:" + p.name;
+  f.where = p.where;
+  f.verdict = verdict;
+  if (verdict != Verdict::violated) f.severity = Severity::note;
+  return f;
+}
+
+// Reports a property for which no violation was found: it holds, or, after
+// an incomplete exploration, it is unknown.
+void no_violation(const Context& cx, const Property& p, std::vector<Finding>& out) {
+  if (!cx.complete) {
+    Finding f = property_finding(cx, p, Verdict::unknown);
+    f.message = fmt::format("'{}' was not violated in the states explored", p.name);
+    f.details.push_back(cx.incomplete_reason());
+    out.push_back(std::move(f));
+  } else if (cx.selection.report_holds) {
+    Finding f = property_finding(cx, p, Verdict::holds);
+    f.message = fmt::format("'{}' holds", p.name);
+    out.push_back(std::move(f));
+  }
+}
+
+void leads_to(const Context& cx, const Property& p, const Evaluation& e,
+              std::vector<Finding>& out) {
+  const StateId n = cx.size();
+  // The remaining graph: states where `to` does not hold and the game goes on.
+  std::vector<bool> rest(n);
+  for (StateId v = 0; v < n; ++v) rest[v] = !e.to[v] && !cx.final_state(v);
+  const EdgePredicate inside = [&](StateId from, const Edge& edge) {
+    return rest[from] && rest[edge.to];
+  };
+  // Where `to` can be avoided forever: a cycle or a dead end in it.
+  std::vector<std::int32_t> component(n, -1);
+  const auto cyclic = cyclic_components(cx.moves, inside);
+  std::vector<bool> trap(n, false);
+  for (std::size_t c = 0; c < cyclic.size(); ++c) {
+    for (const StateId v : cyclic[c]) {
+      if (!rest[v]) continue;  // a lone state outside `rest` has no kept edges anyway
+      component[v] = static_cast<std::int32_t>(c);
+      trap[v] = true;
+    }
+  }
+  for (StateId v = 0; v < n; ++v) {
+    if (rest[v] && cx.dead_end(v)) trap[v] = true;
+  }
+  const std::vector<bool> escapes = can_reach(cx.moves, trap, inside);
+
+  StateId bad = checker::no_state;
+  for (StateId v = 0; v < n; ++v) {
+    if (e.from[v] && rest[v] && escapes[v] && (bad == checker::no_state || cx.earlier(v, bad))) {
+      bad = v;
+    }
+  }
+  if (bad == checker::no_state) {
+    no_violation(cx, p, out);
+    return;
+  }
+  std::vector<Edge> path;
+  shortest_path(
+      cx.moves, bad, [&](StateId v) { return static_cast<bool>(trap[v]); },
+      [&](StateId v) { return static_cast<bool>(rest[v]); }, inside, path);
+  const StateId end = path.empty() ? bad : path.back().to;
+  std::vector<Edge> cycle;
+  if (component[end] >= 0) {
+    cycle = shortest_cycle(cx.moves, end, cyclic[static_cast<std::size_t>(component[end])], inside);
+  }
+  Finding f = property_finding(cx, p, Verdict::violated);
+  f.message = fmt::format(
+      "'{}' fails: after its 'from' condition holds in '{}', the game can {} without its 'to' "
+      "condition ever holding",
+      p.name, cx.step_label(cx.points[bad].step), cycle.empty() ? "get stuck" : "go on forever");
+  f.trace = cx.trace(bad, path, cycle);
+  out.push_back(std::move(f));
+}
+
+}  // namespace
+
+void check_user_properties(const Context& cx, std::vector<Finding>& out) {
+  const auto& properties = cx.game.properties;
+  if (properties.empty()) return;
+  const StateId n = cx.size();
+  std::vector<Evaluation> eval(properties.size());
+  for (std::size_t i = 0; i < properties.size(); ++i) {
+    if (properties[i].kind == Property::Kind::leads_to) {
+      eval[i].from.assign(n, false);
+      eval[i].to.assign(n, false);
+    }
+  }
+  for (StateId v = 0; v < n; ++v) {
+    const checker::StateVec s = cx.graph.state(v);
+    for (std::size_t i = 0; i < properties.size(); ++i) {
+      const Property& p = properties[i];
+      Evaluation& e = eval[i];
+      if (p.kind == Property::Kind::leads_to) {
+        e.from[v] =
+            restricted_to(cx, p, cx.points[v].step) && p.expr && cx.semantics.holds(*p.expr, s);
+        e.to[v] = p.to && cx.semantics.holds(*p.to, s);
+        continue;
+      }
+      // States are numbered in BFS order, but depth decides ties explicitly.
+      if (e.first != checker::no_state && !cx.earlier(v, e.first)) continue;
+      if (!p.expr || !restricted_to(cx, p, cx.points[v].step)) continue;
+      const bool holds = cx.semantics.holds(*p.expr, s);
+      if ((p.kind == Property::Kind::always) != holds) e.first = v;
+    }
+  }
+
+  for (std::size_t i = 0; i < properties.size(); ++i) {
+    const Property& p = properties[i];
+    const StateId first = eval[i].first;
+    switch (p.kind) {
+      case Property::Kind::always:
+      case Property::Kind::never: {
+        if (first == checker::no_state) {
+          no_violation(cx, p, out);
+          break;
+        }
+        Finding f = property_finding(cx, p, Verdict::violated);
+        f.message = p.kind == Property::Kind::always
+                        ? fmt::format("'{}' does not always hold: it fails in '{}'", p.name,
+                                      cx.step_label(cx.points[first].step))
+                        : fmt::format("'{}' should never hold, but it does in '{}'", p.name,
+                                      cx.step_label(cx.points[first].step));
+        f.trace = cx.trace(first);
+        out.push_back(std::move(f));
+        break;
+      }
+      case Property::Kind::reachable: {
+        if (first != checker::no_state) {
+          if (cx.selection.report_holds) {
+            Finding f = property_finding(cx, p, Verdict::holds);
+            f.message = fmt::format("'{}' is reachable in '{}'", p.name,
+                                    cx.step_label(cx.points[first].step));
+            f.trace = cx.trace(first);
+            out.push_back(std::move(f));
+          }
+          break;
+        }
+        Finding f = property_finding(cx, p, cx.complete ? Verdict::violated : Verdict::unknown);
+        f.message = fmt::format("'{}' is never reached", p.name);
+        if (!cx.complete) f.details.push_back(cx.incomplete_reason());
+        out.push_back(std::move(f));
+        break;
+      }
+      case Property::Kind::leads_to:
+        leads_to(cx, p, eval[i], out);
+        break;
+    }
+  }
+}
+
+}  // namespace loophole::properties::detail

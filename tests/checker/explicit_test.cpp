@@ -1,0 +1,345 @@
+// The explicit engine on hand-written transition systems: exact state and
+// transition counts, the same graph (every state, parent and edge) as a
+// naive reference BFS for 1, 2 and 3 threads, shortest depths, and limits
+// that stop a run with the right Completion while keeping a consistent
+// prefix of the graph.
+#include "loophole/checker/explicit.hpp"
+
+#include <atomic>
+#include <chrono>
+
+#include <gtest/gtest.h>
+
+#include "fake_systems.hpp"
+#include "load_ruleset.hpp"
+
+namespace loophole::checker {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::ReferenceGraph;
+
+std::unique_ptr<ExplicitGraph> run(const TransitionSystem& sys, ExplicitOptions options = {},
+                                   int threads = 1) {
+  options.threads = threads;
+  return explore_system(sys, options, nullptr);
+}
+
+// Every state, parent, parent index, depth and edge of `g` equals the
+// reference's, for the first g.size() states (all of them when complete).
+void expect_matches(const ReferenceGraph& ref, const ExplicitGraph& g) {
+  ASSERT_LE(g.size(), ref.states.size());
+  ASSERT_EQ(ref.initial_count, g.initial_count());
+  for (StateId id = 0; id < g.size(); ++id) {
+    ASSERT_EQ(ref.states[id], g.state(id)) << "state " << id;
+    ASSERT_EQ(ref.parent[id], g.parent(id)) << "state " << id;
+    ASSERT_EQ(ref.parent_index[id], g.parent_index(id)) << "state " << id;
+    ASSERT_EQ(ref.depth[id], g.depth(id)) << "state " << id;
+  }
+  for (StateId id = 0; id < g.expanded(); ++id) {
+    const std::vector<Edge> edges = g.edges(id);
+    ASSERT_EQ(ref.edges[id].size(), edges.size()) << "state " << id;
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+      ASSERT_TRUE(testing::same_edge(ref.edges[id][i], edges[i]))
+          << "state " << id << " edge " << i;
+    }
+  }
+  for (StateId id = static_cast<StateId>(g.expanded()); id < g.size(); ++id) {
+    ASSERT_TRUE(g.edges(id).empty());
+  }
+}
+
+TEST(Explicit, TorusHasExactCounts) {
+  const testing::Torus torus(5);
+  const auto g = run(torus);
+  EXPECT_EQ(Completion::complete, g->completion());
+  EXPECT_EQ(25U, g->size());
+  EXPECT_EQ(25U, g->expanded());
+  EXPECT_EQ(1U, g->initial_count());
+  const Statistics& s = g->statistics();
+  EXPECT_EQ(25U, s.states);
+  EXPECT_EQ(50U, s.transitions);
+  EXPECT_EQ(9U, s.depth);  // levels 0..8: (4, 4) is 8 moves from (0, 0)
+  EXPECT_EQ(1, s.threads);
+  EXPECT_GT(s.bytes, 0U);
+  EXPECT_DOUBLE_EQ(static_cast<double>(s.bytes) / 25, s.bytes_per_state);
+  expect_matches(testing::reference_bfs(torus), *g);
+}
+
+TEST(Explicit, EdgesKeepLabels) {
+  const testing::Torus torus(3);
+  const auto g = run(torus);
+  const std::vector<Edge> e = g->edges(0);
+  ASSERT_EQ(2U, e.size());
+  EXPECT_EQ(1U, e[0].to);  // (1, 0)
+  EXPECT_EQ(0U, e[0].index);
+  EXPECT_EQ(MoveKind::action, e[0].kind);
+  EXPECT_EQ(Chooser::player, e[0].chooser);
+  EXPECT_EQ(0, e[0].chooser_player);
+  EXPECT_FALSE(e[0].progress);
+  EXPECT_EQ(2U, e[1].to);  // (0, 1)
+  EXPECT_EQ(1U, e[1].index);
+  EXPECT_EQ(MoveKind::advance, e[1].kind);
+  EXPECT_EQ(Chooser::none, e[1].chooser);
+  EXPECT_EQ(-1, e[1].chooser_player);
+  EXPECT_TRUE(e[1].progress);
+}
+
+TEST(Explicit, ParentsGiveShortestDepths) {
+  const testing::Torus torus(7);
+  const auto g = run(torus);
+  for (StateId id = 0; id < g->size(); ++id) {
+    const StateVec s = g->state(id);
+    EXPECT_EQ(static_cast<std::uint32_t>(s[0] + s[1]), g->depth(id)) << id;
+    std::uint32_t hops = 0;
+    for (StateId p = id; g->parent(p) != no_state; p = g->parent(p)) ++hops;
+    EXPECT_EQ(g->depth(id), hops);
+  }
+}
+
+TEST(Explicit, IrregularSystemMatchesReferenceForEveryThreadCount) {
+  for (const std::uint64_t seed : {1ULL, 2ULL, 77ULL}) {
+    const testing::Scrambled sys(seed, 3, 40);
+    const ReferenceGraph ref = testing::reference_bfs(sys);
+    ASSERT_GT(ref.states.size(), 1000U) << "seed " << seed;
+    for (const int threads : {1, 2, 3}) {
+      SCOPED_TRACE("seed " + std::to_string(seed) + ", " + std::to_string(threads) + " threads");
+      const auto g = run(sys, {}, threads);
+      EXPECT_EQ(Completion::complete, g->completion());
+      EXPECT_EQ(ref.states.size(), g->size());
+      EXPECT_EQ(ref.transitions, g->statistics().transitions);
+      EXPECT_EQ(threads, g->statistics().threads);
+      expect_matches(ref, *g);
+    }
+  }
+}
+
+// Large enough for many chunks per level and many claim batches.
+TEST(Explicit, OneAndTwoThreadsGiveIdenticalGraphs) {
+  const testing::Scrambled sys(5, 2);
+  const auto one = run(sys, {}, 1);
+  const auto two = run(sys, {}, 2);
+  ASSERT_EQ(Completion::complete, one->completion());
+  ASSERT_GT(one->size(), 20000U);
+  ASSERT_EQ(one->size(), two->size());
+  EXPECT_EQ(one->statistics().transitions, two->statistics().transitions);
+  EXPECT_EQ(one->statistics().depth, two->statistics().depth);
+  for (StateId id = 0; id < one->size(); ++id) {
+    ASSERT_EQ(one->state(id), two->state(id)) << id;
+    ASSERT_EQ(one->parent(id), two->parent(id)) << id;
+    const auto a = one->edges(id), b = two->edges(id);
+    ASSERT_EQ(a.size(), b.size()) << id;
+    for (std::size_t i = 0; i < a.size(); ++i) ASSERT_TRUE(testing::same_edge(a[i], b[i])) << id;
+  }
+}
+
+// Numbering must not depend on how levels are cut into chunks and tasks.
+TEST(Explicit, ChunkingDoesNotChangeTheGraph) {
+  const testing::Scrambled sys(9, 1, 60);
+  const ReferenceGraph ref = testing::reference_bfs(sys);
+  for (const SearchTuning tuning : {SearchTuning{1, 1, 1}, SearchTuning{50, 3, 40}}) {
+    for (const int threads : {1, 2}) {
+      ExplicitOptions o;
+      o.threads = threads;
+      const auto g = explore_system(sys, o, nullptr, tuning);
+      EXPECT_EQ(Completion::complete, g->completion());
+      EXPECT_EQ(ref.states.size(), g->size());
+      expect_matches(ref, *g);
+    }
+  }
+}
+
+TEST(Explicit, DuplicateInitialStatesAreStoredOnce) {
+  const testing::Scrambled sys(1);
+  const auto g = run(sys);
+  EXPECT_EQ(2U, g->initial_count());
+  EXPECT_EQ(no_state, g->parent(0));
+  EXPECT_EQ(no_state, g->parent(1));
+  EXPECT_EQ(0U, g->depth(1));
+}
+
+TEST(Explicit, StateLimitKeepsAPrefixWithExpandedParents) {
+  const testing::Torus torus(20);
+  const ReferenceGraph ref = testing::reference_bfs(torus);
+  for (const int threads : {1, 2}) {
+    ExplicitOptions o;
+    o.max_states = 100;
+    const auto g = run(torus, o, threads);
+    EXPECT_EQ(Completion::state_limit, g->completion());
+    EXPECT_LE(g->size(), 100U);
+    EXPECT_GE(g->size(), 99U);  // each state adds at most two
+    EXPECT_LT(g->expanded(), g->size());
+    for (StateId id = 1; id < g->size(); ++id) EXPECT_LT(g->parent(id), g->expanded());
+    expect_matches(ref, *g);
+    EXPECT_EQ(g->statistics().states, g->size());
+  }
+}
+
+TEST(Explicit, StateLimitEqualToTheStateCountCompletes) {
+  const testing::Torus torus(6);
+  ExplicitOptions o;
+  o.max_states = 36;
+  EXPECT_EQ(Completion::complete, run(torus, o)->completion());
+  o.max_states = 35;
+  EXPECT_EQ(Completion::state_limit, run(torus, o)->completion());
+}
+
+TEST(Explicit, StateLimitBelowTheInitialStates) {
+  const testing::Scrambled sys(1);
+  ExplicitOptions o;
+  o.max_states = 1;
+  const auto g = run(sys, o);
+  EXPECT_EQ(Completion::state_limit, g->completion());
+  EXPECT_EQ(1U, g->size());
+  EXPECT_EQ(0U, g->expanded());
+}
+
+TEST(Explicit, MemoryLimitStopsCleanly) {
+  const testing::Scrambled sys(5, 2);
+  const auto full = run(sys);
+  for (const int threads : {1, 2}) {
+    ExplicitOptions o;
+    o.max_memory_bytes = 3u << 20;
+    const auto g = run(sys, o, threads);
+    EXPECT_EQ(Completion::memory_limit, g->completion());
+    EXPECT_LE(g->statistics().bytes, o.max_memory_bytes);
+    EXPECT_GT(g->size(), 1000U);
+    EXPECT_LT(g->size(), full->size());
+    for (StateId id = 0; id < g->size(); ++id) {
+      ASSERT_EQ(full->state(id), g->state(id));
+      ASSERT_EQ(full->parent(id), g->parent(id));
+    }
+  }
+}
+
+TEST(Explicit, MemoryLimitTooSmallForAnything) {
+  const testing::Torus torus(4);
+  ExplicitOptions o;
+  o.max_memory_bytes = 1000;
+  const auto g = run(torus, o);
+  EXPECT_EQ(Completion::memory_limit, g->completion());
+  EXPECT_EQ(0U, g->size());
+}
+
+TEST(Explicit, TimeoutStopsCleanly) {
+  const testing::Torus torus(100);
+  const testing::Slow slow(torus, 200us);
+  for (const int threads : {1, 2}) {
+    ExplicitOptions o;
+    o.timeout_seconds = 0.05;
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto g = run(slow, o, threads);
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 2s);
+    EXPECT_EQ(Completion::time_limit, g->completion());
+    EXPECT_LT(g->size(), 10000U);
+    for (StateId id = 1; id < g->size(); ++id) EXPECT_LT(g->parent(id), g->expanded());
+  }
+}
+
+TEST(Explicit, InterruptStopsCleanly) {
+  const testing::Torus torus(100);
+  for (const int threads : {1, 2}) {
+    std::atomic<bool> interrupt{false};
+    const testing::Slow slow(torus, 0us, &interrupt, 500);
+    ExplicitOptions o;
+    o.interrupt = &interrupt;
+    const auto g = run(slow, o, threads);
+    EXPECT_EQ(Completion::interrupted, g->completion());
+    EXPECT_LT(g->size(), 10000U);
+    EXPECT_GE(g->expanded(), 1U);
+    expect_matches(testing::reference_bfs(torus), *g);
+  }
+}
+
+TEST(Explicit, InterruptBeforeTheStart) {
+  const testing::Torus torus(10);
+  std::atomic<bool> interrupt{true};
+  ExplicitOptions o;
+  o.interrupt = &interrupt;
+  const auto g = run(torus, o);
+  EXPECT_EQ(Completion::interrupted, g->completion());
+  EXPECT_EQ(1U, g->size());
+  EXPECT_EQ(0U, g->expanded());
+}
+
+TEST(Explicit, ReportsProgress) {
+  const testing::Torus torus(60);
+  const testing::Slow slow(torus, 100us);
+  int calls = 0;
+  Progress last;
+  ExplicitOptions o;
+  o.progress = [&](const Progress& p) {
+    ++calls;
+    EXPECT_GE(p.states, last.states);
+    last = p;
+  };
+  const auto g = run(slow, o);
+  EXPECT_GE(calls, 1);
+  EXPECT_GT(last.states, 0U);
+  EXPECT_GT(last.bytes, 0U);
+  EXPECT_GT(last.states_per_second, 0);
+}
+
+// --- on rules -----------------------------------------------------------
+
+// One step, nothing to do: the start state; turn 1 after entering the step
+// (stage post); then advance alternates the active player with the turn
+// number saturated at 2: P2's turn 2 and P1's turn 2.
+TEST(Explicit, MinimalRulesetHasFourStates) {
+  const auto r = testing::load_ruleset("minimal.yaml", R"(
+loophole: 1
+game: minimal
+players: 2
+turn:
+  phases:
+    - name: main
+      steps:
+        - name: only
+)");
+  ASSERT_TRUE(r->sem);
+  const auto g = explore(*r->sem, {});
+  EXPECT_EQ(Completion::complete, g->completion());
+  EXPECT_EQ(4U, g->statistics().states);
+  EXPECT_EQ(4U, g->statistics().transitions);
+  EXPECT_EQ(4U, g->statistics().depth);
+  EXPECT_EQ(&*r->sem, &g->semantics());
+}
+
+TEST(Explicit, RulesetsMatchReferenceForEveryThreadCount) {
+  struct Case {
+    const char* name;
+    const char* yaml;
+    std::uint64_t states, transitions;
+    std::uint32_t initial;
+  };
+  for (const Case& c : {Case{"windows.yaml", testing::windows_yaml, 260, 353, 1},
+                        Case{"choices.yaml", testing::choices_yaml, 1188, 1314, 2}}) {
+    SCOPED_TRACE(c.name);
+    const auto r = testing::load_ruleset(c.name, c.yaml);
+    ASSERT_TRUE(r->sem);
+    const SemanticsSystem system(*r->sem);
+    const ReferenceGraph ref = testing::reference_bfs(system);
+    EXPECT_EQ(c.states, ref.states.size());
+    EXPECT_EQ(c.transitions, ref.transitions);
+    for (const int threads : {1, 2}) {
+      ExplicitOptions o;
+      o.threads = threads;
+      const auto g = explore(*r->sem, o);
+      EXPECT_EQ(Completion::complete, g->completion());
+      EXPECT_EQ(c.states, g->statistics().states);
+      EXPECT_EQ(c.transitions, g->statistics().transitions);
+      EXPECT_EQ(c.initial, g->initial_count());
+      expect_matches(ref, dynamic_cast<const ExplicitGraph&>(*g));
+    }
+  }
+}
+
+TEST(Explicit, GraphWithoutSemanticsRefusesTraces) {
+  const testing::Torus torus(2);
+  const auto g = run(torus);
+  EXPECT_THROW((void)g->semantics(), std::logic_error);
+  EXPECT_THROW((void)g->trace_to(3), std::logic_error);
+}
+
+}  // namespace
+}  // namespace loophole::checker

@@ -1,0 +1,195 @@
+// The state store: dense ids in insertion order, lookups across many index
+// resizes, concurrent claims that number states exactly as a sequential
+// insertion would, tombstones for claims left unassigned, and the memory
+// budget refusing growth without losing anything.
+#include "explicit/state_store.hpp"
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace loophole::checker {
+namespace {
+
+// A state of `words` words derived from a number (distinct numbers give
+// distinct states; the top word is left 0 to look like padding).
+std::vector<Word> state_of(std::uint64_t n, std::size_t words) {
+  std::vector<Word> w(words, 0);
+  w[0] = n * 0x9E3779B97F4A7C15ULL;
+  if (words > 1) w[1] = n & 0xFF;
+  return w;
+}
+
+std::uint64_t hash_of(const std::vector<Word>& w) { return hash_words(w.data(), w.size()); }
+
+TEST(StateStore, GivesDenseIdsInInsertionOrder) {
+  MemoryBudget budget(std::uint64_t{1} << 30);
+  StateStore store(2, 9, budget);
+  for (std::uint64_t n = 0; n < 1000; ++n) {
+    const auto w = state_of(n, 2);
+    const auto r = store.insert(w.data(), hash_of(w), n == 0 ? no_state : StateId(n - 1));
+    ASSERT_TRUE(r.fresh);
+    ASSERT_EQ(n, r.id);
+  }
+  for (std::uint64_t n = 0; n < 1000; ++n) {
+    const auto w = state_of(n, 2);
+    const auto r = store.insert(w.data(), hash_of(w), 0);
+    EXPECT_FALSE(r.fresh);
+    EXPECT_EQ(n, r.id);
+    EXPECT_EQ(n == 0 ? no_state : StateId(n - 1), store.parent(r.id));
+    std::vector<Word> back(2);
+    store.load(r.id, back.data());
+    EXPECT_EQ(w, back);
+  }
+  EXPECT_EQ(1000U, store.size());
+  const auto missing = state_of(5000, 2);
+  EXPECT_EQ(no_state, store.find(missing.data(), hash_of(missing)));
+}
+
+TEST(StateStore, FindsEveryStateAcrossResizes) {
+  MemoryBudget budget(std::uint64_t{1} << 30);
+  StateStore store(1, 5, budget);
+  constexpr std::uint64_t n = 300000;  // the index doubles about nine times
+  for (std::uint64_t i = 0; i < n; ++i) {
+    auto w = state_of(i, 1);
+    w[0] &= 0xFFFFFFFFFFULL;  // 5 bytes
+    ASSERT_TRUE(store.insert(w.data(), hash_of(w), 0).fresh) << i;
+  }
+  for (std::uint64_t i = 0; i < n; ++i) {
+    auto w = state_of(i, 1);
+    w[0] &= 0xFFFFFFFFFFULL;
+    ASSERT_EQ(i, store.find(w.data(), hash_of(w)));
+  }
+  // 5 packed bytes + 4 parent bytes + 4 / load bytes of index.
+  const double per_state = static_cast<double>(store.state_memory() + store.index_memory()) / n;
+  EXPECT_LT(per_state, 5 + 4 + 4 / 0.375 + 1);
+  EXPECT_EQ(store.state_memory() + store.index_memory(), budget.used());
+}
+
+// Claims in any order and on several threads, then assignment in key order,
+// give the ids a sequential insertion in key order gives.
+TEST(StateStore, ConcurrentClaimsNumberLikeSequentialInsertion) {
+  constexpr std::size_t words = 2;
+  // 20000 claims of 6000 distinct states (so many duplicates), 1000 of which
+  // are stored already.
+  std::vector<std::vector<Word>> claims;
+  for (std::uint64_t k = 0; k < 20000; ++k) claims.push_back(state_of((k * 7919) % 6000, words));
+
+  auto sequential = [&] {
+    MemoryBudget budget(std::uint64_t{1} << 30);
+    StateStore store(words, 9, budget);
+    for (std::uint64_t n = 0; n < 1000; ++n) {
+      const auto w = state_of(n * 6, words);
+      store.insert(w.data(), hash_of(w), no_state);
+    }
+    std::vector<StateId> ids;
+    for (const auto& w : claims) ids.push_back(store.insert(w.data(), hash_of(w), 0).id);
+    return ids;
+  };
+  const std::vector<StateId> expected = sequential();
+
+  for (const int threads : {1, 2, 4}) {
+    MemoryBudget budget(std::uint64_t{1} << 30);
+    StateStore store(words, 9, budget);
+    for (std::uint64_t n = 0; n < 1000; ++n) {
+      const auto w = state_of(n * 6, words);
+      store.insert(w.data(), hash_of(w), no_state);
+    }
+    ASSERT_TRUE(store.reserve(claims.size()));
+    std::vector<StateStore::Ref> refs(claims.size());
+    std::vector<std::thread> team;
+    for (int t = 0; t < threads; ++t) {
+      team.emplace_back([&, t] {
+        // Thread t takes every threads-th claim, from the back.
+        for (std::size_t k = claims.size(); k-- > 0;) {
+          if (static_cast<int>(k % threads) == t) {
+            refs[k] = store.claim(claims[k].data(), hash_of(claims[k]), k);
+          }
+        }
+      });
+    }
+    for (auto& th : team) th.join();
+    std::vector<StateId> ids;
+    for (std::size_t k = 0; k < claims.size(); ++k) {
+      const StateStore::Ref r = refs[k];
+      if (store.is_tentative(r) && store.first(r, k)) {
+        ids.push_back(store.assign(r, static_cast<StateId>(k % 1000)));
+      } else {
+        ids.push_back(store.resolve(r));
+      }
+    }
+    store.commit(0, store.scratch_entries());
+    store.end_batch();
+    EXPECT_EQ(expected, ids) << threads << " threads";
+    EXPECT_EQ(6000U, store.size());
+    for (std::size_t k = 0; k < claims.size(); ++k) {
+      ASSERT_EQ(expected[k], store.find(claims[k].data(), hash_of(claims[k])));
+    }
+  }
+}
+
+TEST(StateStore, UnassignedClaimsLeaveNoTrace) {
+  MemoryBudget budget(std::uint64_t{1} << 30);
+  StateStore store(1, 8, budget);
+  ASSERT_TRUE(store.reserve(100));
+  std::vector<StateStore::Ref> refs;
+  for (std::uint64_t k = 0; k < 100; ++k) {
+    const auto w = state_of(k, 1);
+    refs.push_back(store.claim(w.data(), hash_of(w), k));
+  }
+  for (std::uint64_t k = 0; k < 40; ++k) store.assign(refs[k], no_state);
+  store.commit(0, store.scratch_entries());
+  store.end_batch();
+  EXPECT_EQ(40U, store.size());
+  for (std::uint64_t k = 0; k < 100; ++k) {
+    const auto w = state_of(k, 1);
+    EXPECT_EQ(k < 40 ? StateId(k) : no_state, store.find(w.data(), hash_of(w))) << k;
+  }
+  // The dropped states can be inserted again, after the stored ones.
+  const auto w = state_of(70, 1);
+  EXPECT_EQ(40U, store.insert(w.data(), hash_of(w), 3).id);
+}
+
+TEST(StateStore, BudgetRefusesGrowthWithoutLosingStates) {
+  MemoryBudget budget(2u << 20);  // 2 MiB: the arena block alone is 64Ki x 12 bytes
+  StateStore store(2, 12, budget);
+  std::uint64_t n = 0;
+  for (;; ++n) {
+    const auto w = state_of(n, 2);
+    const auto r = store.insert(w.data(), hash_of(w), 0);
+    if (r.id == no_state) break;
+    ASSERT_EQ(n, r.id);
+  }
+  EXPECT_GT(n, 10000U);
+  EXPECT_LE(budget.peak(), budget.limit());
+  EXPECT_FALSE(store.reserve(1u << 20));
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const auto w = state_of(i, 2);
+    ASSERT_EQ(i, store.find(w.data(), hash_of(w)));
+  }
+}
+
+TEST(StateStore, ReleasingTheIndexReturnsItsMemory) {
+  MemoryBudget budget(std::uint64_t{1} << 30);
+  {
+    StateStore store(1, 3, budget);
+    for (std::uint64_t i = 0; i < 5000; ++i) {
+      auto w = state_of(i, 1);
+      w[0] &= 0xFFFFFF;
+      store.insert(w.data(), hash_of(w), 0);
+    }
+    const std::uint64_t index = store.index_memory();
+    EXPECT_GT(index, 0U);
+    store.release_index();
+    EXPECT_EQ(store.state_memory(), budget.used());
+    std::vector<Word> back(1);
+    store.load(4999, back.data());
+    EXPECT_EQ(state_of(4999, 1)[0] & 0xFFFFFF, back[0]);
+  }
+  EXPECT_EQ(0U, budget.used());
+}
+
+}  // namespace
+}  // namespace loophole::checker

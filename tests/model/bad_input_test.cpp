@@ -1,0 +1,673 @@
+// Bad input: every case is a tiny ruleset with one planted mistake, and the
+// test asserts the exact first diagnostic (message and line:col) and, where
+// there is one, the did-you-mean note. Loading must fail cleanly: no crash,
+// no exception, no Game.
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "load_helpers.hpp"
+
+namespace loophole::model {
+namespace {
+
+using testing::at;
+using testing::load_path;
+using testing::load_text;
+using testing::Loaded;
+
+const std::string k_head = "loophole: 1\ngame: t\n";
+const std::string k_turn =
+    "turn:\n"
+    "  phases:\n"
+    "    - name: main\n"
+    "      steps:\n"
+    "        - name: only\n";
+
+// Body lines start at line 3; the standard turn follows them.
+std::string with_turn(const std::string& body) { return k_head + body + k_turn; }
+
+// Declarations shared by the expression cases: the statement under test is
+// the `do` of the only step, on line 25, starting at column 16.
+const std::string k_decls =
+    "players: 2\n"                                                  // 3
+    "params:\n"                                                     // 4
+    "  deck: {default: 8, min: 1, max: 40}\n"                       // 5
+    "enums:\n"                                                      // 6
+    "  status: [ready, exhausted]\n"                                // 7
+    "  color: [red, blue]\n"                                        // 8
+    "kinds:\n"                                                      // 9
+    "  spark: {copies: 2, tags: [action]}\n"                        // 10
+    "zones:\n"                                                      // 11
+    "  deck: {per: player, init: all}\n"                            // 12
+    "  hand: {per: player}\n"                                       // 13
+    "  discard: {per: player}\n"                                    // 14
+    "state:\n"                                                      // 15
+    "  coins: {type: int, range: [0, 5]}\n"                         // 16
+    "  life: {type: int, range: [0, 20], init: 20, per: player}\n"  // 17
+    "  mode: {type: status}\n"                                      // 18
+    "events: [ping]\n"                                              // 19
+    "turn:\n"                                                       // 20
+    "  phases:\n"                                                   // 21
+    "    - name: main\n"                                            // 22
+    "      steps:\n"                                                // 23
+    "        - name: only\n";                                       // 24
+
+Loaded step_do(const std::string& stmt) {
+  return load_text(k_head + k_decls + "          do: \"" + stmt + "\"\n");
+}
+
+#define EXPECT_FIRST(loaded, msg, pos)                 \
+  do {                                                 \
+    const Loaded& l_ = (loaded);                       \
+    EXPECT_FALSE(l_.game.has_value()) << l_.rendered;  \
+    ASSERT_FALSE(l_.diags.empty());                    \
+    EXPECT_EQ(l_.first().message, msg) << l_.rendered; \
+    EXPECT_EQ(at(l_.first()), pos) << l_.rendered;     \
+  } while (false)
+
+#define EXPECT_NOTE(loaded, note_text)                                \
+  do {                                                                \
+    const Loaded& n_ = (loaded);                                      \
+    ASSERT_FALSE(n_.diags.empty());                                   \
+    ASSERT_EQ(n_.first().notes.size(), 1U) << n_.rendered;            \
+    EXPECT_EQ(n_.first().notes[0].message, note_text) << n_.rendered; \
+  } while (false)
+
+// ---- the expression cases work on the shared declarations ----------------------
+
+TEST(BadInput, SharedDeclarationsLoad) {
+  const Loaded ok = step_do("skip");
+  EXPECT_TRUE(ok.game.has_value()) << ok.rendered;
+}
+
+// ---- YAML ------------------------------------------------------------------------
+
+TEST(BadInput, MalformedYamlUnclosedFlowList) {
+  EXPECT_FIRST(load_text("loophole: 1\ngame: t\nspeeds: [1, 2\nturn: x\n"),
+               "malformed YAML: end of sequence flow not found", "4:5");
+}
+
+TEST(BadInput, MalformedYamlIllegalMapValue) {
+  EXPECT_FIRST(load_text("loophole: 1\ngame: t: u\n"), "malformed YAML: illegal map value", "2:8");
+}
+
+TEST(BadInput, MalformedYamlBadIndentation) {
+  EXPECT_FIRST(load_text("loophole: 1\nkinds:\n  a: {copies: 1}\n b: 2\n"),
+               "malformed YAML: end of map not found", "4:2");
+}
+
+TEST(BadInput, UnknownTopLevelKeyWithSuggestion) {
+  EXPECT_FIRST(load_text(with_turn("acitons: []\n")),
+               "unknown key 'acitons' in ruleset; did you mean 'actions'?", "3:1");
+}
+
+TEST(BadInput, MapWhereListExpected) {
+  EXPECT_FIRST(load_text(with_turn("speeds: {a: 1}\n")), "'speeds' must be a list, found a map",
+               "3:9");
+}
+
+TEST(BadInput, ListWhereMapExpected) {
+  EXPECT_FIRST(load_text(with_turn("state: [a, b]\n")), "'state' must be a map, found a list",
+               "3:8");
+}
+
+TEST(BadInput, UnknownKeyInsideAction) {
+  EXPECT_FIRST(load_text(with_turn("actions:\n  - name: zap\n    efect: skip\n")),
+               "unknown key 'efect' in action 'zap'; did you mean 'effect'?", "5:5");
+}
+
+TEST(BadInput, InvalidNameAsKey) {
+  EXPECT_FIRST(load_text(with_turn("kinds:\n  Spark: {copies: 1}\n")),
+               "invalid kind name 'Spark': names are lowercase identifiers [a-z_][a-z0-9_]*",
+               "4:3");
+}
+
+// ---- file layout -----------------------------------------------------------------------
+
+TEST(BadInput, UnsupportedVersion) {
+  EXPECT_FIRST(load_text("loophole: 2\ngame: t\n" + k_turn),
+               "unsupported language version 2; this loophole reads version 1", "1:11");
+}
+
+TEST(BadInput, MissingGame) {
+  EXPECT_FIRST(load_text("loophole: 1\n" + k_turn), "missing required key 'game'", "1:1");
+}
+
+TEST(BadInput, MissingFile) {
+  const Loaded l = load_path("tests/fixtures/bad/does_not_exist.yaml");
+  EXPECT_FIRST(l, "cannot read file: No such file or directory", "0:0");
+  EXPECT_EQ(l.first().where.file, "tests/fixtures/bad/does_not_exist.yaml");
+  EXPECT_EQ(l.rendered,
+            "tests/fixtures/bad/does_not_exist.yaml: error: cannot read file: No such file or "
+            "directory\n");
+}
+
+TEST(BadInput, MissingInclude) {
+  EXPECT_FIRST(load_text(with_turn("include: [cards/nope.yaml]\n")),
+               "cannot read file 'cards/nope.yaml': No such file or directory", "3:11");
+}
+
+TEST(BadInput, IncludeCycle) {
+  std::filesystem::current_path(LOOPHOLE_SOURCE_DIR);
+  const Loaded l = load_path("tests/fixtures/bad/cycle_a.yaml");
+  EXPECT_FIRST(
+      l,
+      "include cycle: tests/fixtures/bad/cycle_a.yaml -> tests/fixtures/bad/cycle_b.yaml -> "
+      "tests/fixtures/bad/cycle_a.yaml",
+      "3:11");
+  EXPECT_EQ(l.first().where.file, "tests/fixtures/bad/cycle_b.yaml");
+}
+
+TEST(BadInput, DuplicateAcrossIncludeShowsBothPlaces) {
+  std::filesystem::current_path(LOOPHOLE_SOURCE_DIR);
+  const Loaded l = load_path("tests/fixtures/bad/dup_across_include.yaml");
+  ASSERT_EQ(l.diags.size(), 1U) << l.rendered;
+  EXPECT_EQ(l.first().message, "duplicate kind 'spark'");
+  EXPECT_EQ(l.first().where.file, "tests/fixtures/bad/dup_included.yaml");
+  EXPECT_EQ(at(l.first()), "2:3");
+  ASSERT_EQ(l.first().notes.size(), 1U);
+  EXPECT_EQ(l.first().notes[0].where.file, "tests/fixtures/bad/dup_across_include.yaml");
+  EXPECT_EQ(at(l.first().notes[0]), "5:3");
+}
+
+TEST(BadInput, TurnInIncludedFile) {
+  std::filesystem::current_path(LOOPHOLE_SOURCE_DIR);
+  const Loaded l = load_path("tests/fixtures/bad/turn_in_include.yaml");
+  EXPECT_FIRST(l, "'turn' is not allowed in an included file", "1:1");
+  EXPECT_EQ(l.first().where.file, "tests/fixtures/bad/turn_included.yaml");
+}
+
+// ---- players, params, scope ------------------------------------------------------------------
+
+TEST(BadInput, PlayersOutOfRange) {
+  EXPECT_FIRST(load_text(with_turn("players: 9\n")), "player count 9 is out of range 1..8", "3:10");
+}
+
+TEST(BadInput, PlayersOverrideNotSupported) {
+  LoadOptions options;
+  options.players = 3;
+  EXPECT_FIRST(load_text(with_turn("players: 2\n"), options),
+               "player count 3 (from --players) is not supported: the game is for 2 players",
+               "3:1");
+}
+
+TEST(BadInput, BadParamOverrideValue) {
+  LoadOptions options;
+  options.param_overrides["deck"] = 50;
+  EXPECT_FIRST(load_text(with_turn("params:\n  deck: {default: 8, min: 1, max: 40}\n"), options),
+               "value 50 for param 'deck' (from --param) is out of range 1..40", "4:3");
+}
+
+TEST(BadInput, UnknownParamOverride) {
+  LoadOptions options;
+  options.param_overrides["dekc"] = 5;
+  EXPECT_FIRST(load_text(with_turn("params:\n  deck: {default: 8, min: 1, max: 40}\n"), options),
+               "unknown param 'dekc' (from --param); did you mean 'deck'?", "3:1");
+}
+
+TEST(BadInput, UnknownParamOverrideWithoutParams) {
+  LoadOptions options;
+  options.param_overrides["deck"] = 5;
+  EXPECT_FIRST(load_text(with_turn(""), options), "unknown param 'deck' (from --param)", "1:1");
+}
+
+TEST(BadInput, ParamDefaultOutOfItsRange) {
+  EXPECT_FIRST(load_text(with_turn("params:\n  deck: {default: 0, min: 1, max: 40}\n")),
+               "default 0 of param 'deck' is out of range 1..40", "4:3");
+}
+
+TEST(BadInput, StackScopeTooLarge) {
+  EXPECT_FIRST(load_text(with_turn("scope: {stack: 100}\n")),
+               "'scope.stack' 100 is out of range 1..64", "3:16");
+}
+
+// ---- state and ranges ------------------------------------------------------------------------
+
+TEST(BadInput, InitOutOfRange) {
+  EXPECT_FIRST(load_text(with_turn("state:\n  coins: {type: int, range: [0, 5], init: 7}\n")),
+               "initial value 7 of 'coins' is out of range 0..5", "4:43");
+}
+
+TEST(BadInput, InitAboveRangeViaParam) {
+  EXPECT_FIRST(
+      load_text(with_turn(
+          "params:\n  deck: 8\nstate:\n  coins: {type: int, range: [0, 5], init: deck}\n")),
+      "initial value 8 of 'coins' is out of range 0..5", "6:43");
+}
+
+TEST(BadInput, RangeLowAboveHigh) {
+  EXPECT_FIRST(load_text(with_turn("state:\n  coins: {type: int, range: [5, 0]}\n")),
+               "range [5, 0] of 'coins' is empty", "4:29");
+}
+
+TEST(BadInput, AbsurdArraySize) {
+  EXPECT_FIRST(load_text(with_turn("state:\n  field: {type: bool, per: player, array: 100000}\n")),
+               "array size 100000 of 'field' is out of range 1..256", "4:43");
+}
+
+TEST(BadInput, TooManySlots) {
+  EXPECT_FIRST(load_text(with_turn("players: 8\n"
+                                   "state:\n"
+                                   "  a: {type: bool, per: player, array: 256}\n"
+                                   "  b: {type: bool, per: player, array: 256}\n"
+                                   "  c: {type: bool, array: 10}\n")),
+               "the data state needs more than 4096 slots (variable 'c' brings it to 4106); reduce "
+               "the scope",
+               "7:3");
+}
+
+TEST(BadInput, IntVariableWithoutRange) {
+  EXPECT_FIRST(load_text(with_turn("state:\n  coins: {type: int}\n")),
+               "int variable 'coins' needs a 'range'", "4:3");
+}
+
+TEST(BadInput, UnknownVariableType) {
+  const Loaded l =
+      load_text(with_turn("enums:\n  status: [ready]\nstate:\n  mode: {type: stauts}\n"));
+  EXPECT_FIRST(l, "unknown type 'stauts'", "6:16");
+  EXPECT_NOTE(l, "did you mean 'status'? (declared at t.yaml:4:3)");
+}
+
+TEST(BadInput, BuiltInNameAsVariable) {
+  EXPECT_FIRST(load_text(with_turn("state:\n  self: {type: bool}\n")),
+               "'self' is a built-in name and cannot name a variable", "4:3");
+}
+
+// ---- kinds and zones -------------------------------------------------------------------------
+
+TEST(BadInput, NegativeCopies) {
+  EXPECT_FIRST(load_text(with_turn("kinds:\n  spark: {copies: -1}\n")),
+               "copies -1 of kind 'spark' is out of range 0..1000", "4:19");
+}
+
+TEST(BadInput, TwoInitAllZones) {
+  const Loaded l = load_text(with_turn("zones:\n  deck: {init: all}\n  pile: {init: all}\n"));
+  EXPECT_FIRST(l, "only one zone may have 'init: all'", "5:10");
+  EXPECT_NOTE(l, "'init: all' first given here");
+}
+
+TEST(BadInput, ZoneInitOfUnknownKind) {
+  const Loaded l =
+      load_text(with_turn("kinds:\n  spark: {copies: 1}\nzones:\n  hand: {init: {sprak: 1}}\n"));
+  EXPECT_FIRST(l, "unknown kind 'sprak'", "6:17");
+  EXPECT_NOTE(l, "did you mean 'spark'? (declared at t.yaml:4:3)");
+}
+
+TEST(BadInput, InitialCountsExceedCopies) {
+  EXPECT_FIRST(
+      load_text(with_turn("kinds:\n  spark: {copies: 1}\nzones:\n  hand: {init: {spark: 1}}\n"
+                          "  pile: {init: {spark: 1}}\n")),
+      "the initial counts of kind 'spark' add up to more than its 1 copies per player", "4:3");
+}
+
+// ---- turn structure ----------------------------------------------------------------------------
+
+TEST(BadInput, EmptyTurn) {
+  EXPECT_FIRST(load_text(k_head + "turn:\n  phases: []\n"), "the turn has no phases", "3:1");
+}
+
+TEST(BadInput, EmptyPhase) {
+  EXPECT_FIRST(load_text(k_head + "turn:\n  phases:\n    - name: main\n      steps: []\n"),
+               "phase 'main' has no steps", "5:13");
+}
+
+TEST(BadInput, DuplicatePhase) {
+  const Loaded l = load_text(k_head +
+                             "turn:\n  phases:\n    - name: main\n      steps: [{name: a}]\n"
+                             "    - name: main\n      steps: [{name: b}]\n");
+  EXPECT_FIRST(l, "duplicate phase 'main'", "7:13");
+  EXPECT_NOTE(l, "'main' first defined here");
+  EXPECT_EQ(at(l.first().notes[0]), "5:13");
+}
+
+TEST(BadInput, DuplicateStepInPhase) {
+  const Loaded l = load_text(k_head +
+                             "turn:\n  phases:\n    - name: main\n      steps:\n        - name: a\n"
+                             "        - name: a\n");
+  EXPECT_FIRST(l, "duplicate step 'a'", "8:17");
+  EXPECT_EQ(at(l.first().notes.at(0)), "7:17");
+}
+
+TEST(BadInput, UnknownWindowInStep) {
+  const Loaded l =
+      load_text(k_head +
+                "turn:\n  phases:\n    - name: main\n      steps:\n        - name: only\n"
+                "          window: primray\nwindows:\n  primary: {protocol: priority}\n");
+  EXPECT_FIRST(l, "unknown window 'primray'", "8:19");
+  EXPECT_NOTE(l, "did you mean 'primary'? (declared at t.yaml:10:3)");
+}
+
+TEST(BadInput, RepeatWhileNotBool) {
+  EXPECT_FIRST(
+      load_text(k_head + "turn:\n  phases:\n    - name: main\n      steps:\n        - name: only\n"
+                         "          repeat_while: \"turn_number + 1\"\n"),
+      "condition must be bool, found int", "8:26");
+}
+
+// ---- windows ---------------------------------------------------------------------------------
+
+TEST(BadInput, UnknownProtocol) {
+  EXPECT_FIRST(load_text(with_turn("windows:\n  main: {protocol: priorty}\n")),
+               "unknown protocol 'priorty'; did you mean 'priority'?", "4:20");
+}
+
+TEST(BadInput, UnknownLeadIf) {
+  EXPECT_FIRST(load_text(with_turn(
+                   "speeds: [1]\nwindows:\n  main:\n    opponent: {lead: [1], lead_if: idle}\n")),
+               "unknown 'lead_if' condition 'idle'; expected 'active_idle'", "6:36");
+}
+
+TEST(BadInput, UnknownSequenceOrderEntry) {
+  EXPECT_FIRST(load_text(with_turn(
+                   "windows:\n  main:\n    protocol: sequence\n    order: [active, oponent]\n")),
+               "unknown sequence turn 'oponent'; did you mean 'opponent'?", "6:21");
+}
+
+TEST(BadInput, WindowSpeedNotDeclared) {
+  EXPECT_FIRST(
+      load_text(with_turn("speeds: [1, 2, 3]\nwindows:\n  main:\n    active: {lead: [4]}\n")),
+      "speed 4 is not one of the declared speeds 1, 2, 3", "6:21");
+}
+
+TEST(BadInput, MayPassOnPriorityWindow) {
+  EXPECT_FIRST(load_text(with_turn("windows:\n  main: {may_pass: true}\n")),
+               "'may_pass' only applies to 'alternate' windows", "4:10");
+}
+
+// ---- actions ---------------------------------------------------------------------------------
+
+TEST(BadInput, DuplicateAction) {
+  const Loaded l = load_text(with_turn("actions:\n  - name: spark\n  - name: spark\n"));
+  EXPECT_FIRST(l, "duplicate action 'spark'", "5:11");
+  EXPECT_NOTE(l, "'spark' first defined here");
+  EXPECT_EQ(at(l.first().notes[0]), "4:11");
+}
+
+TEST(BadInput, SpeedOutsideDeclaredSpeeds) {
+  EXPECT_FIRST(load_text(with_turn("speeds: [1, 2]\nactions:\n  - name: zap\n    speed: 4\n")),
+               "speed 4 of action 'zap' is not one of the declared speeds 1, 2", "6:12");
+}
+
+TEST(BadInput, ActionSpeedWithoutSpeeds) {
+  EXPECT_FIRST(load_text(with_turn("actions:\n  - name: zap\n    speed: 1\n")),
+               "action 'zap' has a speed but the game declares no 'speeds'", "5:12");
+}
+
+TEST(BadInput, UnknownKindInPlay) {
+  const Loaded l =
+      load_text(with_turn("kinds:\n  spark: {copies: 1}\nzones:\n  hand: {per: player}\n"
+                          "  discard: {per: player}\nactions:\n  - name: zap\n    play: sprak\n"));
+  EXPECT_FIRST(l, "unknown kind 'sprak'", "10:11");
+  EXPECT_NOTE(l, "did you mean 'spark'? (declared at t.yaml:4:3)");
+}
+
+TEST(BadInput, PlayWithoutDiscardZone) {
+  EXPECT_FIRST(load_text(with_turn("kinds:\n  spark: {copies: 1}\nzones:\n  hand: {per: player}\n"
+                                   "actions:\n  - name: zap\n    play: spark\n")),
+               "action 'zap' plays a card but there is no zone 'discard'; declare one or set 'to'",
+               "9:11");
+}
+
+TEST(BadInput, ToZoneMissing) {
+  const Loaded l =
+      load_text(with_turn("kinds:\n  spark: {copies: 1}\nzones:\n  hand: {per: player}\n"
+                          "  exile: {per: player}\nactions:\n  - name: zap\n    play: spark\n"
+                          "    to: exil\n"));
+  EXPECT_FIRST(l, "unknown zone 'exil'", "11:9");
+  EXPECT_NOTE(l, "did you mean 'exile'? (declared at t.yaml:7:3)");
+}
+
+TEST(BadInput, LimitWithUnknownKey) {
+  EXPECT_FIRST(load_text(with_turn("actions:\n  - name: zap\n    limit: {per_trun: 1}\n")),
+               "unknown key 'per_trun' in 'limit' of action 'zap'; did you mean 'per_turn'?",
+               "5:13");
+}
+
+TEST(BadInput, UnknownRole) {
+  EXPECT_FIRST(load_text(with_turn("actions:\n  - name: zap\n    who: activ\n")),
+               "unknown role 'activ'; did you mean 'active'?", "5:10");
+}
+
+TEST(BadInput, ActionWhenNotBool) {
+  EXPECT_FIRST(load_text(with_turn("actions:\n  - name: zap\n    when: \"stack_size\"\n")),
+               "condition must be bool, found int", "5:12");
+}
+
+TEST(BadInput, NegateOutsideActionEffect) {
+  EXPECT_FIRST(step_do("negate()"), "negate() is only allowed in an action's effect", "25:16");
+}
+
+// ---- triggers, end, properties, trace -----------------------------------------------------------
+
+TEST(BadInput, UnknownEventInTrigger) {
+  const Loaded l =
+      load_text(with_turn("events: [discovered]\ntriggers:\n  - name: t\n    on: discoverd\n"));
+  EXPECT_FIRST(l, "unknown event 'discoverd'", "6:9");
+  EXPECT_NOTE(l, "did you mean 'discovered'? (declared at t.yaml:3:10)");
+}
+
+TEST(BadInput, UnknownPhaseInTriggerEvent) {
+  const Loaded l = load_text(with_turn("triggers:\n  - name: t\n    on: begin_phase(mian)\n"));
+  EXPECT_FIRST(l, "unknown phase 'mian'", "5:21");
+  EXPECT_NOTE(l, "did you mean 'main'? (declared at t.yaml:8:13)");
+}
+
+TEST(BadInput, UnknownPhaseInPropertyAt) {
+  const Loaded l =
+      load_text(with_turn("properties:\n  - name: p\n    always: \"true\"\n    at: [mian]\n"));
+  EXPECT_FIRST(l, "unknown phase 'mian'", "6:10");
+  EXPECT_NOTE(l, "did you mean 'main'? (declared at t.yaml:9:13)");
+}
+
+TEST(BadInput, UnknownStepInPropertyAt) {
+  const Loaded l =
+      load_text(with_turn("properties:\n  - name: p\n    always: \"true\"\n    at: [main.onyl]\n"));
+  EXPECT_FIRST(l, "unknown step 'onyl'", "6:15");
+  EXPECT_NOTE(l, "did you mean 'only'? (declared at t.yaml:11:17)");
+}
+
+TEST(BadInput, UnknownActionInTrace) {
+  const Loaded l =
+      load_text(with_turn("actions:\n  - name: spark\ntrace:\n  - seed: \"x\"\n    at: sprak\n"));
+  EXPECT_FIRST(l, "unknown name 'sprak'", "7:9");
+  EXPECT_NOTE(l, "did you mean 'spark'? (declared at t.yaml:4:11)");
+}
+
+TEST(BadInput, TraceNeedsAtOrAbstracted) {
+  EXPECT_FIRST(load_text(with_turn("trace:\n  - seed: \"x\"\n")),
+               "a trace entry needs exactly one of 'at' and 'abstracted'", "4:5");
+}
+
+TEST(BadInput, EndConditionWithoutWhen) {
+  EXPECT_FIRST(load_text(with_turn("end:\n  - name: e\n    win: each\n")),
+               "end condition 'e' needs 'when'", "4:11");
+}
+
+TEST(BadInput, TriggerControllerAny) {
+  EXPECT_FIRST(
+      load_text(with_turn("triggers:\n  - name: t\n    on: begin_turn\n    controller: any\n")),
+      "unknown role 'any'; expected 'active', 'opponent', 'each' or 'others'", "6:17");
+}
+
+// ---- expressions and statements
+// ------------------------------------------------------------------
+
+TEST(BadInput, UnknownZoneWithSuggestion) {
+  const Loaded l = step_do("coins := count(hnd[active])");
+  EXPECT_FIRST(l, "unknown zone 'hnd'", "25:31");
+  EXPECT_NOTE(l, "did you mean 'hand'? (declared at t.yaml:13:3)");
+}
+
+TEST(BadInput, UnknownVariable) {
+  const Loaded l = step_do("coinz := 1");
+  EXPECT_FIRST(l, "unknown variable 'coinz'", "25:16");
+  EXPECT_NOTE(l, "did you mean 'coins'? (declared at t.yaml:16:3)");
+}
+
+TEST(BadInput, UnknownNameSuggestsParam) {
+  const Loaded l = step_do("coins := dek");
+  EXPECT_FIRST(l, "unknown name 'dek'", "25:25");
+  EXPECT_NOTE(l, "did you mean 'deck'? (declared at t.yaml:5:3)");
+}
+
+TEST(BadInput, SelfInStepEffects) {
+  EXPECT_FIRST(step_do("coins := life[self]"), "'self' is not defined here; use 'active'", "25:30");
+}
+
+TEST(BadInput, OthersInStepEffects) {
+  EXPECT_FIRST(step_do("for p in others do skip end"),
+               "'others' means every player but 'self', which is not defined here", "25:25");
+}
+
+TEST(BadInput, PlayerBeyondCount) {
+  EXPECT_FIRST(step_do("life[P3] := 1"), "'P3' does not exist in a 2-player game", "25:21");
+}
+
+TEST(BadInput, AssignmentToParam) {
+  EXPECT_FIRST(step_do("deck := 1"), "cannot assign to param 'deck': params are constants",
+               "25:16");
+}
+
+TEST(BadInput, DivisionByConstantZeroIsARuntimeGap) {
+  const Loaded l = step_do("coins := coins / 0");
+  EXPECT_TRUE(l.game.has_value()) << l.rendered;
+  EXPECT_TRUE(l.diags.empty());
+}
+
+TEST(BadInput, IntWhereBoolExpected) {
+  EXPECT_FIRST(step_do("if coins then skip end"), "condition must be bool, found int", "25:19");
+}
+
+TEST(BadInput, ComparePlayerWithInt) {
+  EXPECT_FIRST(step_do("if active == 1 then skip end"), "cannot compare player with int", "25:19");
+}
+
+TEST(BadInput, ArithmeticOnBool) {
+  EXPECT_FIRST(step_do("coins := coins + true"), "operator '+' needs int operands, found bool",
+               "25:33");
+}
+
+TEST(BadInput, AssignBoolToIntVariable) {
+  EXPECT_FIRST(step_do("coins := true"), "cannot assign bool to variable 'coins' of type int",
+               "25:25");
+}
+
+TEST(BadInput, EnumValueOfWrongEnum) {
+  EXPECT_FIRST(step_do("mode := red"), "cannot assign color to variable 'mode' of type status",
+               "25:24");
+}
+
+TEST(BadInput, UnknownEnumValueQualified) {
+  const Loaded l = step_do("mode := status.redy");
+  EXPECT_FIRST(l, "enum 'status' has no value 'redy'", "25:24");
+  EXPECT_NOTE(l, "did you mean 'ready'?");
+}
+
+TEST(BadInput, EnumValueInTwoEnumsIsAmbiguousUnqualified) {
+  const std::string decls =
+      "enums:\n  status: [ready, done]\n  mood: [ready, sad]\nstate:\n  s: {type: status}\n";
+  const Loaded qualified = load_text(with_turn(decls + "setup: \"s := status.ready\"\n"));
+  EXPECT_TRUE(qualified.game.has_value()) << qualified.rendered;
+  const Loaded l = load_text(with_turn(decls + "setup: \"s := ready\"\n"));
+  EXPECT_FIRST(
+      l, "enum value 'ready' is ambiguous: it belongs to 'status' and 'mood'; write 'status.ready'",
+      "8:14");
+  EXPECT_EQ(l.first().notes.size(), 2U);
+}
+
+TEST(BadInput, PerPlayerVariableWithoutIndex) {
+  EXPECT_FIRST(step_do("coins := life"), "variable 'life' needs 1 index [player]: write 'life[p]'",
+               "25:25");
+}
+
+TEST(BadInput, WrongIndexCount) {
+  EXPECT_FIRST(step_do("life[active][0] := 1"),
+               "variable 'life' takes 1 index [player], found 2; write 'life[p]'", "25:16");
+}
+
+TEST(BadInput, ZoneUsedAsValue) {
+  EXPECT_FIRST(step_do("coins := hand[active]"),
+               "zone 'hand' can only be used in count(...), move(...) and shuffle(...)", "25:25");
+}
+
+TEST(BadInput, WrongArityOfDraw) {
+  EXPECT_FIRST(step_do("draw(active)"), "draw takes 2 arguments (player, count), found 1", "25:16");
+}
+
+TEST(BadInput, WrongArityOfMove) {
+  EXPECT_FIRST(step_do("move(hand[active], discard[active])"),
+               "move takes 3 or 4 arguments (from, to, count) or (from, to, kind, count), found 2",
+               "25:16");
+}
+
+TEST(BadInput, WinWithNonPlayer) {
+  EXPECT_FIRST(step_do("win(1)"), "argument 1 of 'win' must be player, found int", "25:20");
+}
+
+TEST(BadInput, UnknownStatement) {
+  EXPECT_FIRST(step_do("drwa(active, 1)"), "unknown statement 'drwa'; did you mean 'draw'?",
+               "25:16");
+}
+
+TEST(BadInput, UnknownFunction) {
+  EXPECT_FIRST(step_do("coins := mx(1, 2)"), "unknown function 'mx'; did you mean 'max'?", "25:25");
+}
+
+TEST(BadInput, FireUnknownEvent) {
+  const Loaded l = step_do("fire(pnig)");
+  EXPECT_FIRST(l, "unknown event 'pnig'", "25:21");
+  EXPECT_NOTE(l, "did you mean 'ping'? (declared at t.yaml:19:10)");
+}
+
+TEST(BadInput, CountUnknownTag) {
+  const Loaded l = step_do("coins := count(hand[active], tag acton)");
+  EXPECT_FIRST(l, "unknown tag 'acton'", "25:49");
+  EXPECT_NOTE(l, "did you mean 'action'? (declared at t.yaml:10:29)");
+}
+
+TEST(BadInput, ShuffleOfNonZone) {
+  EXPECT_FIRST(step_do("shuffle(coins)"), "'coins' is not a zone", "25:24");
+}
+
+TEST(BadInput, ErrorOnSecondLineOfLiteralBlock) {
+  const Loaded l = load_text(
+      k_head + k_decls + "          do: |\n            coins := 1\n            coins := cions\n");
+  EXPECT_FIRST(l, "unknown name 'cions'", "27:22");
+}
+
+TEST(BadInput, ErrorInSingleQuotedScalar) {
+  EXPECT_FIRST(load_text(k_head + k_decls + "          do: 'coins := true'\n"),
+               "cannot assign bool to variable 'coins' of type int", "25:25");
+}
+
+// ---- several errors in one run
+// --------------------------------------------------------------------
+
+TEST(BadInput, SeveralErrorsInOneRun) {
+  const Loaded l =
+      load_text(with_turn("acitons: []\n"
+                          "state:\n"
+                          "  coins: {type: int, range: [0, 5], init: 9}\n"
+                          "setup: \"coins := true\"\n"));
+  EXPECT_FALSE(l.game.has_value());
+  ASSERT_EQ(l.diags.size(), 3U) << l.rendered;
+  EXPECT_EQ(l.diags[0].message, "unknown key 'acitons' in ruleset; did you mean 'actions'?");
+  EXPECT_EQ(at(l.diags[0]), "3:1");
+  EXPECT_EQ(l.diags[1].message, "initial value 9 of 'coins' is out of range 0..5");
+  EXPECT_EQ(at(l.diags[1]), "5:43");
+  EXPECT_EQ(l.diags[2].message, "cannot assign bool to variable 'coins' of type int");
+  EXPECT_EQ(at(l.diags[2]), "6:18");
+}
+
+TEST(BadInput, RenderedDiagnosticQuotesTheLine) {
+  const Loaded l = step_do("coins := count(hnd[active])");
+  EXPECT_EQ(l.rendered,
+            "t.yaml:25:31: error: unknown zone 'hnd'\n"
+            "   25 |           do: \"coins := count(hnd[active])\"\n"
+            "      |                               ^~~\n"
+            "note: did you mean 'hand'? (declared at t.yaml:13:3)\n");
+}
+
+}  // namespace
+}  // namespace loophole::model

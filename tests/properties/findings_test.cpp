@@ -1,0 +1,224 @@
+// Every finding kind on tiny rulesets with a planted bug (and one clean
+// ruleset per kind) under tests/fixtures/findings/<kind>/: load, explore
+// with the explicit engine, run only that kind's analysis, and compare the
+// exact findings — kind, loop class and player, rule, line:col, trace length
+// and loop start — and the exact state count of each exploration.
+#include <cctype>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "loophole/checker/explicit.hpp"
+#include "loophole/checker/semantics.hpp"
+#include "loophole/model/diagnostics.hpp"
+#include "loophole/model/game.hpp"
+#include "loophole/properties/check.hpp"
+
+namespace loophole::properties {
+namespace {
+
+struct Expected {
+  std::string rule;
+  std::uint32_t line = 0, col = 0;
+  std::size_t trace = 0;  // moves; 0: no trace
+  int loop_start = -1;
+  LoopClass loop = LoopClass::none;
+  int loop_player = -1;
+  Severity severity = Severity::error;
+  Verdict verdict = Verdict::violated;
+};
+
+struct Case {
+  std::string file;  // under tests/fixtures/findings/
+  Kind kind;
+  std::uint64_t states;
+  std::vector<Expected> findings;
+};
+
+std::ostream& operator<<(std::ostream& os, const Case& c) { return os << c.file; }
+
+std::string describe(const Finding& f) {
+  std::string s = std::string(to_string(f.kind)) + " " + std::string(to_string(f.severity)) + " " +
+                  std::string(to_string(f.verdict)) + " " + f.rule + " " +
+                  std::to_string(f.where.line) + ":" + std::to_string(f.where.col) + " " +
+                  std::string(to_string(f.loop)) + "/" + std::to_string(f.loop_player) + " trace " +
+                  (f.trace ? std::to_string(f.trace->size()) : "-") + " loop " +
+                  (f.trace ? std::to_string(f.trace->loop_start) : "-") + ": " + f.message;
+  for (const auto& d : f.details) s += "\n    " + d;
+  return s;
+}
+
+class Findings : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Findings, AreExactlyThePlantedOnes) {
+  const Case& c = GetParam();
+  const std::string path = std::string(LOOPHOLE_SOURCE_DIR) + "/tests/fixtures/findings/" + c.file;
+  model::SourceManager sources;
+  model::DiagnosticSink sink;
+  const auto game = model::load_game(path, {}, sources, sink);
+  ASSERT_TRUE(game.has_value()) << sink.render(sources);
+  const checker::Semantics semantics(*game);
+  checker::ExplicitOptions options;
+  options.threads = 1;
+  const auto graph = checker::explore(semantics, options);
+  ASSERT_EQ(checker::Completion::complete, graph->completion());
+  EXPECT_EQ(c.states, graph->size());
+
+  std::vector<Finding> found;
+  for (auto& f : check_all(*graph, CheckSelection::only(c.kind))) {
+    if (f.kind == c.kind) found.push_back(std::move(f));
+  }
+  std::string all;
+  for (const auto& f : found) all += "  " + describe(f) + "\n";
+  ASSERT_EQ(c.findings.size(), found.size()) << all;
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    const Finding& f = found[i];
+    const Expected& e = c.findings[i];
+    SCOPED_TRACE(describe(f));
+    EXPECT_EQ(e.rule, f.rule);
+    EXPECT_EQ(path, f.where.file);
+    EXPECT_EQ(e.line, f.where.line);
+    EXPECT_EQ(e.col, f.where.col);
+    EXPECT_EQ(e.severity, f.severity);
+    EXPECT_EQ(e.verdict, f.verdict);
+    EXPECT_EQ(e.loop, f.loop);
+    EXPECT_EQ(e.loop_player, f.loop_player);
+    EXPECT_EQ("explicit", f.engine);
+    EXPECT_FALSE(f.message.empty());
+    if (e.trace == 0) {
+      EXPECT_FALSE(f.trace.has_value());
+    } else {
+      ASSERT_TRUE(f.trace.has_value());
+      EXPECT_EQ(e.trace, f.trace->size());
+      EXPECT_EQ(e.loop_start, f.trace->loop_start);
+      const auto replay = semantics.replay(*f.trace);
+      EXPECT_TRUE(replay.ok) << replay.error;
+    }
+  }
+}
+
+using enum LoopClass;
+constexpr auto warning = Severity::warning;
+
+// clang-format off
+const Case cases[] = {
+  {"deadlock/no-pass.yaml", Kind::deadlock, 3, {
+    {"step:combat.fight", 14, 19, 2},
+  }},
+  {"deadlock/no-answer.yaml", Kind::deadlock, 3, {
+    {"step:main.play", 13, 19, 2},
+  }},
+  {"deadlock/third-player.yaml", Kind::deadlock, 4, {
+    {"step:main.play", 14, 19, 3},
+  }},
+  {"deadlock/clean.yaml", Kind::deadlock, 11, {}},
+
+  {"response-loop/ward-opponent.yaml", Kind::response_loop, 11, {
+    {"action:mirror_ward", 27, 11, 5, 1, optional_one, 1},
+  }},
+  {"response-loop/ward-active.yaml", Kind::response_loop, 11, {
+    {"action:recall", 27, 11, 4, 1, optional_one, 0},
+  }},
+  {"response-loop/ward-duel.yaml", Kind::response_loop, 19, {
+    {"action:ward", 27, 11, 4, 1, several_players, -1},
+  }},
+  {"response-loop/trigger-pair.yaml", Kind::response_loop, 3, {
+    {"trigger:ping_back", 15, 11, 3, 1, mandatory, -1},
+  }},
+  {"response-loop/coin-return.yaml", Kind::response_loop, 33, {
+    {"action:mirror_ward", 27, 11, 5, 1, chance, -1},
+  }},
+  {"response-loop/charges-run-out.yaml", Kind::response_loop, 79, {}},
+
+  {"unbounded-chain/counter-war.yaml", Kind::unbounded_chain, 203, {
+    {"action:counter", 27, 11, 4},
+  }},
+  {"unbounded-chain/self-answer.yaml", Kind::unbounded_chain, 217, {
+    {"action:surge", 26, 11, 6},
+  }},
+  {"unbounded-chain/three-players.yaml", Kind::unbounded_chain, 202, {
+    {"action:counter", 26, 11, 4},
+  }},
+  {"unbounded-chain/bounded.yaml", Kind::unbounded_chain, 53, {}},
+
+  {"stalemate/no-end.yaml", Kind::stalemate, 4, {
+    {"step:main.only", 9, 17, 4, 2, none, -1, warning},
+  }},
+  {"stalemate/frozen-score.yaml", Kind::stalemate, 4, {
+    {"step:main.score", 12, 17, 4, 2, none, -1, warning},
+  }},
+  {"stalemate/refill.yaml", Kind::stalemate, 10, {
+    {"step:main.draw", 17, 17, 10, 4, none, -1, warning},
+  }},
+  {"stalemate/race.yaml", Kind::stalemate, 4, {}},
+
+  {"unreachable-win/impossible-combo.yaml", Kind::unreachable_win, 12, {
+    {"end:triple_red/P1", 21, 11},
+    {"end:triple_red/P2", 21, 11},
+  }},
+  {"unreachable-win/loss-never.yaml", Kind::unreachable_win, 15, {
+    {"end:dead/P1", 22, 11, 0, -1, none, -1, warning},
+    {"end:dead/P2", 22, 11, 0, -1, none, -1, warning},
+  }},
+  {"unreachable-win/first-player-only.yaml", Kind::unreachable_win, 3, {
+    {"end:points/P2", 15, 11},
+  }},
+  {"unreachable-win/reachable.yaml", Kind::unreachable_win, 237, {}},
+
+  {"rule-gap/empty-deck.yaml", Kind::rule_gap, 4, {
+    {"step:main.draw", 17, 16, 3},
+  }},
+  {"rule-gap/coin-underflow.yaml", Kind::rule_gap, 3, {
+    {"step:main.upkeep", 12, 16, 2},
+  }},
+  {"rule-gap/divide-by-zero.yaml", Kind::rule_gap, 2, {
+    {"step:main.split", 16, 22, 1},
+  }},
+  {"rule-gap/clamped.yaml", Kind::rule_gap, 4, {}},
+
+  {"dead-rule/dead-action.yaml", Kind::dead_rule, 33, {
+    {"action:big_spend", 26, 11, 0, -1, none, -1, warning},
+  }},
+  {"dead-rule/dead-trigger.yaml", Kind::dead_rule, 8, {
+    {"trigger:jackpot", 20, 11, 0, -1, none, -1, warning},
+  }},
+  {"dead-rule/dead-step.yaml", Kind::dead_rule, 7, {
+    {"step:bonus.reward", 18, 17, 0, -1, none, -1, warning},
+  }},
+  {"dead-rule/dead-window.yaml", Kind::dead_rule, 57, {
+    {"window:reaction", 21, 3, 0, -1, none, -1, warning},
+  }},
+  {"dead-rule/all-used.yaml", Kind::dead_rule, 34, {}},
+
+  {"property-violation/hand-limit.yaml", Kind::property_violation, 15, {
+    {"property:hand_limit", 20, 11, 6},
+  }},
+  {"property-violation/never-broke.yaml", Kind::property_violation, 7, {
+    {"property:treasury", 17, 11, 3},
+  }},
+  {"property-violation/unreachable-goal.yaml", Kind::property_violation, 4, {
+    {"property:full_treasury", 15, 11, 0},
+  }},
+  {"property-violation/alarm.yaml", Kind::property_violation, 4, {
+    {"property:alarm_answered", 15, 11, 4, 2},
+  }},
+  {"property-violation/holds.yaml", Kind::property_violation, 10, {}},
+};
+// clang-format on
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, Findings, ::testing::ValuesIn(cases),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           std::string name;
+                           for (const char ch : info.param.file) {
+                             if (std::isalnum(static_cast<unsigned char>(ch)) != 0)
+                               name += ch;
+                             else if (ch == '/' || ch == '-')
+                               name += '_';
+                           }
+                           return name.substr(0, name.size() - 4);  // without "yaml"
+                         });
+
+}  // namespace
+}  // namespace loophole::properties

@@ -1,0 +1,130 @@
+// The graph algorithms behind the analyses, on hand-made graphs of a few
+// states: components with cycles, shortest cycles (with and without a
+// required progress edge), paths, backward reachability, loop classes.
+#include "graph_algorithms.hpp"
+
+#include <initializer_list>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace loophole::properties::detail {
+namespace {
+
+using checker::Chooser;
+
+Edge to(StateId target, bool progress = false, Chooser by = Chooser::none, int player = -1) {
+  Edge e;
+  e.to = target;
+  e.progress = progress;
+  e.chooser = by;
+  e.chooser_player = static_cast<std::int8_t>(player);
+  return e;
+}
+
+Digraph graph(std::initializer_list<std::vector<Edge>> states) {
+  Digraph g;
+  for (const auto& out : states) g.add_state(out);
+  return g;
+}
+
+std::vector<StateId> targets(const std::vector<Edge>& path) {
+  std::vector<StateId> t;
+  for (const Edge& e : path) t.push_back(e.to);
+  return t;
+}
+
+const EdgePredicate all = [](StateId, const Edge&) { return true; };
+const EdgePredicate quiet = [](StateId, const Edge& e) { return !e.progress; };
+const EdgePredicate progress = [](StateId, const Edge& e) { return e.progress; };
+
+TEST(CyclicComponents, FindsCyclesAndSelfLoopsOnly) {
+  // 0 -> 1 -> 2 -> 0, 2 -> 3, 3 -> 3 (progress), 3 -> 4; 4 has no move.
+  const Digraph g = graph({{to(1)}, {to(2)}, {to(0), to(3)}, {to(3, true), to(4)}, {}});
+  const auto with_all = cyclic_components(g, all);
+  ASSERT_EQ(2u, with_all.size());
+  EXPECT_EQ((std::vector<StateId>{0, 1, 2}), with_all[0]);
+  EXPECT_EQ((std::vector<StateId>{3}), with_all[1]);
+  const auto without_progress = cyclic_components(g, quiet);
+  ASSERT_EQ(1u, without_progress.size());
+  EXPECT_EQ((std::vector<StateId>{0, 1, 2}), without_progress[0]);
+}
+
+TEST(CyclicComponents, AcyclicGraphHasNone) {
+  const Digraph g = graph({{to(1), to(2)}, {to(2)}, {}});
+  EXPECT_TRUE(cyclic_components(g, all).empty());
+}
+
+TEST(ShortestCycle, ThroughEntryAndThroughARequiredEdge) {
+  // 0 -> 1 -> 0 (short, no progress); 0 -> 2 -> 3 -> 0 with 2 -> 3 progress.
+  const Digraph g = graph({{to(1), to(2)}, {to(0)}, {to(3, true)}, {to(0)}});
+  const std::vector<StateId> members{0, 1, 2, 3};
+  EXPECT_EQ((std::vector<StateId>{1, 0}), targets(shortest_cycle(g, 0, members, all)));
+  EXPECT_EQ((std::vector<StateId>{2, 3, 0}), targets(shortest_cycle(g, 0, members, all, progress)));
+  EXPECT_EQ((std::vector<StateId>{0, 1}), targets(shortest_cycle(g, 1, members, all)));
+  // Without the progress edge there is only the short cycle, and none with progress.
+  EXPECT_TRUE(shortest_cycle(g, 0, members, quiet, progress).empty());
+}
+
+TEST(ShortestCycle, SelfLoopAndStateOutsideTheComponent) {
+  const Digraph g = graph({{to(1)}, {to(1), to(0)}});
+  EXPECT_EQ((std::vector<StateId>{1}), targets(shortest_cycle(g, 1, {1}, all)));
+  EXPECT_TRUE(shortest_cycle(g, 0, {1}, all).empty());
+}
+
+TEST(ShortestPath, NearestGoalInside) {
+  // 0 -> 1 -> 2, 0 -> 3 -> 4 -> 2
+  const Digraph g = graph({{to(1), to(3)}, {to(2)}, {}, {to(4)}, {to(2)}});
+  std::vector<Edge> path;
+  const auto goal = [](StateId v) { return v == 2; };
+  EXPECT_TRUE(shortest_path(
+      g, 0, goal, [](StateId) { return true; }, all, path));
+  EXPECT_EQ((std::vector<StateId>{1, 2}), targets(path));
+  EXPECT_TRUE(shortest_path(
+      g, 0, goal, [](StateId v) { return v != 1; }, all, path));
+  EXPECT_EQ((std::vector<StateId>{3, 4, 2}), targets(path));
+  EXPECT_FALSE(shortest_path(
+      g, 0, goal, [](StateId v) { return v == 0; }, all, path));
+  EXPECT_TRUE(shortest_path(
+      g, 2, goal, [](StateId) { return true; }, all, path));
+  EXPECT_TRUE(path.empty());
+}
+
+TEST(CanReach, BackwardFromTargets) {
+  // 0 -> 1 -> 2 (target); 3 -> 3; 4 -> 1 only through a progress edge
+  const Digraph g = graph({{to(1)}, {to(2)}, {}, {to(3)}, {to(1, true)}});
+  const std::vector<bool> reach = can_reach(g, {false, false, true, false, false});
+  EXPECT_EQ((std::vector<bool>{true, true, true, false, true}), reach);
+  const std::vector<bool> quiet_reach = can_reach(g, {false, false, true, false, false}, quiet);
+  EXPECT_EQ((std::vector<bool>{true, true, true, false, false}), quiet_reach);
+}
+
+TEST(ClassifyCycle, MandatoryWhenNoStateOnTheCycleHasAChoice) {
+  const Digraph g = graph({{to(1)}, {to(0)}});
+  const auto c = classify_cycle(g, 0, {g.out(0)[0], g.out(1)[0]});
+  EXPECT_EQ(LoopClass::mandatory, c.loop);
+  EXPECT_EQ(-1, c.player);
+}
+
+TEST(ClassifyCycle, OptionalWhenOnePlayerMakesEveryChoice) {
+  // State 0: P2 (index 1) takes the loop or leaves; state 1: forced.
+  const Digraph g =
+      graph({{to(1, false, Chooser::player, 1), to(2, true, Chooser::player, 1)}, {to(0)}, {}});
+  const auto c = classify_cycle(g, 0, {g.out(0)[0], g.out(1)[0]});
+  EXPECT_EQ(LoopClass::optional_one, c.loop);
+  EXPECT_EQ(1, c.player);
+}
+
+TEST(ClassifyCycle, SeveralPlayersAndChance) {
+  const Digraph g = graph({{to(1, false, Chooser::player, 0), to(2, false, Chooser::player, 0)},
+                           {to(0, false, Chooser::player, 1), to(2, false, Chooser::player, 1)},
+                           {to(0, false, Chooser::nature), to(1, false, Chooser::nature)}});
+  const auto several = classify_cycle(g, 0, {g.out(0)[0], g.out(1)[0]});
+  EXPECT_EQ(LoopClass::several_players, several.loop);
+  EXPECT_EQ((std::vector<int>{0, 1}), several.players);
+  const auto chance = classify_cycle(g, 0, {g.out(0)[1], g.out(2)[0]});
+  EXPECT_EQ(LoopClass::chance, chance.loop);
+}
+
+}  // namespace
+}  // namespace loophole::properties::detail
