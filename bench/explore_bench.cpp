@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include <sys/resource.h>
+
 #include "loophole/checker/explicit.hpp"
 #include "loophole/checker/semantics.hpp"
 #include "loophole/model/diagnostics.hpp"
@@ -66,7 +68,15 @@ class Synthetic final : public checker::TransitionSystem {
   checker::Layout layout_;
 };
 
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
 struct Run {
+  double cpu = 0;  // CPU seconds of all threads (wall time misleads on a busy machine)
   checker::Statistics stats;
   checker::Completion completion = checker::Completion::complete;
   checker::ExplicitGraph::MemoryUse memory;
@@ -114,9 +124,9 @@ void print_run(const char* label, const Run& r) {
   const auto& s = r.stats;
   const double n = s.states == 0 ? 1 : static_cast<double>(s.states);
   std::printf(
-      "%-8s states %s  transitions %s  depth %u  time %.3f s  rate %.0f k/s  "
+      "%-8s states %s  transitions %s  depth %u  time %.3f s  cpu %.3f s  rate %.0f k/s  "
       "peak %.1f B/state (states %.1f, index %.1f, edges %.1f)  %s\n",
-      label, grouped(s.states).c_str(), grouped(s.transitions).c_str(), s.depth, s.seconds,
+      label, grouped(s.states).c_str(), grouped(s.transitions).c_str(), s.depth, s.seconds, r.cpu,
       s.seconds > 0 ? static_cast<double>(s.states) / s.seconds / 1000 : 0, s.bytes_per_state,
       static_cast<double>(r.memory.states) / n, static_cast<double>(r.memory.index) / n,
       static_cast<double>(r.memory.edges) / n, completion_name(r.completion));
@@ -193,30 +203,32 @@ int main(int argc, char** argv) {
               layout.data_fields, packer.bits(), packer.bytes());
 
   for (const int threads : thread_counts) {
-    std::vector<double> seconds, rates, bytes;
+    std::vector<double> seconds, cpu, rates, bytes;
     for (int r = 0; r < runs; ++r) {
       checker::ExplicitOptions options;
       options.threads = threads;
       options.max_states = max_states;
       std::unique_ptr<checker::ExploredGraph> g;
+      const double cpu0 = cpu_seconds();
       if (system) {
         g = checker::explore_system(*system, options, nullptr);
       } else {
         g = checker::explore(*sem, options);
       }
-      Run run{g->statistics(), g->completion(), {}};
+      Run run{cpu_seconds() - cpu0, g->statistics(), g->completion(), {}};
       if (const auto* eg = dynamic_cast<const checker::ExplicitGraph*>(g.get())) {
         run.memory = eg->memory_use();
       }
       const std::string label = std::to_string(threads) + "t #" + std::to_string(r + 1);
       print_run(label.c_str(), run);
       seconds.push_back(run.stats.seconds);
+      cpu.push_back(run.cpu);
       rates.push_back(
           run.stats.seconds > 0 ? static_cast<double>(run.stats.states) / run.stats.seconds : 0);
       bytes.push_back(run.stats.bytes_per_state);
     }
-    std::printf("median   threads %d  time %.3f s  rate %.0f k/s  peak %.1f B/state\n", threads,
-                median(seconds), median(rates) / 1000, median(bytes));
+    std::printf("median   threads %d  time %.3f s  cpu %.3f s  rate %.0f k/s  peak %.1f B/state\n",
+                threads, median(seconds), median(cpu), median(rates) / 1000, median(bytes));
   }
   return 0;
 }

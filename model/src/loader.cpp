@@ -660,8 +660,10 @@ class Loader {
         window.roles.push_back(std::move(raw));
       }
       if (const Entry* mp = wm->get("may_pass")) {
-        if (window.decl.protocol != Protocol::alternate) {
-          sink_.error(mp->key_where, "'may_pass' only applies to 'alternate' windows");
+        if (window.decl.protocol == Protocol::sequence) {
+          sink_.error(mp->key_where,
+                      "'may_pass' does not apply to 'sequence' windows: a seat always ends with a "
+                      "pass");
         } else if (auto b = r.boolean(*mp)) {
           window.decl.may_pass = *b;
         }

@@ -370,9 +370,11 @@ TEST(BadInput, WindowSpeedNotDeclared) {
       "speed 4 is not one of the declared speeds 1, 2, 3", "6:21");
 }
 
-TEST(BadInput, MayPassOnPriorityWindow) {
-  EXPECT_FIRST(load_text(with_turn("windows:\n  main: {may_pass: true}\n")),
-               "'may_pass' only applies to 'alternate' windows", "4:10");
+TEST(BadInput, MayPassOnSequenceWindow) {
+  EXPECT_FIRST(load_text(with_turn(
+                   "windows:\n  main: {protocol: sequence, order: [active], may_pass: true}\n")),
+               "'may_pass' does not apply to 'sequence' windows: a seat always ends with a pass",
+               "4:47");
 }
 
 // ---- actions ---------------------------------------------------------------------------------
