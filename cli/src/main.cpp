@@ -17,7 +17,15 @@ namespace {
 
 std::atomic<bool> g_interrupted{false};
 
-extern "C" void on_sigint(int /*sig*/) { g_interrupted.store(true); }
+// The first signal asks the engine to stop and report what it explored; a
+// second one ends the process at once (nothing half-written: reports are
+// written to a temporary file and renamed).
+extern "C" void on_sigint(int sig) {
+  if (g_interrupted.exchange(true)) {
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+  }
+}
 
 }  // namespace
 
@@ -34,7 +42,7 @@ int main(int argc, char** argv) {
 
   CheckArgs check;
   auto* c = app.add_subcommand("check", "check rulesets: load, type-check, explore, report findings");
-  c->add_option("files", check.files, "ruleset files")->required()->check(CLI::ExistingFile);
+  c->add_option("files", check.files, "ruleset files")->required();
   c->add_option("-p,--param", check.params, "override a param: NAME=VALUE (repeatable)");
   c->add_option("--sweep", check.sweeps, "check each value of a param: NAME=FROM..TO");
   c->add_option("--players", check.players, "player count (within the ruleset's players range)");
@@ -55,7 +63,7 @@ int main(int argc, char** argv) {
 
   GraphArgs graph;
   auto* g = app.add_subcommand("graph", "print the phase/step graph of a ruleset");
-  g->add_option("file", graph.file, "ruleset file")->required()->check(CLI::ExistingFile);
+  g->add_option("file", graph.file, "ruleset file")->required();
   g->add_option("--format", graph.format, "dot")->check(CLI::IsMember({"dot"}));
   g->add_option("-p,--param", graph.params, "override a param: NAME=VALUE (repeatable)");
   g->add_option("-o,--output", graph.output, "write to FILE (atomically)");

@@ -92,6 +92,17 @@ void render_trace(std::string& out, const RulesetReport& rs, const checker::Trac
   }
 }
 
+std::string_view completion_note(checker::Completion c) {
+  switch (c) {
+    case checker::Completion::complete: return "";
+    case checker::Completion::state_limit: return "  (inconclusive: state limit reached)";
+    case checker::Completion::memory_limit: return "  (inconclusive: memory limit reached)";
+    case checker::Completion::time_limit: return "  (inconclusive: time limit reached)";
+    case checker::Completion::interrupted: return "  (inconclusive: interrupted)";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string group_digits(std::uint64_t n) {
@@ -121,7 +132,7 @@ std::string render_text(const Report& report, const model::SourceManager& source
       const std::string loc = f.where.known()
                                   ? fmt::format("{}:{}:{}", f.where.file, f.where.line, f.where.col)
                                   : rs.file;
-      out += fmt::format("{}: {} {}: {}\n", p.wrap("1", loc),
+      out += fmt::format("{}: {}: {}: {}\n", p.wrap("1", loc),
                          p.wrap(severity_code(f.severity), properties::to_string(f.severity)),
                          heading(f), p.wrap("1", f.message));
       render_source_line(out, f.where, sources);
@@ -137,7 +148,7 @@ std::string render_text(const Report& report, const model::SourceManager& source
           rs.file, rs.findings.size(), rs.findings.size() == 1 ? "" : "s",
           group_digits(st.states), group_digits(st.transitions), st.depth, st.seconds,
           format_rate(rate), st.bytes_per_state, st.threads,
-          rs.completion == checker::Completion::complete ? "" : "  (inconclusive: limit reached)");
+          completion_note(rs.completion));
     } else if (options.statistics) {
       out += fmt::format("{}: {} finding{} ({})\n", rs.file, rs.findings.size(),
                          rs.findings.size() == 1 ? "" : "s", rs.engine);

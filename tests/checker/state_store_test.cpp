@@ -5,6 +5,7 @@
 #include "explicit/state_store.hpp"
 
 #include <atomic>
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -57,15 +58,26 @@ TEST(StateStore, FindsEveryStateAcrossResizes) {
     w[0] &= 0xFFFFFFFFFFULL;  // 5 bytes
     ASSERT_TRUE(store.insert(w.data(), hash_of(w), 0).fresh) << i;
   }
+  // 5 packed bytes + 4 parent bytes + 4 / load bytes of index.
+  const double per_state = static_cast<double>(store.state_memory() + store.index_memory()) / n;
+  EXPECT_LT(per_state, 5 + 4 + 4 / 0.375 + 1);
+  EXPECT_EQ(store.state_memory() + store.index_memory(), budget.used());
+  // A resize with a rehash on three threads.
+  const auto three_threads = [](std::size_t tasks, const std::function<void(std::size_t)>& body) {
+    std::vector<std::thread> team;
+    for (std::size_t k = 0; k < 3; ++k) {
+      team.emplace_back([&, k] {
+        for (std::size_t t = k; t < tasks; t += 3) body(t);
+      });
+    }
+    for (auto& th : team) th.join();
+  };
+  ASSERT_TRUE(store.reserve(n, three_threads));
   for (std::uint64_t i = 0; i < n; ++i) {
     auto w = state_of(i, 1);
     w[0] &= 0xFFFFFFFFFFULL;
     ASSERT_EQ(i, store.find(w.data(), hash_of(w)));
   }
-  // 5 packed bytes + 4 parent bytes + 4 / load bytes of index.
-  const double per_state = static_cast<double>(store.state_memory() + store.index_memory()) / n;
-  EXPECT_LT(per_state, 5 + 4 + 4 / 0.375 + 1);
-  EXPECT_EQ(store.state_memory() + store.index_memory(), budget.used());
 }
 
 // Claims in any order and on several threads, then assignment in key order,
@@ -97,15 +109,16 @@ TEST(StateStore, ConcurrentClaimsNumberLikeSequentialInsertion) {
       const auto w = state_of(n * 6, words);
       store.insert(w.data(), hash_of(w), no_state);
     }
-    ASSERT_TRUE(store.reserve(claims.size()));
+    ASSERT_TRUE(store.reserve(claims.size() + threads * StateStore::claim_block));
     std::vector<StateStore::Ref> refs(claims.size());
     std::vector<std::thread> team;
     for (int t = 0; t < threads; ++t) {
       team.emplace_back([&, t] {
+        StateStore::Cursor cursor;
         // Thread t takes every threads-th claim, from the back.
         for (std::size_t k = claims.size(); k-- > 0;) {
           if (static_cast<int>(k % threads) == t) {
-            refs[k] = store.claim(claims[k].data(), hash_of(claims[k]), k);
+            refs[k] = store.claim(claims[k].data(), hash_of(claims[k]), k, cursor);
           }
         }
       });
@@ -133,11 +146,12 @@ TEST(StateStore, ConcurrentClaimsNumberLikeSequentialInsertion) {
 TEST(StateStore, UnassignedClaimsLeaveNoTrace) {
   MemoryBudget budget(std::uint64_t{1} << 30);
   StateStore store(1, 8, budget);
-  ASSERT_TRUE(store.reserve(100));
+  ASSERT_TRUE(store.reserve(100 + StateStore::claim_block));
   std::vector<StateStore::Ref> refs;
+  StateStore::Cursor cursor;
   for (std::uint64_t k = 0; k < 100; ++k) {
     const auto w = state_of(k, 1);
-    refs.push_back(store.claim(w.data(), hash_of(w), k));
+    refs.push_back(store.claim(w.data(), hash_of(w), k, cursor));
   }
   for (std::uint64_t k = 0; k < 40; ++k) store.assign(refs[k], no_state);
   store.commit(0, store.scratch_entries());

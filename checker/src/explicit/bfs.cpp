@@ -5,13 +5,15 @@
 // the successor function and packs every successor into its own buffer;
 // (2) claim, in parallel: every packed successor is looked up in the state
 // store, new ones claimed lock-free with a key = (task, position) that orders
-// them as a sequential search would meet them; (3) walk, serial: in (source,
+// them as a sequential search would meet them; (3) walk: in (source,
 // successor index) order, give each new state the next id at its first
-// occurrence and append the edges; (4) commit, in parallel: copy new states
-// into the arena and finish their hash slots. Numbering, parents and edges are
-// therefore exactly those of a one-thread search, for every thread count and
-// every chunking; the serial walk touches only a few bytes per move, so the
-// successor function stays the bottleneck.
+// occurrence and append the edges (on all threads: per-task counts and a
+// prefix sum give each task its first id and edge position); (4) commit, in
+// parallel: copy new states into the arena and finish their hash slots.
+// Numbering, parents and edges are therefore exactly those of a one-thread
+// search, for every thread count and every chunking. What stays serial is per
+// task or per source (offsets), never per move, so the successor function
+// stays the bottleneck.
 //
 // Limits are checked between chunks and, for time and interrupts, inside the
 // expand phase; a stopped chunk is dropped whole, and a state limit cuts the
@@ -20,7 +22,9 @@
 #include "bfs.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <optional>
 #include <thread>
@@ -33,18 +37,24 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The successors of one task's sources, in order.
-struct TaskBuffer {
+// The successors of one task's sources, in order. (Aligned: tasks and
+// workers run side by side, and must not share cache lines.)
+struct alignas(64) TaskBuffer {
   StateId first = 0, last = 0;  // sources [first, last)
   std::vector<Word> words;      // packed successors, words() each
   std::vector<std::uint64_t> hashes;
   std::vector<std::uint16_t> labels;
   std::vector<StateStore::Ref> refs;
-  std::vector<std::uint32_t> degrees;  // successors per source
-  std::uint64_t accounted = 0;         // bytes acquired from the budget
+  std::vector<std::uint32_t> degrees;    // successors per source
+  std::array<std::uint64_t, 16> seen{};  // raw move labels present (bit set)
+  std::uint64_t fresh = 0;               // first claims of new states
+  StateId first_id = 0;                  // id of the task's first new state
+  std::uint64_t first_edge = 0;          // position of the task's first edge
+  std::uint64_t accounted = 0;           // bytes acquired from the budget
 };
 
-struct WorkerScratch {
+struct alignas(64) WorkerScratch {
+  StateStore::Cursor cursor;
   std::vector<Word> words;
   StateVec state;
   std::vector<Successor> successors;
@@ -198,29 +208,84 @@ class Search {
         b.words.resize(at + words);
         packer_.pack_delta(s.state, s.words.data(), x.state, &b.words[at]);
         b.hashes.push_back(hash_words(&b.words[at], words));
-        b.labels.push_back(EdgeStore::label(x));
+        const std::uint16_t label = EdgeStore::label(x);
+        b.labels.push_back(label);
+        b.seen[label >> 6] |= std::uint64_t{1} << (label & 63);
       }
       b.degrees.push_back(static_cast<std::uint32_t>(s.successors.size()));
     }
   }
 
-  void claim_task(std::size_t t) {
+  void claim_task(std::size_t t, StateStore::Cursor& cursor) {
     TaskBuffer& b = tasks_[t];
     const std::size_t words = packer_.words();
     const std::uint64_t base = std::uint64_t{t} << 32;
     const std::size_t n = b.hashes.size();
     b.refs.resize(n);
-    constexpr std::size_t ahead = 8;
+    constexpr std::size_t ahead = 16;  // prefetch the hash slots of later records
     for (std::size_t j = 0; j < std::min(ahead, n); ++j) store_.prefetch(b.hashes[j]);
     for (std::size_t j = 0; j < n; ++j) {
       if (j + ahead < n) store_.prefetch(b.hashes[j + ahead]);
-      b.refs[j] = store_.claim(&b.words[j * words], b.hashes[j], base | j);
+      b.refs[j] = store_.claim(&b.words[j * words], b.hashes[j], base | j, cursor);
     }
   }
 
-  // Numbers the new states and appends the edges, in successor order. False
-  // when the state limit cut the chunk.
-  bool walk(std::size_t tasks) {
+  // Numbers the new states and appends the edges on all threads: count the
+  // first claims per task, give each task its first id and first edge
+  // position (serial, per task and per source only), then assign the ids,
+  // and then write the edges (which may point at ids of later tasks) while
+  // the new states are committed. The result is walk_serial()'s.
+  void walk_parallel(std::size_t tasks) {
+    workers_.run(tasks, [&](std::size_t t, int) {
+      TaskBuffer& b = tasks_[t];
+      const std::uint64_t base = std::uint64_t{t} << 32;
+      b.fresh = 0;
+      for (std::size_t k = 0; k < b.refs.size(); ++k) {
+        const StateStore::Ref r = b.refs[k];
+        if (store_.is_tentative(r) && store_.first(r, base | k)) ++b.fresh;
+      }
+    });
+    std::uint64_t id = store_.size(), edge = edges_.size();
+    for (std::size_t t = 0; t < tasks; ++t) {
+      TaskBuffer& b = tasks_[t];
+      b.first_id = static_cast<StateId>(id);
+      b.first_edge = edge;
+      id += b.fresh;
+      edge += b.refs.size();
+      for (std::size_t w = 0; w < b.seen.size(); ++w) {
+        for (std::uint64_t bits = b.seen[w]; bits != 0; bits &= bits - 1) {
+          edges_.intern(static_cast<std::uint16_t>(w * 64 + std::countr_zero(bits)));
+        }
+      }
+      edges_.close_states(b.degrees);
+    }
+    store_.set_assigned(id - store_.size());
+    workers_.run(tasks, [&](std::size_t t, int) {
+      const TaskBuffer& b = tasks_[t];
+      const std::uint64_t base = std::uint64_t{t} << 32;
+      StateId next = b.first_id, src = b.first;
+      std::size_t k = 0;
+      for (const std::uint32_t degree : b.degrees) {
+        for (const std::size_t end = k + degree; k < end; ++k) {
+          const StateStore::Ref r = b.refs[k];
+          if (store_.is_tentative(r) && store_.first(r, base | k)) store_.assign_as(r, next++, src);
+        }
+        ++src;
+      }
+    });
+  }
+
+  void write_edges(std::size_t t) {
+    const TaskBuffer& b = tasks_[t];
+    for (std::size_t k = 0; k < b.refs.size(); ++k) {
+      edges_.set(b.first_edge + k, store_.resolve(b.refs[k]), b.labels[k]);
+    }
+  }
+
+  // The same, one record at a time; with a state limit, this cuts the chunk
+  // before the first source whose new states would not fit (and returns
+  // false).
+  bool walk_serial(std::size_t tasks) {
     const std::uint64_t limit = options_.max_states;
     for (std::size_t t = 0; t < tasks; ++t) {
       const TaskBuffer& b = tasks_[t];
@@ -273,6 +338,7 @@ class Search {
       b.labels.clear();
       b.refs.clear();
       b.degrees.clear();
+      b.seen.fill(0);
     }
     workers_.run(tasks, [&](std::size_t t, int w) {
       expand_task(tasks_[t], scratch_[static_cast<std::size_t>(w)]);
@@ -281,15 +347,36 @@ class Search {
 
     std::uint64_t records = 0;
     for (std::size_t t = 0; t < tasks; ++t) records += tasks_[t].hashes.size();
-    if (!store_.reserve(records) || !edges_.reserve(edges_.states() + n, edges_.size() + records)) {
+    const auto parallel = [&](std::size_t n_tasks, const std::function<void(std::size_t)>& body) {
+      workers_.run(n_tasks, [&](std::size_t t, int) { body(t); });
+    };
+    const std::uint64_t slack = StateStore::claim_block * scratch_.size();
+    if (!store_.reserve(records + slack, parallel) ||
+        !edges_.reserve(edges_.states() + n, edges_.size() + records)) {
       stop(Completion::memory_limit);
       return false;
     }
-    workers_.run(tasks, [&](std::size_t t, int) { claim_task(t); });
-    const bool whole = walk(tasks);
+    for (auto& w : scratch_) w.cursor = {};
+    workers_.run(tasks, [&](std::size_t t, int w) {
+      claim_task(t, scratch_[static_cast<std::size_t>(w)].cursor);
+    });
+    const bool serial = options_.max_states != 0 && store_.size() + records > options_.max_states;
+    bool whole = true;
+    if (serial) {
+      whole = walk_serial(tasks);
+    } else {
+      walk_parallel(tasks);
+    }
+    // Commit the new states (and, after walk_parallel, write the edges).
+    const std::size_t edge_tasks = serial ? 0 : tasks;
     const std::size_t entries = store_.scratch_entries();
-    workers_.run((entries + commit_grain - 1) / commit_grain, [&](std::size_t r, int) {
-      store_.commit(r * commit_grain, std::min(entries, (r + 1) * commit_grain));
+    workers_.run(edge_tasks + (entries + commit_grain - 1) / commit_grain, [&](std::size_t r, int) {
+      if (r < edge_tasks) {
+        write_edges(r);
+      } else {
+        const std::size_t c = r - edge_tasks;
+        store_.commit(c * commit_grain, std::min(entries, (c + 1) * commit_grain));
+      }
     });
     store_.end_batch();
     if (!whole) stop(Completion::state_limit);

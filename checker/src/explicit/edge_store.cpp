@@ -40,7 +40,7 @@ void EdgeStore::open_state() {
   rel_[s] = static_cast<std::uint32_t>(rel);
 }
 
-void EdgeStore::add(StateId to, std::uint16_t raw_label) {
+std::uint8_t EdgeStore::intern(std::uint16_t raw_label) {
   std::int16_t code = code_[raw_label];
   if (code < 0) {
     if (raw_.size() == 256) {
@@ -50,9 +50,20 @@ void EdgeStore::add(StateId to, std::uint16_t raw_label) {
     code_[raw_label] = code;
     raw_.push_back(raw_label);
   }
+  return static_cast<std::uint8_t>(code);
+}
+
+void EdgeStore::add(StateId to, std::uint16_t raw_label) {
   to_[count_] = to;
-  attr_[count_] = static_cast<std::uint8_t>(code);
+  attr_[count_] = intern(raw_label);
   ++count_;
+}
+
+void EdgeStore::close_states(const std::vector<std::uint32_t>& degrees) {
+  for (const std::uint32_t d : degrees) {
+    count_ += d;
+    close_state();
+  }
 }
 
 void EdgeStore::close_state() {

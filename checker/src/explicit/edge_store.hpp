@@ -33,6 +33,17 @@ class EdgeStore {
   void add(StateId to, std::uint16_t raw_label);
   void close_state();  // the open state's list is complete; the next state opens
 
+  // The same in bulk, for filling a chunk's edges on several threads:
+  // intern() every label first (serial), close_states() gives the open states
+  // their degrees (serial, advances size()), then set() writes the edges at
+  // their positions (thread-safe for distinct positions).
+  std::uint8_t intern(std::uint16_t raw_label);
+  void close_states(const std::vector<std::uint32_t>& degrees);
+  void set(std::uint64_t e, StateId to, std::uint16_t raw_label) {
+    to_[e] = to;
+    attr_[e] = static_cast<std::uint8_t>(code_[raw_label]);
+  }
+
   [[nodiscard]] std::uint64_t states() const { return closed_; }  // states with edge lists
   [[nodiscard]] std::uint64_t size() const { return count_; }     // edges
   [[nodiscard]] std::uint64_t begin(StateId s) const { return base_[s >> group_shift] + rel_[s]; }

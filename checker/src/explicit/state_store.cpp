@@ -3,9 +3,11 @@
 // lookup within one or two cache lines of slots; the fingerprint bits in each
 // slot let a probe skip a foreign state without reading the arena. The index
 // doubles at load 3/4, rehashing from the arena (sequential reads, no stored
-// hashes), and asks the memory budget for the new table before allocating it.
+// hashes; in parallel when the caller offers threads), and asks the memory
+// budget for the growth before allocating the new table.
 #include "state_store.hpp"
 
+#include <array>
 #include <cstring>
 #include <stdexcept>
 
@@ -49,7 +51,7 @@ StateId StateStore::find(const Word* state, std::uint64_t hash) const {
 
 StateStore::Inserted StateStore::insert(const Word* state, std::uint64_t hash, StateId parent) {
   if (const StateId id = find(state, hash); id != no_state) return {id, false};
-  if (!reserve(1)) return {};
+  if (!reserve(1, {})) return {};
   const std::uint32_t fp = fingerprint(hash);
   std::size_t i = home(hash);
   while ((slots_[i] & mask_) != mask_) i = (i + 1) & mask_;
@@ -61,42 +63,77 @@ StateStore::Inserted StateStore::insert(const Word* state, std::uint64_t hash, S
   return {id, true};
 }
 
-bool StateStore::reserve(std::uint64_t extra) {
+bool StateStore::reserve(std::uint64_t extra, const ParallelFor& parallel) {
   if (scratch_used_.load(std::memory_order_relaxed) != 0) {
     throw std::logic_error("loophole: internal error: StateStore::reserve inside a batch");
   }
   const std::uint64_t states = size_ + extra;
   const std::uint64_t capacity = slots_ ? std::uint64_t{mask_} + 1 : 0;
   if ((size_ + tombstones_ + extra) * max_load_den > capacity * max_load_num) {
-    if (!grow_index(states)) return false;
+    if (!grow_index(states, parallel)) return false;
   }
   return grow_arena(states) && parents_.ensure(states, budget_) && grow_scratch(extra);
 }
 
-bool StateStore::grow_index(std::uint64_t states) {
+bool StateStore::grow_index(std::uint64_t states, const ParallelFor& parallel) {
   unsigned bits = min_index_bits;
   while (states * max_load_den > (std::uint64_t{1} << bits) * max_load_num) ++bits;
   if (bits > 32) return false;
+  // The old table is freed before the new one is allocated: rehashing reads
+  // the states from the arena, so the peak is the new table alone.
   const std::uint64_t capacity = std::uint64_t{1} << bits;
-  if (!budget_.acquire(capacity * sizeof(std::uint32_t))) return false;
-  std::unique_ptr<std::uint32_t[]> old = std::move(slots_);
-  const std::uint64_t old_capacity = old ? std::uint64_t{mask_} + 1 : 0;
+  const std::uint64_t old_capacity = slots_ ? std::uint64_t{mask_} + 1 : 0;
+  if (!budget_.acquire((capacity - old_capacity) * sizeof(std::uint32_t))) return false;
+  slots_.reset();
   slots_.reset(new std::uint32_t[capacity]);
   std::memset(slots_.get(), 0xFF, capacity * sizeof(std::uint32_t));
   bits_ = bits;
   mask_ = static_cast<std::uint32_t>(capacity - 1);
   tombstones_ = 0;
+  constexpr StateId grain = StateId{1} << 16;
+  if (parallel && size_ > grain) {
+    parallel((size_ + grain - 1) / grain, [&](std::size_t t) {
+      const auto begin = static_cast<StateId>(t * grain);
+      rehash(begin, static_cast<StateId>(std::min<std::uint64_t>(size_, begin + grain)), true);
+    });
+  } else {
+    rehash(0, static_cast<StateId>(size_), false);
+  }
+  return true;
+}
+
+void StateStore::rehash(StateId begin, StateId end, bool concurrent) {
+  // Each state lands in a random slot of a table far larger than the caches:
+  // hash a few states ahead and prefetch their slots.
+  constexpr StateId ahead = 16;
+  std::array<std::uint64_t, ahead> hashes{};
   std::vector<Word> w(words_);
-  for (StateId id = 0; id < size_; ++id) {
+  auto place = [&](StateId id, std::uint64_t hash) {
+    const std::uint32_t value = fingerprint(hash) | id;
+    for (std::size_t i = home(hash);; i = (i + 1) & mask_) {
+      if (!concurrent) {
+        if ((slots_[i] & mask_) != mask_) continue;
+        slots_[i] = value;
+        return;
+      }
+      std::atomic_ref<std::uint32_t> slot(slots_[i]);
+      std::uint32_t v = slot.load(std::memory_order_relaxed);
+      if ((v & mask_) == mask_ &&
+          slot.compare_exchange_strong(v, value, std::memory_order_relaxed)) {
+        return;
+      }
+    }
+  };
+  for (StateId id = begin; id < end; ++id) {
     load(id, w.data());
     const std::uint64_t hash = hash_words(w.data(), words_);
-    std::size_t i = home(hash);
-    while ((slots_[i] & mask_) != mask_) i = (i + 1) & mask_;
-    slots_[i] = fingerprint(hash) | id;
+    prefetch(hash);
+    if (id - begin >= ahead) place(id - ahead, hashes[(id - ahead) % ahead]);
+    hashes[id % ahead] = hash;
   }
-  old.reset();
-  budget_.release(old_capacity * sizeof(std::uint32_t));
-  return true;
+  for (StateId id = end - std::min(ahead, end - begin); id < end; ++id) {
+    place(id, hashes[id % ahead]);
+  }
 }
 
 bool StateStore::grow_arena(std::uint64_t states) {
@@ -140,7 +177,8 @@ void StateStore::min_key(std::size_t entry, std::uint64_t key) {
   }
 }
 
-StateStore::Ref StateStore::claim(const Word* state, std::uint64_t hash, std::uint64_t key) {
+StateStore::Ref StateStore::claim(const Word* state, std::uint64_t hash, std::uint64_t key,
+                                  Cursor& cursor) {
   const std::uint32_t fp = fingerprint(hash);
   constexpr std::size_t none = ~std::size_t{0};
   std::size_t mine = none;
@@ -149,11 +187,18 @@ StateStore::Ref StateStore::claim(const Word* state, std::uint64_t hash, std::ui
     std::uint32_t v = slot.load(std::memory_order_acquire);
     while ((v & mask_) == mask_) {
       if (mine == none) {
-        mine = scratch_used_.fetch_add(1, std::memory_order_relaxed);
+        if (cursor.next == cursor.end) {
+          cursor.next = scratch_used_.fetch_add(claim_block, std::memory_order_relaxed);
+          cursor.end = cursor.next + claim_block;
+          if (cursor.end > scratch_capacity_) {
+            throw std::logic_error("loophole: internal error: claims beyond the reserved scratch");
+          }
+          std::memset(&scratch_published_[cursor.next], 0, claim_block);
+        }
+        mine = cursor.next++;
         std::memcpy(scratch_.get() + mine * words_, state, words_ * sizeof(Word));
         scratch_key_[mine] = key;
         scratch_final_[mine] = no_state;
-        scratch_published_[mine] = 0;
       }
       scratch_slot_[mine] = static_cast<std::uint32_t>(i);
       const auto ref = static_cast<Ref>(size_ + mine);

@@ -1,0 +1,209 @@
+// End-to-end tests of the `loophole` binary: exit codes, where output goes,
+// bad input, limits, interruption and atomic report files. They run the real
+// executable, as CI and designers do.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+fs::path temp_dir() {
+  static const fs::path dir = [] {
+    fs::path d = fs::temp_directory_path() / ("loophole-cli-" + std::to_string(::getpid()));
+    fs::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+Outcome run(const std::string& args) {
+  const fs::path out = temp_dir() / "stdout";
+  const fs::path err = temp_dir() / "stderr";
+  const std::string cmd = std::string(LOOPHOLE_BINARY) + " " + args + " >" + out.string() +
+                          " 2>" + err.string() + " </dev/null";
+  const int status = std::system(cmd.c_str());
+  Outcome r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+TEST(Cli, CleanRulesetExitsZero) {
+  const Outcome r = run("check --no-stats tests/fixtures/findings/unreachable-win/reachable.yaml");
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(Cli, FindingExitsOneWithCompilerStyleLine) {
+  const Outcome r = run("check --no-stats tests/fixtures/findings/deadlock/no-pass.yaml");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(first_line(r.out),
+            "tests/fixtures/findings/deadlock/no-pass.yaml:14:19: error: deadlock: in 'combat · "
+            "fight', P1 holds priority and can neither act nor pass");
+  EXPECT_NE(r.out.find("  trace (2 moves, shortest):\n"), std::string::npos) << r.out;
+}
+
+TEST(Cli, FailOnDecidesWhatFails) {
+  // A stalemate is a warning: it fails the run only with --fail-on warning.
+  const std::string file = "tests/fixtures/findings/deadlock/clean.yaml";
+  EXPECT_EQ(run("check --no-stats " + file).code, 0);
+  const Outcome r = run("check --no-stats --fail-on warning " + file);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(first_line(r.out).rfind(file + ":11:17: warning: stalemate: ", 0), 0u) << r.out;
+}
+
+TEST(Cli, BadInputExitsTwoWithLocatedDiagnostic) {
+  const Outcome r = run("check tests/fixtures/cli/bad.yaml");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err,
+            "tests/fixtures/cli/bad.yaml:14:35: error: unknown zone 'discard_pile'\n"
+            "   14 |           do: \"move(hand[active], discard_pile[active], 1)\"\n"
+            "      |                                   ^~~~~~~~~~~~\n"
+            "note: did you mean 'discard'? (declared at tests/fixtures/cli/bad.yaml:8:3)\n");
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(Cli, MissingFileExitsTwo) {
+  const Outcome r = run("check tests/fixtures/no-such-file.yaml");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(first_line(r.err),
+            "tests/fixtures/no-such-file.yaml: error: cannot read file: No such file or directory");
+}
+
+TEST(Cli, BadRulesetDoesNotStopTheOthers) {
+  const Outcome r = run(
+      "check --no-stats tests/fixtures/cli/bad.yaml "
+      "tests/fixtures/findings/deadlock/no-pass.yaml");
+  EXPECT_EQ(r.code, 2);  // bad input wins over findings
+  EXPECT_NE(r.out.find("no-pass.yaml:14:19: error: deadlock"), std::string::npos) << r.out;
+}
+
+TEST(Cli, BadOptionValuesExitTwo) {
+  const std::string file = " tests/fixtures/cli/big.yaml";
+  Outcome r = run("check --param top=lots" + file);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err,
+            "loophole: error: --param: value of param 'top' must be an integer, found 'lots'\n");
+  r = run("check --param top=9999" + file);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("error: value 9999 for param 'top' (from --param) is out of range 1..4000"),
+            std::string::npos)
+      << r.err;
+  r = run("check --max-memory lots" + file);
+  EXPECT_EQ(r.code, 2);
+  r = run("check --threads -1" + file);
+  EXPECT_EQ(r.code, 2);
+  r = run("frobnicate");
+  EXPECT_EQ(r.code, 2);
+}
+
+TEST(Cli, StateLimitIsInconclusive) {
+  const Outcome r = run("check --max-states 500 tests/fixtures/cli/big.yaml");
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
+  EXPECT_NE(r.out.find("(inconclusive: state limit reached)"), std::string::npos) << r.out;
+}
+
+TEST(Cli, ThreadCountsGiveIdenticalReports) {
+  for (const std::string file : {"tests/fixtures/findings/response-loop/ward-duel.yaml",
+                                 "tests/fixtures/findings/stalemate/race.yaml",
+                                 "tests/fixtures/findings/rule-gap/empty-deck.yaml"}) {
+    const Outcome one = run("check --no-stats -j 1 " + file);
+    const Outcome two = run("check --no-stats -j 2 " + file);
+    EXPECT_EQ(one.code, two.code) << file;
+    EXPECT_EQ(one.out, two.out) << file;
+    EXPECT_FALSE(one.out.empty()) << file;
+  }
+}
+
+TEST(Cli, OutputFileIsWrittenWhole) {
+  const fs::path report = temp_dir() / "report.txt";
+  fs::remove(report);
+  const Outcome r = run("check --no-stats -o " + report.string() +
+                    " tests/fixtures/findings/deadlock/no-pass.yaml");
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out, "");
+  const std::string text = slurp(report);
+  EXPECT_EQ(first_line(text).rfind("tests/fixtures/findings/deadlock/no-pass.yaml:14:19:", 0), 0u);
+  for (const auto& entry : fs::directory_iterator(temp_dir())) {
+    EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos)
+        << "left behind: " << entry.path();
+  }
+}
+
+TEST(Cli, BadInputWritesNoOutputFileButReports) {
+  const fs::path report = temp_dir() / "bad-report.txt";
+  fs::remove(report);
+  const Outcome r = run("check -o " + report.string() + " tests/fixtures/cli/bad.yaml");
+  EXPECT_EQ(r.code, 2);
+  // The (empty) report is still written atomically; no temporary file remains.
+  for (const auto& entry : fs::directory_iterator(temp_dir())) {
+    EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos);
+  }
+}
+
+TEST(Cli, InterruptReportsWhatWasExploredAndLeavesNoPartialFile) {
+  const fs::path report = temp_dir() / "interrupted.txt";
+  fs::remove(report);
+  const fs::path err = temp_dir() / "interrupt.err";
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::freopen(err.c_str(), "w", stderr);
+    execl(LOOPHOLE_BINARY, LOOPHOLE_BINARY, "check", "-p", "top=4000", "-o", report.c_str(),
+          "tests/fixtures/cli/big.yaml", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 3);
+  EXPECT_NE(slurp(err).find("loophole: interrupted; the report covers what was explored"),
+            std::string::npos);
+  const std::string text = slurp(report);
+  // Both win claims become inconclusive notes instead of findings.
+  EXPECT_NE(text.find("tests/fixtures/cli/big.yaml: 2 findings  states "), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("note: unreachable win (inconclusive): P1 can never win by 'full'"),
+            std::string::npos);
+  EXPECT_NE(text.find("(inconclusive: interrupted)\n"), std::string::npos) << text;
+}
+
+TEST(Cli, GraphPrintsDot) {
+  const Outcome r = run("graph tests/fixtures/findings/deadlock/no-pass.yaml");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("digraph ", 0), 0u) << r.out;
+  const Outcome bad = run("graph tests/fixtures/cli/bad.yaml");
+  EXPECT_EQ(bad.code, 2);
+}
+
+}  // namespace
