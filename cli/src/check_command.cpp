@@ -3,16 +3,15 @@
 // with the chosen engine and run every property; then render one report.
 // A ruleset that fails to load makes the run exit 2, but the other rulesets
 // are still checked so one run reports every error.
-#include <unistd.h>
-
 #include <cstdio>
 #include <filesystem>
-#include <fmt/format.h>
 #include <iostream>
 #include <map>
 #include <thread>
 
-#include "commands.hpp"
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include "loophole/checker/explicit.hpp"
 #include "loophole/checker/semantics.hpp"
 #include "loophole/model/diagnostics.hpp"
@@ -21,6 +20,8 @@
 #include "loophole/properties/check.hpp"
 #include "loophole/properties/structural.hpp"
 #include "loophole/reports/report.hpp"
+
+#include "commands.hpp"
 #include "options.hpp"
 
 namespace loophole::cli {
@@ -162,8 +163,8 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
     std::cerr << report.diagnostics.render(sources, tty && args.color != "never");
   }
   reports::TextOptions text;
-  text.color = args.color == "always" || (args.color == "auto" && args.output.empty() &&
-                                          isatty(fileno(stdout)) != 0);
+  text.color = args.color == "always" ||
+               (args.color == "auto" && args.output.empty() && isatty(fileno(stdout)) != 0);
   text.statistics = !args.no_stats;
   const std::string rendered = reports::render_text(report, sources, text);
   if (!write_output(args.output, rendered, error)) {
@@ -191,8 +192,8 @@ bool write_output(const std::string& path, const std::string& text, std::string&
   }
   namespace fs = std::filesystem;
   const fs::path target(path);
-  const fs::path tmp = target.parent_path() /
-                       fmt::format(".{}.tmp.{}", target.filename().string(), ::getpid());
+  const fs::path tmp =
+      target.parent_path() / fmt::format(".{}.tmp.{}", target.filename().string(), ::getpid());
   std::FILE* f = std::fopen(tmp.c_str(), "wb");
   if (f == nullptr) {
     error = fmt::format("cannot write '{}': {}", path, std::strerror(errno));

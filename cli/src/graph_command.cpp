@@ -2,10 +2,11 @@
 // want to see the turn structure they wrote (and for golden tests of it).
 #include <iostream>
 
-#include "commands.hpp"
 #include "loophole/model/diagnostics.hpp"
 #include "loophole/model/game.hpp"
 #include "loophole/model/phase_graph.hpp"
+
+#include "commands.hpp"
 #include "options.hpp"
 
 namespace loophole::cli {

@@ -2,14 +2,14 @@
 // One option table (CLI11) drives --help and parsing. Results go to stdout,
 // progress and logs to stderr. Exit codes: 0 nothing at or above --fail-on,
 // 1 findings, 2 bad input or usage, 3 inconclusive (a limit was reached).
-#include <unistd.h>
-
-#include <CLI/CLI.hpp>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
-#include <fmt/format.h>
 #include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
 
 #include "commands.hpp"
 
@@ -41,7 +41,8 @@ int main(int argc, char** argv) {
       "See docs/cli.md.");
 
   CheckArgs check;
-  auto* c = app.add_subcommand("check", "check rulesets: load, type-check, explore, report findings");
+  auto* c =
+      app.add_subcommand("check", "check rulesets: load, type-check, explore, report findings");
   c->add_option("files", check.files, "ruleset files")->required();
   c->add_option("-p,--param", check.params, "override a param: NAME=VALUE (repeatable)");
   c->add_option("--sweep", check.sweeps, "check each value of a param: NAME=FROM..TO");

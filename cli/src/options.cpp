@@ -40,7 +40,8 @@ std::optional<ParamAssignment> parse_param(const std::string& text, std::string&
   }
   const auto v = to_int(std::string_view(text).substr(eq + 1));
   if (!v) {
-    error = "value of param '" + a.name + "' must be an integer, found '" + text.substr(eq + 1) + "'";
+    error =
+        "value of param '" + a.name + "' must be an integer, found '" + text.substr(eq + 1) + "'";
     return std::nullopt;
   }
   a.value = *v;
@@ -83,10 +84,23 @@ std::optional<std::uint64_t> parse_bytes(const std::string& text, std::string& e
   std::uint64_t unit = 1;
   if (!digits.empty()) {
     switch (digits.back()) {
-      case 'K': case 'k': unit = 1ull << 10; digits.pop_back(); break;
-      case 'M': case 'm': unit = 1ull << 20; digits.pop_back(); break;
-      case 'G': case 'g': unit = 1ull << 30; digits.pop_back(); break;
-      default: break;
+      case 'K':
+      case 'k':
+        unit = 1ull << 10;
+        digits.pop_back();
+        break;
+      case 'M':
+      case 'm':
+        unit = 1ull << 20;
+        digits.pop_back();
+        break;
+      case 'G':
+      case 'g':
+        unit = 1ull << 30;
+        digits.pop_back();
+        break;
+      default:
+        break;
     }
   }
   const auto v = to_int(digits);

@@ -23,6 +23,6 @@ struct Sweep {
 std::optional<ParamAssignment> parse_param(const std::string& text, std::string& error);
 std::optional<Sweep> parse_sweep(const std::string& text, std::string& error);
 std::optional<std::uint64_t> parse_bytes(const std::string& text, std::string& error);  // 512M, 4G
-std::optional<double> parse_seconds(const std::string& text, std::string& error);       // 30, 30s, 5m
+std::optional<double> parse_seconds(const std::string& text, std::string& error);  // 30, 30s, 5m
 
 }  // namespace loophole::cli

@@ -64,60 +64,6 @@ std::string_view category_name(Category c) {
   return "name";
 }
 
-std::string_view op_text(Op op) {
-  switch (op) {
-    case Op::neg:
-      return "-";
-    case Op::not_:
-      return "not";
-    case Op::add:
-      return "+";
-    case Op::sub:
-      return "-";
-    case Op::mul:
-      return "*";
-    case Op::div:
-      return "/";
-    case Op::mod:
-      return "%";
-    case Op::eq:
-      return "==";
-    case Op::ne:
-      return "!=";
-    case Op::lt:
-      return "<";
-    case Op::le:
-      return "<=";
-    case Op::gt:
-      return ">";
-    case Op::ge:
-      return ">=";
-    case Op::and_:
-      return "and";
-    case Op::or_:
-      return "or";
-    case Op::exists:
-      return "exists";
-    case Op::forall:
-      return "forall";
-    case Op::count:
-      return "count";
-    case Op::sum:
-      return "sum";
-    case Op::min:
-      return "min";
-    case Op::max:
-      return "max";
-    case Op::abs:
-      return "abs";
-    case Op::clamp:
-      return "clamp";
-    case Op::none:
-      break;
-  }
-  return "?";
-}
-
 std::string ordinal_argument(std::size_t i, std::string_view fn) {
   return "argument " + std::to_string(i + 1) + " of " + quote_name(fn);
 }
@@ -316,7 +262,7 @@ Type ExprChecker::check(ExprPtr& e, const CheckContext& ctx, std::optional<Type>
       const Type t = check(x.args[0], ctx, want);
       if (is_error(t)) return x.type = Type{};
       if (t != want) {
-        sink_.error(x.args[0]->where, "operator " + quote_name(op_text(x.op)) + " needs " +
+        sink_.error(x.args[0]->where, "operator " + quote_name(to_string(x.op)) + " needs " +
                                           (is_not ? "a bool" : "an int") + " operand, found " +
                                           type_name(game_, t));
         return x.type = Type{};
@@ -355,7 +301,7 @@ Type ExprChecker::check(ExprPtr& e, const CheckContext& ctx, std::optional<Type>
       pop_binder();
       if (!domain_ok || is_error(body)) return x.type = Type{};
       if (body != want) {
-        sink_.error(x.args[0]->where, "body of " + quote_name(op_text(x.op)) + " must be " +
+        sink_.error(x.args[0]->where, "body of " + quote_name(to_string(x.op)) + " must be " +
                                           type_name(game_, want) + ", found " +
                                           type_name(game_, body));
         return x.type = Type{};
@@ -401,7 +347,7 @@ Type ExprChecker::check_binary(Expr& x, const CheckContext& ctx) {
       if (is_error(a) || is_error(b)) return Type{};
       for (const ExprPtr& arg : x.args) {
         if (arg->type != want) {
-          sink_.error(arg->where, "operator " + quote_name(op_text(x.op)) + " needs " +
+          sink_.error(arg->where, "operator " + quote_name(to_string(x.op)) + " needs " +
                                       type_name(game_, want) + " operands, found " +
                                       type_name(game_, arg->type));
           return Type{};

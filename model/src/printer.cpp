@@ -33,60 +33,6 @@ namespace loophole::model {
 
 namespace {
 
-std::string_view op_name(Op op) {
-  switch (op) {
-    case Op::none:
-      return "none";
-    case Op::neg:
-      return "-";
-    case Op::not_:
-      return "not";
-    case Op::add:
-      return "+";
-    case Op::sub:
-      return "-";
-    case Op::mul:
-      return "*";
-    case Op::div:
-      return "/";
-    case Op::mod:
-      return "%";
-    case Op::eq:
-      return "==";
-    case Op::ne:
-      return "!=";
-    case Op::lt:
-      return "<";
-    case Op::le:
-      return "<=";
-    case Op::gt:
-      return ">";
-    case Op::ge:
-      return ">=";
-    case Op::and_:
-      return "and";
-    case Op::or_:
-      return "or";
-    case Op::exists:
-      return "exists";
-    case Op::forall:
-      return "forall";
-    case Op::count:
-      return "count";
-    case Op::sum:
-      return "sum";
-    case Op::min:
-      return "min";
-    case Op::max:
-      return "max";
-    case Op::abs:
-      return "abs";
-    case Op::clamp:
-      return "clamp";
-  }
-  return "?";
-}
-
 class Printer {
  public:
   std::string take() { return std::move(out_); }
@@ -194,7 +140,7 @@ class Printer {
       case ExprKind::unary:
       case ExprKind::binary:
       case ExprKind::builtin:
-        open(op_name(e.op));
+        open(to_string(e.op));
         args(e);
         break;
       case ExprKind::cond:
@@ -202,7 +148,7 @@ class Printer {
         args(e);
         break;
       case ExprKind::quant:
-        open(op_name(e.op));
+        open(to_string(e.op));
         id(e.ref);
         word(e.text);
         domain(e.domain);
@@ -387,6 +333,60 @@ std::string to_string(const Stmt& s) {
   Printer p;
   p.stmt(s);
   return p.take();
+}
+
+std::string_view to_string(Op op) {
+  switch (op) {
+    case Op::none:
+      return "none";
+    case Op::neg:
+      return "-";
+    case Op::not_:
+      return "not";
+    case Op::add:
+      return "+";
+    case Op::sub:
+      return "-";
+    case Op::mul:
+      return "*";
+    case Op::div:
+      return "/";
+    case Op::mod:
+      return "%";
+    case Op::eq:
+      return "==";
+    case Op::ne:
+      return "!=";
+    case Op::lt:
+      return "<";
+    case Op::le:
+      return "<=";
+    case Op::gt:
+      return ">";
+    case Op::ge:
+      return ">=";
+    case Op::and_:
+      return "and";
+    case Op::or_:
+      return "or";
+    case Op::exists:
+      return "exists";
+    case Op::forall:
+      return "forall";
+    case Op::count:
+      return "count";
+    case Op::sum:
+      return "sum";
+    case Op::min:
+      return "min";
+    case Op::max:
+      return "max";
+    case Op::abs:
+      return "abs";
+    case Op::clamp:
+      return "clamp";
+  }
+  return "?";
 }
 
 }  // namespace loophole::model

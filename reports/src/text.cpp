@@ -4,8 +4,9 @@
 // caret, then the game transcript of its trace. Results go to stdout; the
 // caller decides about color (terminal or not).
 #include <algorithm>
-#include <fmt/format.h>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "loophole/reports/report.hpp"
 
@@ -22,9 +23,12 @@ struct Palette {
 
 std::string severity_code(properties::Severity s) {
   switch (s) {
-    case properties::Severity::error: return "1;31";
-    case properties::Severity::warning: return "1;35";
-    case properties::Severity::note: return "1;36";
+    case properties::Severity::error:
+      return "1;31";
+    case properties::Severity::warning:
+      return "1;35";
+    case properties::Severity::note:
+      return "1;36";
   }
   return "1";
 }
@@ -94,11 +98,16 @@ void render_trace(std::string& out, const RulesetReport& rs, const checker::Trac
 
 std::string_view completion_note(checker::Completion c) {
   switch (c) {
-    case checker::Completion::complete: return "";
-    case checker::Completion::state_limit: return "  (inconclusive: state limit reached)";
-    case checker::Completion::memory_limit: return "  (inconclusive: memory limit reached)";
-    case checker::Completion::time_limit: return "  (inconclusive: time limit reached)";
-    case checker::Completion::interrupted: return "  (inconclusive: interrupted)";
+    case checker::Completion::complete:
+      return "";
+    case checker::Completion::state_limit:
+      return "  (inconclusive: state limit reached)";
+    case checker::Completion::memory_limit:
+      return "  (inconclusive: memory limit reached)";
+    case checker::Completion::time_limit:
+      return "  (inconclusive: time limit reached)";
+    case checker::Completion::interrupted:
+      return "  (inconclusive: interrupted)";
   }
   return "";
 }
@@ -145,10 +154,9 @@ std::string render_text(const Report& report, const model::SourceManager& source
       out += fmt::format(
           "{}: {} finding{}  states {}  transitions {}  depth {}  time {:.2f} s  rate {}  "
           "bytes/state {:.1f}  threads {}{}\n",
-          rs.file, rs.findings.size(), rs.findings.size() == 1 ? "" : "s",
-          group_digits(st.states), group_digits(st.transitions), st.depth, st.seconds,
-          format_rate(rate), st.bytes_per_state, st.threads,
-          completion_note(rs.completion));
+          rs.file, rs.findings.size(), rs.findings.size() == 1 ? "" : "s", group_digits(st.states),
+          group_digits(st.transitions), st.depth, st.seconds, format_rate(rate), st.bytes_per_state,
+          st.threads, completion_note(rs.completion));
     } else if (options.statistics) {
       out += fmt::format("{}: {} finding{} ({})\n", rs.file, rs.findings.size(),
                          rs.findings.size() == 1 ? "" : "s", rs.engine);

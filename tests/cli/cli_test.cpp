@@ -1,11 +1,6 @@
 // End-to-end tests of the `loophole` binary: exit codes, where output goes,
 // bad input, limits, interruption and atomic report files. They run the real
 // executable, as CI and designers do.
-#include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -13,6 +8,11 @@
 #include <sstream>
 #include <string>
 #include <thread>
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace {
 
@@ -43,8 +43,8 @@ fs::path temp_dir() {
 Outcome run(const std::string& args) {
   const fs::path out = temp_dir() / "stdout";
   const fs::path err = temp_dir() / "stderr";
-  const std::string cmd = std::string(LOOPHOLE_BINARY) + " " + args + " >" + out.string() +
-                          " 2>" + err.string() + " </dev/null";
+  const std::string cmd = std::string(LOOPHOLE_BINARY) + " " + args + " >" + out.string() + " 2>" +
+                          err.string() + " </dev/null";
   const int status = std::system(cmd.c_str());
   Outcome r;
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -99,9 +99,9 @@ TEST(Cli, MissingFileExitsTwo) {
 }
 
 TEST(Cli, BadRulesetDoesNotStopTheOthers) {
-  const Outcome r = run(
-      "check --no-stats tests/fixtures/cli/bad.yaml "
-      "tests/fixtures/findings/deadlock/no-pass.yaml");
+  const Outcome r =
+      run("check --no-stats tests/fixtures/cli/bad.yaml "
+          "tests/fixtures/findings/deadlock/no-pass.yaml");
   EXPECT_EQ(r.code, 2);  // bad input wins over findings
   EXPECT_NE(r.out.find("no-pass.yaml:14:19: error: deadlock"), std::string::npos) << r.out;
 }
@@ -147,7 +147,7 @@ TEST(Cli, OutputFileIsWrittenWhole) {
   const fs::path report = temp_dir() / "report.txt";
   fs::remove(report);
   const Outcome r = run("check --no-stats -o " + report.string() +
-                    " tests/fixtures/findings/deadlock/no-pass.yaml");
+                        " tests/fixtures/findings/deadlock/no-pass.yaml");
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.out, "");
   const std::string text = slurp(report);

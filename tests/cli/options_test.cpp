@@ -1,8 +1,8 @@
 // The command line's value syntaxes: what is accepted, and the exact message
 // for what is not.
-#include <gtest/gtest.h>
-
 #include "options.hpp"
+
+#include <gtest/gtest.h>
 
 namespace loophole::cli {
 namespace {

@@ -371,10 +371,10 @@ TEST(BadInput, WindowSpeedNotDeclared) {
 }
 
 TEST(BadInput, MayPassOnSequenceWindow) {
-  EXPECT_FIRST(load_text(with_turn(
-                   "windows:\n  main: {protocol: sequence, order: [active], may_pass: true}\n")),
-               "'may_pass' does not apply to 'sequence' windows: a seat always ends with a pass",
-               "4:47");
+  EXPECT_FIRST(
+      load_text(
+          with_turn("windows:\n  main: {protocol: sequence, order: [active], may_pass: true}\n")),
+      "'may_pass' does not apply to 'sequence' windows: a seat always ends with a pass", "4:47");
 }
 
 // ---- actions ---------------------------------------------------------------------------------

@@ -13,9 +13,9 @@
 // (a fingerprint) above, so most probes never touch the arena.
 //
 // Honestly, for the seed rulesets this misses the 24-byte target: their
-// states pack into 14..18 bytes (106..142 bits), so a stored state costs
-// about 27..35 bytes while searching (measured at 1-2 million states; see
-// bench/RESULTS.md) and 18..22 after. Meeting it needs the packed state
+// states pack into 11..18 bytes (85..142 bits), so a stored state costs
+// 15..23 bytes after the search and 26..38 while searching (measured at 1-2
+// million states; see bench/RESULTS.md). Meeting it needs the packed state
 // itself to shrink, e.g. by interning the data and control parts of a state
 // in tables of their own and storing two ids (collapse compression).
 //

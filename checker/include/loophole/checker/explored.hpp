@@ -18,7 +18,7 @@ inline constexpr StateId no_state = ~StateId{0};
 
 struct Edge {
   StateId to = no_state;
-  std::uint32_t index = 0;   // successor index in Semantics::successors order
+  std::uint32_t index = 0;  // successor index in Semantics::successors order
   bool progress = false;
   Chooser chooser = Chooser::none;
   std::int8_t chooser_player = -1;
@@ -28,9 +28,9 @@ struct Edge {
 struct Statistics {
   std::uint64_t states = 0;
   std::uint64_t transitions = 0;
-  std::uint32_t depth = 0;          // BFS levels
+  std::uint32_t depth = 0;  // BFS levels
   double seconds = 0;
-  std::uint64_t bytes = 0;          // peak memory of the state store and graph
+  std::uint64_t bytes = 0;  // peak memory of the state store and graph
   double bytes_per_state = 0;
   int threads = 1;
 };
@@ -41,15 +41,15 @@ class ExploredGraph {
  public:
   virtual ~ExploredGraph() = default;
   [[nodiscard]] virtual const Semantics& semantics() const = 0;
-  [[nodiscard]] virtual std::uint64_t size() const = 0;           // number of states
-  [[nodiscard]] virtual std::uint32_t initial_count() const = 0;  // states 0..n-1 are initial
-  [[nodiscard]] virtual StateVec state(StateId id) const = 0;     // unpacked
+  [[nodiscard]] virtual std::uint64_t size() const = 0;                 // number of states
+  [[nodiscard]] virtual std::uint32_t initial_count() const = 0;        // states 0..n-1 are initial
+  [[nodiscard]] virtual StateVec state(StateId id) const = 0;           // unpacked
   [[nodiscard]] virtual std::vector<Edge> edges(StateId id) const = 0;  // in successor order
   // States 0..expanded()-1 have their complete edge lists. When completion()
   // is not `complete`, the states after them were reached but not expanded:
   // their edges() are empty, which says nothing about deadlock.
   [[nodiscard]] virtual std::uint64_t expanded() const = 0;
-  [[nodiscard]] virtual StateId parent(StateId id) const = 0;     // no_state for initial states
+  [[nodiscard]] virtual StateId parent(StateId id) const = 0;  // no_state for initial states
   [[nodiscard]] virtual std::uint32_t parent_index(StateId id) const = 0;  // successor index used
   [[nodiscard]] virtual std::uint32_t depth(StateId id) const = 0;
   [[nodiscard]] virtual Completion completion() const = 0;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "loophole/model/source.hpp"
@@ -30,10 +31,10 @@ struct Type {
 
 enum class ExprKind : std::uint8_t {
   // produced by the parser, gone after checking
-  name,        // identifier `text`; args empty
-  index,       // args[0][args[1]]            (resolved into var/zone)
-  field,       // args[0].text                (resolved into var, or enum `status.ready`)
-  call,        // text(args...)               (resolved into the kinds below)
+  name,   // identifier `text`; args empty
+  index,  // args[0][args[1]]            (resolved into var/zone)
+  field,  // args[0].text                (resolved into var, or enum `status.ready`)
+  call,   // text(args...)               (resolved into the kinds below)
   // literals and constants (after checking)
   int_lit,     // value
   bool_lit,    // value 0/1
@@ -42,7 +43,13 @@ enum class ExprKind : std::uint8_t {
   kind_lit,    // value = kind id
   action_lit,  // value = action id
   // built-in state
-  active, opponent, self, turn_number, stack_size, top_action, top_controller,
+  active,
+  opponent,
+  self,
+  turn_number,
+  stack_size,
+  top_action,
+  top_controller,
   next_player,  // args[0] player
   // variables: ref = VarDecl id; args = [player index expr if per player]
   // [array index expr if array]; field = record field index (0 if not a record)
@@ -52,22 +59,39 @@ enum class ExprKind : std::uint8_t {
   // value == -3: the kind is computed, args.back() is a kind-typed expression
   // (e.g. `count(hand[p], k)` with `k` bound over `kinds`)
   zone_count,
-  bound,       // a quantifier/for/choose/pick variable: ref = binder slot number
-  unary,       // op, args[0]
-  binary,      // op, args[0], args[1]
-  cond,        // args[0] ? args[1] : args[2]
-  quant,       // op (exists/forall/count/sum), ref = binder slot, domain, args[0] = body
-  builtin,     // op (min/max/abs/clamp), args
+  bound,    // a quantifier/for/choose/pick variable: ref = binder slot number
+  unary,    // op, args[0]
+  binary,   // op, args[0], args[1]
+  cond,     // args[0] ? args[1] : args[2]
+  quant,    // op (exists/forall/count/sum), ref = binder slot, domain, args[0] = body
+  builtin,  // op (min/max/abs/clamp), args
 };
 
 enum class Op : std::uint8_t {
   none,
-  neg, not_,
-  add, sub, mul, div, mod,
-  eq, ne, lt, le, gt, ge,
-  and_, or_,
-  exists, forall, count, sum,
-  min, max, abs, clamp,
+  neg,
+  not_,
+  add,
+  sub,
+  mul,
+  div,
+  mod,
+  eq,
+  ne,
+  lt,
+  le,
+  gt,
+  ge,
+  and_,
+  or_,
+  exists,
+  forall,
+  count,
+  sum,
+  min,
+  max,
+  abs,
+  clamp,
 };
 
 // A domain to range over: players, others (all but self), a constant int
@@ -75,8 +99,8 @@ enum class Op : std::uint8_t {
 struct Domain {
   enum class Kind : std::uint8_t { players, others, range, enum_values, kinds, kinds_tagged };
   Kind kind = Kind::range;
-  std::int64_t lo = 0, hi = -1;  // range (after folding); for enum_values: 0..n-1
-  int ref = -1;                  // enum id or tag id
+  std::int64_t lo = 0, hi = -1;    // range (after folding); for enum_values: 0..n-1
+  int ref = -1;                    // enum id or tag id
   struct Expr* lo_expr = nullptr;  // unfolded bounds as parsed (owned by the binder node)
   struct Expr* hi_expr = nullptr;
   std::string text;  // as written, for diagnostics
@@ -96,9 +120,9 @@ struct Expr {
   int ref = -1;
   int field = 0;
   int tag = -1;
-  std::string text;          // identifier / field / callee name as written
+  std::string text;  // identifier / field / callee name as written
   std::vector<ExprPtr> args;
-  Domain domain;             // for quant
+  Domain domain;                       // for quant
   std::vector<ExprPtr> domain_bounds;  // owns lo/hi exprs of a range domain before folding
 };
 
@@ -113,11 +137,12 @@ enum class StmtKind : std::uint8_t {
   move_kind,  // args: from zone_count expr, to zone_count expr, kind expr, count
   move_any,   // args: from, to, count (kinds chosen by the acting player)
   fire,       // ref = event id
-  win, lose,  // args[0] player
+  win,
+  lose,  // args[0] player
   negate,
-  shuffle,    // args[0] zone (no effect)
+  shuffle,  // args[0] zone (no effect)
   skip,
-  call,       // parser only: text(args) before the checker classifies it
+  call,  // parser only: text(args) before the checker classifies it
 };
 
 struct Stmt;
@@ -127,14 +152,14 @@ struct Stmt {
   StmtKind kind = StmtKind::skip;
   Op op = Op::none;
   SourceSpan where;
-  std::string text;                // callee / binder name as written
-  int ref = -1;                    // event id (fire), binder slot (for/choose/pick)
-  ExprPtr target;                  // assign
-  ExprPtr value;                   // assign
-  std::vector<ExprPtr> args;       // calls
-  std::vector<ExprPtr> conds;      // if; choose/pick `where` (conds[0], may be absent)
-  std::vector<StmtPtr> bodies;     // if branches, loop body, block statements
-  Domain domain;                   // for/choose/pick
+  std::string text;             // callee / binder name as written
+  int ref = -1;                 // event id (fire), binder slot (for/choose/pick)
+  ExprPtr target;               // assign
+  ExprPtr value;                // assign
+  std::vector<ExprPtr> args;    // calls
+  std::vector<ExprPtr> conds;   // if; choose/pick `where` (conds[0], may be absent)
+  std::vector<StmtPtr> bodies;  // if branches, loop body, block statements
+  Domain domain;                // for/choose/pick
   std::vector<ExprPtr> domain_bounds;
 };
 
@@ -144,6 +169,10 @@ struct Stmt {
 class DiagnosticSink;
 ExprPtr parse_expr(std::string_view text, const TextOrigin& origin, DiagnosticSink& sink);
 StmtPtr parse_stmts(std::string_view text, const TextOrigin& origin, DiagnosticSink& sink);
+
+// The operator as written in the language ("+", "and", "exists", "clamp");
+// "none" for Op::none.
+std::string_view to_string(Op op);
 
 // Debug/golden printer: a canonical S-expression of the tree.
 std::string to_string(const Expr& e);

@@ -19,14 +19,14 @@ namespace loophole::model {
 
 // One bounded integer of the data state.
 struct Slot {
-  std::string name;      // pretty, for transcripts: "life[P1]", "field[P2][0].damage", "hand[P1].spark"
+  std::string name;  // pretty, for transcripts: "life[P1]", "field[P2][0].damage", "hand[P1].spark"
   std::int32_t lo = 0, hi = 0;
   std::int32_t init = 0;
-  int var = -1;          // VarDecl id, or -1 for a zone slot
-  int zone = -1;         // ZoneDecl id, or -1 for a variable slot
-  int owner = -1;        // player index for per-player slots, else -1
-  int kind = -1;         // card kind for zone slots
-  Type type;             // int/bool/enum for variables, int for zone counts
+  int var = -1;    // VarDecl id, or -1 for a zone slot
+  int zone = -1;   // ZoneDecl id, or -1 for a variable slot
+  int owner = -1;  // player index for per-player slots, else -1
+  int kind = -1;   // card kind for zone slots
+  Type type;       // int/bool/enum for variables, int for zone counts
 };
 
 struct Param {
@@ -55,23 +55,24 @@ struct Field {
 struct VarDecl {
   std::string name;
   bool per_player = false;
-  int array = 0;                 // 0 = scalar, N = N elements
+  int array = 0;  // 0 = scalar, N = N elements
   bool is_record = false;
-  std::vector<Field> fields;     // exactly one (unnamed "") when not a record
-  int first_slot = 0;            // slot of [P1][0].fields[0]
+  std::vector<Field> fields;  // exactly one (unnamed "") when not a record
+  int first_slot = 0;         // slot of [P1][0].fields[0]
   SourceSpan where;
   // slot of (player, index, field); player/index ignored when not per_player/array
   [[nodiscard]] int slot(int player, int index, int field) const {
     const int nf = static_cast<int>(fields.size());
     const int per_player_stride = (array == 0 ? 1 : array) * nf;
-    return first_slot + (per_player ? player : 0) * per_player_stride + (array == 0 ? 0 : index) * nf + field;
+    return first_slot + (per_player ? player : 0) * per_player_stride +
+           (array == 0 ? 0 : index) * nf + field;
   }
 };
 
 struct KindDecl {
   std::string name;
-  std::int32_t copies = 0;       // per player
-  std::vector<int> tags;         // tag ids
+  std::int32_t copies = 0;  // per player
+  std::vector<int> tags;    // tag ids
   SourceSpan where;
 };
 
@@ -80,7 +81,7 @@ struct ZoneDecl {
   bool per_player = true;
   bool init_all = false;
   std::map<int, std::int32_t> init_counts;  // kind id -> count per owner
-  int first_slot = 0;            // slot of (owner 0, kind 0); layout owner-major
+  int first_slot = 0;                       // slot of (owner 0, kind 0); layout owner-major
   SourceSpan where;
   [[nodiscard]] int slot(int owner, int kind, int kinds) const {
     return first_slot + (per_player ? owner : 0) * kinds + kind;
@@ -89,9 +90,17 @@ struct ZoneDecl {
 
 struct EventDecl {
   // Built-in events are created by the checker for every phase and step.
-  enum class Kind : std::uint8_t { custom, begin_turn, end_turn, begin_phase, end_phase, begin_step, end_step };
+  enum class Kind : std::uint8_t {
+    custom,
+    begin_turn,
+    end_turn,
+    begin_phase,
+    end_phase,
+    begin_step,
+    end_step
+  };
   Kind kind = Kind::custom;
-  std::string name;   // "discovered", "begin_phase(research)", "end_step(research.draw)"
+  std::string name;  // "discovered", "begin_phase(research)", "end_step(research.draw)"
   int phase = -1, step = -1;
   SourceSpan where;
 };
@@ -114,22 +123,22 @@ enum class SequenceTurn : std::uint8_t { active, opponent, active_if_answered };
 struct Window {
   std::string name;
   Protocol protocol = Protocol::priority;
-  std::vector<RoleSpeeds> roles;      // priority (and optionally alternate/sequence speed filters)
-  bool may_pass = true;               // alternate: false by default
-  std::vector<SequenceTurn> order;    // sequence
+  std::vector<RoleSpeeds> roles;    // priority (and optionally alternate/sequence speed filters)
+  bool may_pass = true;             // alternate: false by default
+  std::vector<SequenceTurn> order;  // sequence
   SourceSpan where;
 };
 
 struct Step {
   std::string name;
   int phase = -1;
-  int index = -1;                 // within the phase
-  StmtPtr effects;                // `do`, may be null
-  int window = -1;                // Window id or -1
-  ExprPtr repeat_while;           // may be null
-  ExprPtr end_turn_if;            // may be null
-  std::string repeat_text;        // the two conditions as written (trimmed), for graph
-  std::string end_turn_text;      // labels and messages; "" when absent
+  int index = -1;             // within the phase
+  StmtPtr effects;            // `do`, may be null
+  int window = -1;            // Window id or -1
+  ExprPtr repeat_while;       // may be null
+  ExprPtr end_turn_if;        // may be null
+  std::string repeat_text;    // the two conditions as written (trimmed), for graph
+  std::string end_turn_text;  // labels and messages; "" when absent
   int begin_event = -1, end_event = -1;
   SourceSpan where;
   SourceSpan window_where;
@@ -137,26 +146,26 @@ struct Step {
 
 struct Phase {
   std::string name;
-  std::vector<int> steps;         // global step ids, in order
+  std::vector<int> steps;  // global step ids, in order
   int begin_event = -1, end_event = -1;
   SourceSpan where;
 };
 
 struct Limit {
-  int per_turn = 0;    // 0 = unlimited
+  int per_turn = 0;  // 0 = unlimited
   int per_window = 0;
 };
 
 struct Action {
   std::string name;
   Role who = Role::any;
-  int speed = 0;                  // 0 when the game declares no speeds
-  std::vector<int> windows;       // empty = every window
-  int play_kind = -1;             // card played from hand, or -1
-  int to_zone = -1;               // where the played card goes (default: zone "discard")
-  ExprPtr guard;                  // `when`, may be null (true)
-  StmtPtr cost;                   // may be null
-  StmtPtr effect;                 // may be null
+  int speed = 0;             // 0 when the game declares no speeds
+  std::vector<int> windows;  // empty = every window
+  int play_kind = -1;        // card played from hand, or -1
+  int to_zone = -1;          // where the played card goes (default: zone "discard")
+  ExprPtr guard;             // `when`, may be null (true)
+  StmtPtr cost;              // may be null
+  StmtPtr effect;            // may be null
   Limit limit;
   bool answerable = true;
   bool negatable = true;
@@ -167,16 +176,16 @@ struct Trigger {
   std::string name;
   int event = -1;
   Role controller = Role::active;
-  ExprPtr condition;              // `when`, may be null
+  ExprPtr condition;  // `when`, may be null
   bool optional = false;
-  StmtPtr effect;                 // `do`
+  StmtPtr effect;  // `do`
   SourceSpan where;
 };
 
 struct EndCondition {
   std::string name;
-  bool win = true;                // win or lose
-  Role who = Role::each;          // evaluated with self = each player the role covers
+  bool win = true;        // win or lose
+  Role who = Role::each;  // evaluated with self = each player the role covers
   ExprPtr condition;
   SourceSpan where;
 };
@@ -185,60 +194,60 @@ struct Property {
   enum class Kind : std::uint8_t { always, never, reachable, leads_to };
   std::string name;
   Kind kind = Kind::always;
-  ExprPtr expr;                   // always/never/reachable; leads_to: `from`
-  ExprPtr to;                     // leads_to only
-  std::vector<int> at_phases;     // restriction (empty = everywhere)
+  ExprPtr expr;                // always/never/reachable; leads_to: `from`
+  ExprPtr to;                  // leads_to only
+  std::vector<int> at_phases;  // restriction (empty = everywhere)
   std::vector<int> at_steps;
   SourceSpan where;
 };
 
 struct TraceEntry {
-  std::string seed;               // the quoted sentence
-  std::string at;                 // where modeled ("" when abstracted)
-  std::string abstracted;         // reason ("" when modeled)
+  std::string seed;        // the quoted sentence
+  std::string at;          // where modeled ("" when abstracted)
+  std::string abstracted;  // reason ("" when modeled)
   SourceSpan where;
 };
 
 struct Scope {
-  int stack = 4;                  // max stack entries
-  int turns = 2;                  // turn_number saturates here
+  int stack = 4;  // max stack entries
+  int turns = 2;  // turn_number saturates here
 };
 
 struct Game {
   std::string name;
-  std::string file;               // the main ruleset file
+  std::string file;  // the main ruleset file
   int players = 2;
   int min_players = 2, max_players = 2;
   std::vector<Param> params;
   Scope scope;
-  std::vector<int> speeds;        // declared speeds (sorted, unique)
+  std::vector<int> speeds;  // declared speeds (sorted, unique)
   std::vector<EnumDecl> enums;
   std::vector<std::string> tags;
   std::vector<KindDecl> kinds;
   std::vector<ZoneDecl> zones;
   std::vector<VarDecl> vars;
   std::vector<EventDecl> events;
-  StmtPtr setup;                  // may be null
+  StmtPtr setup;  // may be null
   std::vector<Phase> phases;
-  std::vector<Step> steps;        // all steps, phase-major
+  std::vector<Step> steps;  // all steps, phase-major
   std::vector<Window> windows;
   std::vector<Action> actions;
   std::vector<Trigger> triggers;
   std::vector<EndCondition> end_conditions;
   std::vector<Property> properties;
   std::vector<TraceEntry> trace;
-  std::vector<Slot> slots;        // flattened data state
-  int binder_slots = 0;           // how many bound variables evaluation needs at once
+  std::vector<Slot> slots;  // flattened data state
+  int binder_slots = 0;     // how many bound variables evaluation needs at once
   int deck_zone = -1, hand_zone = -1, discard_zone = -1;  // well-known zone names, or -1
-  SourceSpan where;               // the `turn` key, for whole-turn findings
+  SourceSpan where;                                       // the `turn` key, for whole-turn findings
 
   [[nodiscard]] int find_step(const std::string& phase_dot_step) const;  // -1 if none
-  [[nodiscard]] std::string step_name(int step) const;                  // "phase.step"
+  [[nodiscard]] std::string step_name(int step) const;                   // "phase.step"
 };
 
 struct LoadOptions {
   std::map<std::string, std::int64_t> param_overrides;  // --param NAME=V
-  std::optional<int> players;                            // --players N
+  std::optional<int> players;                           // --players N
   SourceSpan override_origin;  // where overrides came from ("<command line>")
 };
 

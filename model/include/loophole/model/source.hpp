@@ -12,9 +12,9 @@
 namespace loophole::model {
 
 struct SourceSpan {
-  std::string file;      // path as given by the user (or relative to the including file)
-  std::uint32_t line = 0;  // 1-based; 0 = no location
-  std::uint32_t col = 0;   // 1-based
+  std::string file;          // path as given by the user (or relative to the including file)
+  std::uint32_t line = 0;    // 1-based; 0 = no location
+  std::uint32_t col = 0;     // 1-based
   std::uint32_t length = 0;  // in bytes, for the caret underline (0 = a single caret)
 
   [[nodiscard]] bool known() const { return line != 0; }

@@ -23,7 +23,7 @@ enum class Kind : std::uint8_t {
   rule_gap,
   dead_rule,
   property_violation,
-  structure,        // phase/step graph problems found without exploring
+  structure,  // phase/step graph problems found without exploring
 };
 
 enum class Severity : std::uint8_t { note, warning, error };
@@ -43,19 +43,19 @@ struct Finding {
   Severity severity = Severity::error;
   Verdict verdict = Verdict::violated;
   LoopClass loop = LoopClass::none;
-  int loop_player = -1;             // for optional_one: the controlling player
-  std::string rule;                 // stable id of the rule it is about: "action:mirror_ward",
-                                    // "step:start.draw", "end:decked/P2", "property:hand_limit"
-  model::SourceSpan where;          // the rule it is about
-  std::string message;              // one line, lowercase start, names quoted
-  std::vector<std::string> details; // further lines for a designer
+  int loop_player = -1;                 // for optional_one: the controlling player
+  std::string rule;                     // stable id of the rule it is about: "action:mirror_ward",
+                                        // "step:start.draw", "end:decked/P2", "property:hand_limit"
+  model::SourceSpan where;              // the rule it is about
+  std::string message;                  // one line, lowercase start, names quoted
+  std::vector<std::string> details;     // further lines for a designer
   std::optional<checker::Trace> trace;  // every violated finding from search has one
-  std::string engine;               // "explicit", "smt", "structure"
+  std::string engine;                   // "explicit", "smt", "structure"
 };
 
-std::string_view to_string(Kind k);        // "deadlock", "response-loop", ...
-std::string_view to_string(Severity s);    // "error", ...
+std::string_view to_string(Kind k);      // "deadlock", "response-loop", ...
+std::string_view to_string(Severity s);  // "error", ...
 std::string_view to_string(Verdict v);
-std::string_view to_string(LoopClass c);   // "mandatory", "optional", ...
+std::string_view to_string(LoopClass c);  // "mandatory", "optional", ...
 
 }  // namespace loophole::properties

@@ -19,11 +19,11 @@ namespace loophole::reports {
 
 struct RulesetReport {
   std::string file;
-  std::string game;                       // the game's name ("" if it did not load)
-  const model::Game* model = nullptr;     // for step names and slot names; may be null
+  std::string game;                    // the game's name ("" if it did not load)
+  const model::Game* model = nullptr;  // for step names and slot names; may be null
   int players = 0;
   std::map<std::string, std::int64_t> params;  // effective values
-  std::string engine;                     // "explicit", "structure", ...
+  std::string engine;                          // "explicit", "structure", ...
   checker::Completion completion = checker::Completion::complete;
   std::optional<checker::Statistics> statistics;
   std::vector<properties::Finding> findings;
@@ -32,13 +32,13 @@ struct RulesetReport {
 struct Report {
   std::string tool_version;
   std::vector<RulesetReport> rulesets;
-  model::DiagnosticSink diagnostics;      // bad input, warnings of the front end
+  model::DiagnosticSink diagnostics;  // bad input, warnings of the front end
 };
 
 struct TextOptions {
   bool color = false;
   bool statistics = true;
-  std::size_t max_trace_lines = 60;       // longer traces are elided in the middle
+  std::size_t max_trace_lines = 60;  // longer traces are elided in the middle
 };
 
 // Compiler-style lines for each finding, then its transcript, then statistics.
