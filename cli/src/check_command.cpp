@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
@@ -150,7 +151,14 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
         rs.statistics = checked.graph->statistics();
         if (rs.completion != checker::Completion::complete) inconclusive = true;
         auto found = properties::check_all(*checked.graph, properties::CheckSelection{});
-        for (auto& f : found) rs.findings.push_back(std::move(f));
+        // A step the phase graph already shows unreachable is reported once,
+        // as the structural error, not again as a dead rule.
+        std::set<std::string> structural;
+        for (const auto& f : rs.findings) structural.insert(f.rule);
+        for (auto& f : found) {
+          if (f.kind == properties::Kind::dead_rule && structural.count(f.rule) != 0) continue;
+          rs.findings.push_back(std::move(f));
+        }
       }
       report.rulesets.push_back(std::move(rs));
       keep.push_back(std::move(checked));

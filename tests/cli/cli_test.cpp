@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -196,6 +197,25 @@ TEST(Cli, InterruptReportsWhatWasExploredAndLeavesNoPartialFile) {
   EXPECT_NE(text.find("note: unreachable win (inconclusive): P1 can never win by 'full'"),
             std::string::npos);
   EXPECT_NE(text.find("(inconclusive: interrupted)\n"), std::string::npos) << text;
+}
+
+TEST(Cli, UnreachableStepIsReportedOnceAsStructure) {
+  const Outcome r = run("check --no-stats tests/fixtures/cli/unreachable-step.yaml");
+  EXPECT_EQ(r.code, 1);
+  std::vector<std::string> headlines;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("tests/", 0) == 0) headlines.push_back(line);
+  }
+  const std::string f = "tests/fixtures/cli/unreachable-step.yaml";
+  EXPECT_EQ(headlines,
+            (std::vector<std::string>{
+                f + ":19:17: error: structure: step 'later.lost' is unreachable from the start of "
+                    "the turn",
+                f + ":8:11: error: unreachable win: P1 can never win by 'never'",
+                f + ":8:11: error: unreachable win: P2 can never win by 'never'",
+                f + ":15:17: warning: stalemate: from 'main · only' the game can go on forever: no "
+                    "sequence of moves ends it"}));
 }
 
 TEST(Cli, GraphPrintsDot) {
