@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
   c->add_option("--sweep", check.sweeps, "check each value of a param: NAME=FROM..TO");
   c->add_option("--players", check.players, "player count (within the ruleset's players range)");
   c->add_option("--engine", check.engine, "explicit | structure (no exploration)")
-      ->check(CLI::IsMember({"explicit", "structure", "auto"}));
+      ->check(CLI::IsMember({"explicit", "structure"}));
   c->add_option("-j,--threads", check.threads, "worker threads (0 = all cores)")
       ->check(CLI::Range(0, 256));
   c->add_option("--max-states", check.max_states, "stop (inconclusive) after this many states");
