@@ -34,13 +34,6 @@ properties::Severity severity_of(const std::string& s) {
   return properties::Severity::error;
 }
 
-// What one (ruleset, scope) check keeps alive until the report is rendered.
-struct Checked {
-  std::unique_ptr<model::Game> game;
-  std::unique_ptr<checker::Semantics> semantics;
-  std::unique_ptr<checker::ExploredGraph> graph;
-};
-
 void print_progress(const checker::Progress& p) {
   std::fprintf(stderr, "\r  states %s  transitions %s  depth %u  %s  mem %s MiB   ",
                reports::group_digits(p.states).c_str(),
@@ -106,7 +99,10 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
   model::SourceManager sources;
   reports::Report report;
   report.tool_version = std::string(version());
-  std::vector<Checked> keep;
+  // The report names steps and slots through each Game, so the Games live
+  // until it is rendered; explored graphs are dropped as soon as their
+  // findings (which carry their own traces) are computed.
+  std::vector<std::unique_ptr<model::Game>> games;
   bool bad_input = false;
   bool inconclusive = false;
 
@@ -130,9 +126,8 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
         bad_input = true;
         break;
       }
-      Checked checked;
-      checked.game = std::make_unique<model::Game>(std::move(*game));
-      const model::Game& g = *checked.game;
+      games.push_back(std::make_unique<model::Game>(std::move(*game)));
+      const model::Game& g = *games.back();
       reports::RulesetReport rs;
       rs.file = file;
       rs.game = g.name;
@@ -144,13 +139,13 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
       rs.engine = "structure";
       if (args.engine != "structure") {
         rs.engine = "explicit";
-        checked.semantics = std::make_unique<checker::Semantics>(g);
-        checked.graph = checker::explore(*checked.semantics, explore_options);
+        const checker::Semantics semantics(g);
+        const auto graph = checker::explore(semantics, explore_options);
         if (tty) std::fputs("\r\x1b[K", stderr);
-        rs.completion = checked.graph->completion();
-        rs.statistics = checked.graph->statistics();
+        rs.completion = graph->completion();
+        rs.statistics = graph->statistics();
         if (rs.completion != checker::Completion::complete) inconclusive = true;
-        auto found = properties::check_all(*checked.graph, properties::CheckSelection{});
+        auto found = properties::check_all(*graph, properties::CheckSelection{});
         // A step the phase graph already shows unreachable is reported once,
         // as the structural error, not again as a dead rule.
         std::set<std::string> structural;
@@ -161,7 +156,6 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
         }
       }
       report.rulesets.push_back(std::move(rs));
-      keep.push_back(std::move(checked));
       if (interrupted.load()) break;
     }
     if (interrupted.load()) break;
