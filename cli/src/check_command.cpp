@@ -24,6 +24,7 @@
 
 #include "commands.hpp"
 #include "options.hpp"
+#include "sweep.hpp"
 
 namespace loophole::cli {
 namespace {
@@ -112,6 +113,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
       values.clear();
       for (auto v = sweep->from; v <= sweep->to; ++v) values.push_back(v);
     }
+    std::vector<reports::RulesetReport> runs;  // one per swept value
     for (const auto v : values) {
       model::LoadOptions opts = load;
       if (sweep) {
@@ -134,6 +136,10 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
       rs.model = &g;
       rs.players = g.players;
       for (const auto& p : g.params) rs.params[p.name] = p.value;
+      if (sweep) {
+        rs.swept = sweep->name;
+        rs.swept_value = v;
+      }
       const auto phase_graph = model::build_phase_graph(g);
       rs.findings = properties::check_structure(g, phase_graph);
       rs.engine = "structure";
@@ -144,8 +150,18 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
         if (tty) std::fputs("\r\x1b[K", stderr);
         rs.completion = graph->completion();
         rs.statistics = graph->statistics();
+        // An interrupt during the exploration stops it, and the analyses
+        // still report on what was explored; one during the analyses stops
+        // them. (A second signal ends the process; the report file is
+        // written atomically, so none is left half-written.)
+        static const std::atomic<bool> never{false};
+        const bool stopped_exploring = rs.completion == checker::Completion::interrupted;
+        auto checked = properties::run_checks(*graph, properties::CheckSelection{},
+                                              stopped_exploring ? &never : &interrupted);
+        if (!checked.not_run.empty()) rs.completion = checker::Completion::interrupted;
+        rs.not_checked = std::move(checked.not_run);
         if (rs.completion != checker::Completion::complete) inconclusive = true;
-        auto found = properties::check_all(*graph, properties::CheckSelection{});
+        auto& found = checked.findings;
         // A step the phase graph already shows unreachable is reported once,
         // as the structural error, not again as a dead rule.
         std::set<std::string> structural;
@@ -155,9 +171,11 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
           rs.findings.push_back(std::move(f));
         }
       }
-      report.rulesets.push_back(std::move(rs));
+      runs.push_back(std::move(rs));
       if (interrupted.load()) break;
     }
+    merge_sweep(runs);
+    std::move(runs.begin(), runs.end(), std::back_inserter(report.rulesets));
     if (interrupted.load()) break;
   }
 

@@ -5,6 +5,7 @@
 #include "loophole/properties/check.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <tuple>
 
 #include "analyses.hpp"
@@ -24,24 +25,51 @@ CheckSelection CheckSelection::only(Kind k) {
   return s;
 }
 
-std::vector<Finding> check_all(const checker::ExploredGraph& graph,
-                               const CheckSelection& selection) {
-  const detail::Context cx(graph, selection);
-  std::vector<Finding> found;
-  if (selection.deadlocks) detail::find_deadlocks(cx, found);
-  if (selection.response_loops) detail::find_response_loops(cx, found);
-  if (selection.stalemates) detail::find_stalemates(cx, found);
-  if (selection.unreachable_wins) detail::find_unreachable_wins(cx, found);
-  if (selection.rule_gaps) detail::find_rule_gaps(cx, found);
-  if (selection.dead_rules) detail::find_dead_rules(cx, found);
-  if (selection.user_properties) detail::check_user_properties(cx, found);
+CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection& selection,
+                       const std::atomic<bool>* interrupt) {
+  CheckResult result;
+  const detail::Context cx(graph, selection, interrupt);
+  using Analysis = void (*)(const detail::Context&, std::vector<Finding>&);
+  const struct {
+    bool selected;
+    const char* name;
+    Analysis run;
+  } analyses[] = {
+      {selection.deadlocks, "deadlocks", detail::find_deadlocks},
+      {selection.response_loops, "response loops", detail::find_response_loops},
+      {selection.stalemates, "stalemates", detail::find_stalemates},
+      {selection.unreachable_wins, "unreachable wins", detail::find_unreachable_wins},
+      {selection.rule_gaps, "rule gaps", detail::find_rule_gaps},
+      {selection.dead_rules, "dead rules", detail::find_dead_rules},
+      {selection.user_properties, "user properties", detail::check_user_properties},
+  };
+  for (const auto& a : analyses) {
+    if (!a.selected) continue;
+    if (cx.interrupted()) {
+      result.not_run.emplace_back(a.name);
+      continue;
+    }
+    std::vector<Finding> found;
+    a.run(cx, found);
+    if (cx.interrupted()) {
+      result.not_run.emplace_back(a.name);
+      continue;
+    }
+    std::move(found.begin(), found.end(), std::back_inserter(result.findings));
+  }
+  auto& found = result.findings;
   std::stable_sort(found.begin(), found.end(), [](const Finding& a, const Finding& b) {
     return std::forward_as_tuple(b.severity, a.where.file, a.where.line, a.where.col, a.rule,
                                  a.message) < std::forward_as_tuple(a.severity, b.where.file,
                                                                     b.where.line, b.where.col,
                                                                     b.rule, b.message);
   });
-  return found;
+  return result;
+}
+
+std::vector<Finding> check_all(const checker::ExploredGraph& graph,
+                               const CheckSelection& selection) {
+  return run_checks(graph, selection, nullptr).findings;
 }
 
 }  // namespace loophole::properties

@@ -19,19 +19,22 @@ std::int32_t field(const checker::StateVec& s, int index, std::int32_t otherwise
 
 }  // namespace
 
-Context::Context(const checker::ExploredGraph& explored, const CheckSelection& chosen)
+Context::Context(const checker::ExploredGraph& explored, const CheckSelection& chosen,
+                 const std::atomic<bool>* interrupt)
     : graph(explored),
       semantics(explored.semantics()),
       game(explored.semantics().game()),
       selection(chosen),
       complete(explored.completion() == checker::Completion::complete),
-      expanded_(explored.expanded()) {
+      expanded_(explored.expanded()),
+      interrupt_(interrupt) {
   const auto n = static_cast<StateId>(graph.size());
   const checker::Layout& layout = semantics.layout();
   points.resize(n);
   moves.offsets.reserve(std::size_t{n} + 1);
   moves.edges.reserve(graph.statistics().transitions);
   for (StateId v = 0; v < n; ++v) {
+    if (interrupted()) break;  // every analysis sees the flag and stops too
     const std::vector<Edge> out = graph.edges(v);
     moves.add_state(out);
     const checker::StateVec s = graph.state(v);

@@ -4,6 +4,7 @@
 // the names a designer sees ('combat · fight', 'mirror_ward' (speed 3), P2).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,7 +31,8 @@ struct Point {
 
 class Context {
  public:
-  Context(const checker::ExploredGraph& graph, const CheckSelection& selection);
+  Context(const checker::ExploredGraph& graph, const CheckSelection& selection,
+          const std::atomic<bool>* interrupt = nullptr);
 
   const checker::ExploredGraph& graph;
   const checker::Semantics& semantics;
@@ -39,6 +41,12 @@ class Context {
   Digraph moves;
   std::vector<Point> points;
   bool complete = true;
+
+  // Set when the run was interrupted: every analysis polls it in its loops
+  // over states and returns early (check.cpp then drops what it found).
+  [[nodiscard]] bool interrupted() const {
+    return interrupt_ != nullptr && interrupt_->load(std::memory_order_relaxed);
+  }
 
   [[nodiscard]] StateId size() const { return static_cast<StateId>(points.size()); }
   [[nodiscard]] bool final_state(StateId v) const { return points[v].over != 0; }
@@ -76,6 +84,7 @@ class Context {
 
  private:
   std::uint64_t expanded_ = 0;  // states 0..expanded_-1 have all their edges
+  const std::atomic<bool>* interrupt_ = nullptr;
 };
 
 // A state chosen for a shortest trace among several: the earliest.

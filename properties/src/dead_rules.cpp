@@ -29,6 +29,7 @@ void find_dead_rules(const Context& cx, std::vector<Finding>& out) {
     step_rules[s] = cx.step_rule(static_cast<int>(s));
 
   for (StateId v = 0; v < cx.size(); ++v) {
+    if (cx.interrupted()) return;
     const Point& p = cx.points[v];
     const bool valid_step = p.step >= 0 && static_cast<std::size_t>(p.step) < game.steps.size();
     if (valid_step && p.stage != start_stage) reached[p.step] = true;

@@ -41,6 +41,7 @@ void find_deadlocks(const Context& cx, std::vector<Finding>& out) {
   std::map<std::tuple<int, int, int>, Group> groups;
   const int players = cx.game.players;
   for (StateId v = 0; v < cx.size(); ++v) {
+    if (cx.interrupted()) return;
     if (!cx.dead_end(v)) continue;
     const Point& p = cx.points[v];
     const int seat = p.holder < 0 ? -1 : (p.holder - p.active + players) % players;

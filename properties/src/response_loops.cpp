@@ -101,6 +101,7 @@ void find_loops(const Context& cx, std::vector<Finding>& out) {
   const EdgePredicate quiet = [](StateId, const Edge& e) { return !e.progress; };
   std::vector<Loop> loops;
   for (const auto& members : cyclic_components(cx.moves, quiet)) {
+    if (cx.interrupted()) return;
     Loop loop;
     loop.entry = earliest(cx, members);
     loop.cycle = shortest_cycle(cx.moves, loop.entry, members, quiet);
@@ -172,6 +173,7 @@ void find_unbounded_chains(const Context& cx, std::vector<Finding>& out) {
   const auto& gaps = cx.semantics.gaps();
   std::map<int, StateId> first;  // gap site -> earliest state
   for (StateId v = 0; v < cx.size(); ++v) {
+    if (cx.interrupted()) return;
     const Point& p = cx.points[v];
     if (p.over != 2 || p.gap <= 0 || static_cast<std::size_t>(p.gap) > gaps.size()) continue;
     if (gaps[p.gap - 1].kind != checker::GapSite::Kind::stack_overflow) continue;

@@ -20,6 +20,7 @@ void find_rule_gaps(const Context& cx, std::vector<Finding>& out) {
   };
   std::map<int, Group> groups;  // gap site -> its gap states
   for (StateId v = 0; v < cx.size(); ++v) {
+    if (cx.interrupted()) return;
     const Point& p = cx.points[v];
     if (p.over != 2 || p.gap <= 0 || static_cast<std::size_t>(p.gap) > gaps.size()) continue;
     if (gaps[p.gap - 1].kind == checker::GapSite::Kind::stack_overflow) continue;

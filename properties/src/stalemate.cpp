@@ -32,6 +32,7 @@ void find_stalemates(const Context& cx, std::vector<Finding>& out) {
   const EdgePredicate progress = [](StateId, const Edge& e) { return e.progress; };
   std::vector<Stalemate> found;
   for (const auto& members : cyclic_components(cx.moves, doomed)) {
+    if (cx.interrupted()) return;
     Stalemate s;
     s.entry = earliest(cx, members);
     s.cycle = shortest_cycle(cx.moves, s.entry, members, doomed, progress);

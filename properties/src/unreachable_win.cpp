@@ -18,6 +18,7 @@ void find_unreachable_wins(const Context& cx, std::vector<Finding>& out) {
   std::size_t missing = seen.size();
   std::vector<std::pair<int, int>> holding;
   for (StateId v = 0; v < cx.size() && missing > 0; ++v) {
+    if (cx.interrupted()) return;
     holding.clear();
     cx.semantics.end_conditions_holding(cx.graph.state(v), holding);
     for (const auto& [c, p] : holding) {

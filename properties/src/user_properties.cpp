@@ -56,6 +56,7 @@ void no_violation(const Context& cx, const Property& p, std::vector<Finding>& ou
 
 void leads_to(const Context& cx, const Property& p, const Evaluation& e,
               std::vector<Finding>& out) {
+  if (cx.interrupted()) return;
   const StateId n = cx.size();
   // The remaining graph: states where `to` does not hold and the game goes on.
   std::vector<bool> rest(n);
@@ -121,6 +122,7 @@ void check_user_properties(const Context& cx, std::vector<Finding>& out) {
     }
   }
   for (StateId v = 0; v < n; ++v) {
+    if (cx.interrupted()) return;
     const checker::StateVec s = cx.graph.state(v);
     for (std::size_t i = 0; i < properties.size(); ++i) {
       const Property& p = properties[i];

@@ -112,6 +112,12 @@ std::string_view completion_note(checker::Completion c) {
   return "";
 }
 
+// "rules.yaml", or "rules.yaml [deck=3]" for one run of a sweep.
+std::string run_label(const RulesetReport& rs) {
+  if (rs.swept.empty()) return rs.file;
+  return fmt::format("{} [{}={}]", rs.file, rs.swept, rs.swept_value);
+}
+
 }  // namespace
 
 std::string group_digits(std::uint64_t n) {
@@ -154,11 +160,15 @@ std::string render_text(const Report& report, const model::SourceManager& source
       out += fmt::format(
           "{}: {} finding{}  states {}  transitions {}  depth {}  time {:.2f} s  rate {}  "
           "bytes/state {:.1f}  threads {}{}\n",
-          rs.file, rs.findings.size(), rs.findings.size() == 1 ? "" : "s", group_digits(st.states),
-          group_digits(st.transitions), st.depth, st.seconds, format_rate(rate), st.bytes_per_state,
-          st.threads, completion_note(rs.completion));
+          run_label(rs), rs.findings.size(), rs.findings.size() == 1 ? "" : "s",
+          group_digits(st.states), group_digits(st.transitions), st.depth, st.seconds,
+          format_rate(rate), st.bytes_per_state, st.threads, completion_note(rs.completion));
+      if (!rs.not_checked.empty()) {
+        out += fmt::format("{}: interrupted before these analyses finished: {}\n", run_label(rs),
+                           fmt::join(rs.not_checked, ", "));
+      }
     } else if (options.statistics) {
-      out += fmt::format("{}: {} finding{} ({})\n", rs.file, rs.findings.size(),
+      out += fmt::format("{}: {} finding{} ({})\n", run_label(rs), rs.findings.size(),
                          rs.findings.size() == 1 ? "" : "s", rs.engine);
     }
   }

@@ -218,6 +218,31 @@ TEST(Cli, UnreachableStepIsReportedOnceAsStructure) {
                     "sequence of moves ends it"}));
 }
 
+TEST(Cli, SweepReportsEachFindingOnceAtItsSmallestScope) {
+  const Outcome r = run("check -j1 --sweep deck=1..4 tests/fixtures/cli/sweep.yaml");
+  EXPECT_EQ(1, r.code) << r.err;
+  // The rule gap needs a one-card deck; P2's win is out of reach at every size.
+  EXPECT_NE(r.out.find("error: rule gap: draw from an empty deck\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  appears with deck = 1 of the sweep 1..4; smallest scope deck = 1\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("error: unreachable win: P2 can never win by 'collector'\n"),
+            std::string::npos);
+  EXPECT_NE(r.out.find("  appears at every value of the sweep deck = 1..4; smallest scope deck = "
+                       "1\n"),
+            std::string::npos);
+  // Each found once: all three in the run of deck = 1, none in the others.
+  EXPECT_NE(r.out.find("tests/fixtures/cli/sweep.yaml [deck=1]: 3 findings  states 4  "),
+            std::string::npos)
+      << r.out;
+  for (const char* v : {"2", "3", "4"}) {
+    EXPECT_NE(r.out.find(std::string("tests/fixtures/cli/sweep.yaml [deck=") + v +
+                         "]: 0 findings  states 4  "),
+              std::string::npos)
+        << v;
+  }
+}
+
 TEST(Cli, GraphPrintsDot) {
   const Outcome r = run("graph tests/fixtures/findings/deadlock/no-pass.yaml");
   EXPECT_EQ(r.code, 0) << r.err;

@@ -6,9 +6,11 @@
 #include "loophole/properties/check.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -153,6 +155,123 @@ TEST(CheckAll, OrdersBySeverityThenLocation) {
       EXPECT_LE(std::tie(a.where.file, a.where.line, a.where.col, a.rule),
                 std::tie(b.where.file, b.where.line, b.where.col, b.rule));
     }
+  }
+}
+
+// Forwards to a graph and sets `flag` at the `trip`-th call of state(): an
+// interruption that arrives at a chosen point of the analyses.
+class Tripwire final : public checker::ExploredGraph {
+ public:
+  Tripwire(const checker::ExploredGraph& inner, std::atomic<bool>& flag, std::uint64_t trip)
+      : inner_(inner), flag_(flag), trip_(trip) {}
+  [[nodiscard]] const checker::Semantics& semantics() const override { return inner_.semantics(); }
+  [[nodiscard]] std::uint64_t size() const override { return inner_.size(); }
+  [[nodiscard]] std::uint32_t initial_count() const override { return inner_.initial_count(); }
+  [[nodiscard]] checker::StateVec state(checker::StateId id) const override {
+    if (++calls_ >= trip_) flag_.store(true);
+    return inner_.state(id);
+  }
+  [[nodiscard]] std::vector<checker::Edge> edges(checker::StateId id) const override {
+    return inner_.edges(id);
+  }
+  [[nodiscard]] std::uint64_t expanded() const override { return inner_.expanded(); }
+  [[nodiscard]] checker::StateId parent(checker::StateId id) const override {
+    return inner_.parent(id);
+  }
+  [[nodiscard]] std::uint32_t parent_index(checker::StateId id) const override {
+    return inner_.parent_index(id);
+  }
+  [[nodiscard]] std::uint32_t depth(checker::StateId id) const override { return inner_.depth(id); }
+  [[nodiscard]] checker::Completion completion() const override { return inner_.completion(); }
+  [[nodiscard]] const checker::Statistics& statistics() const override {
+    return inner_.statistics();
+  }
+  [[nodiscard]] std::uint64_t calls() const { return calls_; }
+
+ private:
+  const checker::ExploredGraph& inner_;
+  std::atomic<bool>& flag_;
+  std::uint64_t trip_;
+  mutable std::uint64_t calls_ = 0;
+};
+
+std::string analysis_of(Kind k) {
+  switch (k) {
+    case Kind::deadlock:
+      return "deadlocks";
+    case Kind::response_loop:
+    case Kind::unbounded_chain:
+      return "response loops";
+    case Kind::stalemate:
+      return "stalemates";
+    case Kind::unreachable_win:
+      return "unreachable wins";
+    case Kind::rule_gap:
+      return "rule gaps";
+    case Kind::dead_rule:
+      return "dead rules";
+    case Kind::property_violation:
+      return "user properties";
+    case Kind::structure:
+      break;
+  }
+  return "?";
+}
+
+TEST(RunChecks, InterruptedBeforeStartRunsNothing) {
+  const auto l = load("response-loop/ward-duel.yaml");
+  ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
+  const TestGraph graph(*l->semantics);
+  const std::atomic<bool> stop{true};
+  const auto result = run_checks(graph, CheckSelection{}, &stop);
+  EXPECT_TRUE(result.findings.empty());
+  EXPECT_EQ(
+      (std::vector<std::string>{"deadlocks", "response loops", "stalemates", "unreachable wins",
+                                "rule gaps", "dead rules", "user properties"}),
+      result.not_run);
+  auto only = CheckSelection::only(Kind::dead_rule);
+  EXPECT_EQ(std::vector<std::string>{"dead rules"}, run_checks(graph, only, &stop).not_run);
+}
+
+// Interrupting at every point of the analyses: the analyses that finished
+// before the flag keep exactly the findings an uninterrupted run gives them;
+// the one it cut short and all later ones report nothing and are named.
+TEST(RunChecks, InterruptionKeepsOnlyFinishedAnalyses) {
+  const std::vector<std::string> order{"deadlocks",        "response loops", "stalemates",
+                                       "unreachable wins", "rule gaps",      "dead rules",
+                                       "user properties"};
+  for (const char* file : {"response-loop/ward-duel.yaml", "dead-rule/dead-action.yaml",
+                           "property-violation/hand-limit.yaml"}) {
+    SCOPED_TRACE(file);
+    const auto l = load(file);
+    ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
+    const TestGraph graph(*l->semantics);
+    const auto all = summary(check_all(graph, CheckSelection{}));
+    std::atomic<bool> never{false};
+    const Tripwire counting(graph, never, ~std::uint64_t{0});
+    ASSERT_EQ(all, summary(run_checks(counting, CheckSelection{}, &never).findings));
+    const std::uint64_t total = counting.calls();
+    ASSERT_GT(total, graph.size());  // the analyses read states after the context did
+    std::set<std::size_t> cut_at;
+    for (std::uint64_t trip = 1; trip <= total; ++trip) {
+      std::atomic<bool> flag{false};
+      const Tripwire wire(graph, flag, trip);
+      const auto result = run_checks(wire, CheckSelection{}, &flag);
+      ASSERT_FALSE(result.not_run.empty()) << "trip " << trip;
+      // What did not run is a tail of the order.
+      const auto first = std::find(order.begin(), order.end(), result.not_run.front());
+      ASSERT_NE(order.end(), first);
+      ASSERT_EQ(std::vector<std::string>(first, order.end()), result.not_run);
+      cut_at.insert(static_cast<std::size_t>(first - order.begin()));
+      std::vector<Finding> expected_findings;
+      for (const auto& f : check_all(graph, CheckSelection{})) {
+        if (std::find(order.begin(), first, analysis_of(f.kind)) != first) {
+          expected_findings.push_back(f);
+        }
+      }
+      EXPECT_EQ(summary(expected_findings), summary(result.findings)) << "trip " << trip;
+    }
+    EXPECT_GE(cut_at.size(), 2u);  // the trip points reached more than one analysis
   }
 }
 

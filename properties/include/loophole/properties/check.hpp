@@ -7,7 +7,9 @@
 // `unknown`; violations found are still violations.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "loophole/checker/explored.hpp"
@@ -38,5 +40,18 @@ struct CheckSelection {
 // built by ExploredGraph::trace_to / lasso, replayed on the semantics.
 std::vector<Finding> check_all(const checker::ExploredGraph& graph,
                                const CheckSelection& selection);
+
+// What run_checks did: the findings of the analyses that ran to the end, and
+// the names of those an interruption cut short or never started ("dead
+// rules", "user properties"). A cut-short analysis reports nothing, since it
+// may have claimed an absence it had not finished checking.
+struct CheckResult {
+  std::vector<Finding> findings;
+  std::vector<std::string> not_run;
+};
+
+// check_all that stops soon after `interrupt` is set (e.g. by SIGINT).
+CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection& selection,
+                       const std::atomic<bool>* interrupt);
 
 }  // namespace loophole::properties

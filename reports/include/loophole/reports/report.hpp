@@ -27,6 +27,13 @@ struct RulesetReport {
   checker::Completion completion = checker::Completion::complete;
   std::optional<checker::Statistics> statistics;
   std::vector<properties::Finding> findings;
+  // Under --sweep: the swept param ("players" for the player count) and its
+  // value in this run; empty when nothing was swept.
+  std::string swept;
+  std::int64_t swept_value = 0;
+  // Analyses an interruption cut short; they report nothing (see
+  // properties::run_checks), so the report is inconclusive for them.
+  std::vector<std::string> not_checked;
 };
 
 struct Report {
