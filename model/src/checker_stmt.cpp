@@ -1,0 +1,204 @@
+// Checking statements: assignments with their range and type checks, and the
+// statement calls (draw, move, fire, win, lose, negate, shuffle) classified
+// into StmtKinds with arity and argument types. Part of ExprChecker
+// (checker.hpp).
+#include <algorithm>
+#include <limits>
+
+#include "checker.hpp"
+#include "checker_support.hpp"
+#include "yaml_reader.hpp"
+
+namespace loophole::model {
+
+using namespace detail;  // NOLINT(google-build-using-namespace): the checker's own helpers
+
+// ---- statements ------------------------------------------------------------
+
+void ExprChecker::check_stmt(StmtPtr& s, const CheckContext& ctx) {
+  if (!s) return;
+  Stmt& x = *s;
+  switch (x.kind) {
+    case StmtKind::block:
+      for (StmtPtr& b : x.bodies) check_stmt(b, ctx);
+      return;
+    case StmtKind::assign:
+      check_assign(x, ctx);
+      return;
+    case StmtKind::if_:
+      for (ExprPtr& c : x.conds) check_condition(c, ctx);
+      for (StmtPtr& b : x.bodies) check_stmt(b, ctx);
+      return;
+    case StmtKind::for_:
+    case StmtKind::choose:
+    case StmtKind::pick: {
+      check_domain(x.domain, x.domain_bounds, ctx);
+      x.ref = static_cast<int>(binders_.size());
+      push_binder(x.text, x.domain.element_type(),
+                  x.domain.where.known() ? x.domain.where : x.where);
+      for (ExprPtr& c : x.conds) check_condition(c, ctx);
+      for (StmtPtr& b : x.bodies) check_stmt(b, ctx);
+      pop_binder();
+      return;
+    }
+    case StmtKind::call:
+      check_call_stmt(x, ctx);
+      return;
+    default:
+      return;
+  }
+}
+
+void ExprChecker::check_assign(Stmt& s, const CheckContext& ctx) {
+  ExprPtr& target = s.target;
+  bool target_ok = target != nullptr;
+  if (target_ok && target->kind == ExprKind::name) {
+    const std::string& name = target->text;
+    const bool bound = std::any_of(binders_.begin(), binders_.end(),
+                                   [&](const auto& b) { return b.first == name; });
+    std::string refused;
+    if (bound) {
+      refused = "cannot assign to " + quote_name(name) + ": it is bound by a loop or choice";
+    } else if (is_builtin_value(name) || player_number(name) != 0) {
+      refused = "cannot assign to " + quote_name(name) + ": it is built in";
+    } else {
+      for (const NameDecl* d : lookup(name)) {
+        if (d->category == Category::variable) {
+          refused.clear();
+          break;
+        }
+        if (refused.empty() && d->category != Category::event && d->category != Category::tag) {
+          refused = "cannot assign to " + std::string(category_name(d->category)) + " " +
+                    quote_name(name) +
+                    (d->category == Category::param ? ": params are constants" : "");
+        }
+      }
+    }
+    if (!refused.empty()) {
+      sink_.error(target->where, refused);
+      target_ok = false;
+    } else if (!bound && lookup(name).empty()) {
+      unknown(target->where, "variable", name, {Category::variable}, false);
+      target_ok = false;
+    }
+  }
+  Type t;
+  if (target_ok) {
+    t = check(target, ctx);
+    if (!is_error(t) && target->kind != ExprKind::var) {
+      sink_.error(target->where, "cannot assign to this expression: the target must be a variable");
+      t = Type{};
+    }
+  }
+  const std::optional<Type> hint = is_error(t) ? std::nullopt : std::optional<Type>(t);
+  const Type v = check(s.value, ctx, s.op == Op::none ? hint : std::optional<Type>(Type::int_()));
+  if (is_error(t) || is_error(v) || !s.value) return;
+  const std::string var = quote_name(target->text);
+  if (s.op != Op::none) {
+    const std::string op = s.op == Op::add ? "'+='" : "'-='";
+    if (t != Type::int_()) {
+      sink_.error(target->where,
+                  op + " needs an int variable, found " + var + " of type " + type_name(game_, t));
+    } else if (v != Type::int_()) {
+      sink_.error(s.value->where, op + " needs an int value, found " + type_name(game_, v));
+    }
+    return;
+  }
+  if (t != v) {
+    sink_.error(s.value->where, "cannot assign " + type_name(game_, v) + " to variable " + var +
+                                    " of type " + type_name(game_, t));
+  }
+}
+
+void ExprChecker::check_call_stmt(Stmt& s, const CheckContext& ctx) {
+  const std::string fn = s.text;
+  const auto arity = [&](std::size_t n, std::string_view shape) {
+    if (s.args.size() == n) return true;
+    sink_.error(s.where, fn + " takes " + plural(n, "argument") + " " + std::string(shape) +
+                             ", found " + std::to_string(s.args.size()));
+    return false;
+  };
+  if (fn == "draw") {
+    s.kind = StmtKind::draw;
+    if (!arity(2, "(player, count)")) return;
+    expect(s.args[0], ctx, Type::player(), ordinal_argument(0, fn));
+    expect(s.args[1], ctx, Type::int_(), ordinal_argument(1, fn));
+    const bool have = game_.deck_zone >= 0 && game_.hand_zone >= 0;
+    if (!have) {
+      sink_.error(s.where, "draw needs zones named 'deck' and 'hand'");
+    } else if (!game_.zones[static_cast<std::size_t>(game_.deck_zone)].per_player ||
+               !game_.zones[static_cast<std::size_t>(game_.hand_zone)].per_player) {
+      sink_.error(s.where, "draw needs 'deck' and 'hand' to be per-player zones");
+    }
+    return;
+  }
+  if (fn == "move") {
+    if (s.args.size() != 3 && s.args.size() != 4) {
+      sink_.error(
+          s.where,
+          "move takes 3 or 4 arguments (from, to, count) or (from, to, kind, count), found " +
+              std::to_string(s.args.size()));
+      s.kind = StmtKind::move_any;
+      return;
+    }
+    s.kind = s.args.size() == 3 ? StmtKind::move_any : StmtKind::move_kind;
+    check_zone_ref(s.args[0], ctx);
+    check_zone_ref(s.args[1], ctx);
+    if (s.kind == StmtKind::move_kind)
+      expect(s.args[2], ctx, Type::kind(), ordinal_argument(2, fn));
+    expect(s.args.back(), ctx, Type::int_(), ordinal_argument(s.args.size() - 1, fn));
+    return;
+  }
+  if (fn == "win" || fn == "lose") {
+    s.kind = fn == "win" ? StmtKind::win : StmtKind::lose;
+    if (!arity(1, "(player)")) return;
+    expect(s.args[0], ctx, Type::player(), ordinal_argument(0, fn));
+    return;
+  }
+  if (fn == "negate") {
+    s.kind = StmtKind::negate;
+    if (!arity(0, "")) return;
+    if (!ctx.negate) sink_.error(s.where, "negate() is only allowed in an action's effect");
+    return;
+  }
+  if (fn == "shuffle") {
+    s.kind = StmtKind::shuffle;
+    if (!arity(1, "(zone)")) return;
+    check_zone_ref(s.args[0], ctx);
+    return;
+  }
+  if (fn == "fire") {
+    s.kind = StmtKind::fire;
+    if (!arity(1, "(event)")) return;
+    const Expr& arg = *s.args[0];
+    if (arg.kind != ExprKind::name) {
+      sink_.error(arg.where, "fire needs the name of a custom event");
+      return;
+    }
+    for (const NameDecl* d : lookup(arg.text)) {
+      if (d->category == Category::event) {
+        s.ref = d->id;
+        s.args.clear();
+        return;
+      }
+    }
+    if (arg.text == "begin_turn" || arg.text == "end_turn") {
+      sink_.error(arg.where,
+                  "only custom events can be fired; " + quote_name(arg.text) + " is built in");
+      return;
+    }
+    unknown(arg.where, "event", arg.text, {Category::event}, false);
+    return;
+  }
+  if (std::find(std::begin(k_functions), std::end(k_functions), fn) != std::end(k_functions)) {
+    sink_.error(s.where, quote_name(fn) + " is a function, not a statement");
+    return;
+  }
+  std::string message = "unknown statement " + quote_name(fn);
+  const std::string suggestion =
+      suggest_name(fn, {std::begin(k_statements), std::end(k_statements)});
+  if (!suggestion.empty()) message += "; did you mean " + quote_name(suggestion) + "?";
+  sink_.error(s.where, message);
+}
+
+}  // namespace loophole::model
