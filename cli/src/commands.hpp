@@ -35,8 +35,17 @@ struct GraphArgs {
   std::string output;
 };
 
+struct ExportArgs {
+  std::string file;
+  std::string format = "promela";
+  std::vector<std::string> params;
+  int players = 0;
+  std::string output;
+};
+
 int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted);
 int run_graph(const GraphArgs& args);
+int run_export(const ExportArgs& args);
 
 // Writes `text` to `path` atomically (temp file + rename); "" or "-" = stdout.
 bool write_output(const std::string& path, const std::string& text, std::string& error);

@@ -69,6 +69,15 @@ int main(int argc, char** argv) {
   g->add_option("-p,--param", graph.params, "override a param: NAME=VALUE (repeatable)");
   g->add_option("-o,--output", graph.output, "write to FILE (atomically)");
 
+  loophole::cli::ExportArgs exp;
+  auto* x = app.add_subcommand("export", "write the ruleset as a model for another checker");
+  x->add_option("file", exp.file, "ruleset file")->required();
+  x->add_option("--format", exp.format, "promela (a SPIN model, docs/promela.md)")
+      ->check(CLI::IsMember({"promela"}));
+  x->add_option("-p,--param", exp.params, "override a param: NAME=VALUE (repeatable)");
+  x->add_option("--players", exp.players, "player count (within the ruleset's players range)");
+  x->add_option("-o,--output", exp.output, "write to FILE (atomically)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -85,6 +94,7 @@ int main(int argc, char** argv) {
   try {
     if (c->parsed()) return loophole::cli::run_check(check, g_interrupted);
     if (g->parsed()) return loophole::cli::run_graph(graph);
+    if (x->parsed()) return loophole::cli::run_export(exp);
   } catch (const std::bad_alloc&) {
     std::cerr << "loophole: error: out of memory (use --max-memory to end runs cleanly)\n";
     return 3;
