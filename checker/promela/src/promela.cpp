@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -150,6 +152,7 @@ class Generator {
 
   // ---- the model
   void move(const std::string& guard, const std::string& body);
+  std::pair<std::string, std::string> save_restore(const std::string& body) const;
   std::string properties() const;
   std::string declarations() const;
 
@@ -1180,10 +1183,35 @@ std::string Generator::steps_with_window(int w) const {
 // ---------------------------------------------------------------------------
 // The model
 
+// What a move may write, saved at its start with plain assignments (pan
+// undoes those when it backtracks into the move, unlike d_step copies) and
+// restored when the move ends in a rule gap. Only moves that can reach their
+// gap label save anything.
+std::pair<std::string, std::string> Generator::save_restore(const std::string& body) const {
+  const std::string L = "goto lh_gap_" + std::to_string(label_);
+  if (body.find(L) == std::string::npos) return {"", ""};
+  static const std::regex assignment(R"(\b(s[0-9]+_[A-Za-z0-9_]*) = )");
+  std::set<int> written;
+  for (auto it = std::sregex_iterator(body.begin(), body.end(), assignment);
+       it != std::sregex_iterator(); ++it) {
+    const std::string name = (*it)[1].str();
+    written.insert(std::stoi(name.substr(1, name.find('_') - 1)));
+  }
+  std::string save, restore;
+  for (int i : written) {
+    save += "lh_" + names_[i] + " = " + names_[i] + "; ";
+    restore += (restore.empty() ? "" : "; ") + names_[i] + " = lh_" + names_[i];
+  }
+  if (!save.empty()) save += "\n";
+  if (!restore.empty()) restore = "d_step { " + restore + " };\n";
+  return {save, restore};
+}
+
 void Generator::move(const std::string& guard, const std::string& body) {
   const std::string L = std::to_string(label_);
-  moves_ += ":: atomic { " + guard + " ->\nlh_prog = 0; LH_SAVE;\n" + body + "goto lh_done_" + L +
-            ";\nlh_gap_" + L + ": lh_g = lh_g; LH_RESTORE;\n";
+  const auto [save, restore] = save_restore(body);
+  moves_ += ":: atomic { " + guard + " ->\nlh_prog = 0;\n" + save + body + "goto lh_done_" + L +
+            ";\nlh_gap_" + L + ": lh_g = lh_g;\n" + restore;
   if (p_.ctl.over >= 0) moves_ += f(p_.ctl.over) + " = 2;\n";
   if (p_.ctl.gap >= 0) moves_ += f(p_.ctl.gap) + " = lh_g;\n";
   moves_ += "lh_prog = 0;\nlh_done_" + L + ": LH_CHECK; LH_DISPATCH }\n";
@@ -1245,15 +1273,6 @@ std::string Generator::declarations() const {
         fl.lo >= 0 && fl.hi <= 200 ? "byte" : (fl.lo >= -30000 && fl.hi <= 30000 ? "short" : "int");
     o << "hidden " << type << " lh_" << names_[i] << ";\n";
   }
-  o << "\n#define LH_SAVE d_step { \\\n";
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    o << "  lh_" << names_[i] << " = " << names_[i] << (i + 1 < fields.size() ? "; \\\n" : " \\\n");
-  }
-  o << "}\n#define LH_RESTORE d_step { \\\n";
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    o << "  " << names_[i] << " = lh_" << names_[i] << (i + 1 < fields.size() ? "; \\\n" : " \\\n");
-  }
-  o << "}\n";
   return o.str();
 }
 
@@ -1272,8 +1291,9 @@ std::string Generator::run() {
     emit(setup);
   }
   const std::string L0 = std::to_string(label_);
-  std::string init = "atomic {\nlh_prog = 0; LH_SAVE;\n" + setup + "goto lh_done_" + L0 +
-                     ";\nlh_gap_" + L0 + ": lh_g = lh_g; LH_RESTORE;\n";
+  const auto [save0, restore0] = save_restore(setup);
+  std::string init = "atomic {\nlh_prog = 0;\n" + save0 + setup + "goto lh_done_" + L0 +
+                     ";\nlh_gap_" + L0 + ": lh_g = lh_g;\n" + restore0;
   if (ctl.over >= 0) init += f(ctl.over) + " = 2;\n";
   if (ctl.gap >= 0) init += f(ctl.gap) + " = lh_g;\n";
   init += "lh_done_" + L0 + ": LH_CHECK;\nif :: " + f(ctl.over) +
