@@ -439,8 +439,9 @@ Type ExprChecker::check_call(ExprPtr& e, const CheckContext& ctx) {
   if (fn == "count") return check_count(e, ctx);
   const auto arity = [&](std::size_t n, std::string_view shape) {
     if (x.args.size() == n) return true;
-    sink_.error(x.where, fn + " takes " + plural(n, "argument") + " " + std::string(shape) +
-                             ", found " + std::to_string(x.args.size()));
+    const std::string form = shape.empty() ? "" : " " + std::string(shape);
+    sink_.error(x.where, fn + " takes " + plural(n, "argument") + form + ", found " +
+                             std::to_string(x.args.size()));
     return false;
   };
   if (fn == "min" || fn == "max" || fn == "abs" || fn == "clamp") {

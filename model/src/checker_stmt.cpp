@@ -114,8 +114,9 @@ void ExprChecker::check_call_stmt(Stmt& s, const CheckContext& ctx) {
   const std::string fn = s.text;
   const auto arity = [&](std::size_t n, std::string_view shape) {
     if (s.args.size() == n) return true;
-    sink_.error(s.where, fn + " takes " + plural(n, "argument") + " " + std::string(shape) +
-                             ", found " + std::to_string(s.args.size()));
+    const std::string form = shape.empty() ? "" : " " + std::string(shape);
+    sink_.error(s.where, fn + " takes " + plural(n, "argument") + form + ", found " +
+                             std::to_string(s.args.size()));
     return false;
   };
   if (fn == "draw") {

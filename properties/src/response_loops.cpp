@@ -4,8 +4,9 @@
 // shortest path to its shallowest state, then the shortest cycle back to it;
 // the cycle is classified as the MTG rules classify loops, by who makes the
 // choices on it. Components that repeat the same actions under the same
-// class are one finding. A chain that instead grows until the stack is full
-// ends in a stack-overflow gap state, reported here as an unbounded chain.
+// class are one finding, and one that needs several players (or nature) is
+// folded into a loop of the same rules that one player controls. A chain that instead grows until
+// the stack is full ends in a stack-overflow gap state, reported here as an unbounded chain.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -28,7 +29,15 @@ struct Loop {
   std::vector<Edge> cycle;
   LoopChoice choice;
   std::vector<RuleUse> uses;  // in order of first appearance on the cycle
-  std::pair<LoopClass, std::set<std::string>> key;
+  // What makes two loops one finding: the class, the controlling player of
+  // an optional loop (each player's infinite combo is a finding of its own),
+  // and the rules used on the cycle.
+  struct Key {
+    LoopClass loop = LoopClass::none;
+    int player = -1;
+    std::set<std::string> rules;
+    auto operator<=>(const Key&) const = default;
+  } key;
 };
 
 std::string rule_id(const Context& cx, const RuleUse& u) {
@@ -115,7 +124,7 @@ void find_loops(const Context& cx, std::vector<Finding>& out) {
     return la != lb ? la < lb : a.entry < b.entry;
   });
 
-  std::map<std::pair<LoopClass, std::set<std::string>>, std::size_t> places;
+  std::map<Loop::Key, std::size_t> places;
   for (Loop& loop : loops) {
     loop.choice = classify_cycle(cx.moves, loop.entry, loop.cycle);
     StateId at = loop.entry;
@@ -134,13 +143,33 @@ void find_loops(const Context& cx, std::vector<Finding>& out) {
       }
       at = e.to;
     }
-    loop.key.first = loop.choice.loop;
-    for (const RuleUse& u : loop.uses) loop.key.second.insert(rule_id(cx, u));
+    loop.key.loop = loop.choice.loop;
+    loop.key.player = loop.choice.loop == LoopClass::optional_one ? loop.choice.player : -1;
+    for (const RuleUse& u : loop.uses) loop.key.rules.insert(rule_id(cx, u));
     ++places[loop.key];
   }
 
-  std::set<std::pair<LoopClass, std::set<std::string>>> reported;
+  // A loop that one player controls, or that nobody can stop, says more than
+  // the same rules looping only with several players' (or nature's) help: the
+  // weaker forms are folded into it as a detail, not findings of their own.
+  const auto strong = [](LoopClass c) {
+    return c == LoopClass::mandatory || c == LoopClass::optional_one;
+  };
+  std::set<std::set<std::string>> strong_rules;
   for (const Loop& loop : loops) {
+    if (strong(loop.key.loop)) strong_rules.insert(loop.key.rules);
+  }
+  std::map<std::set<std::string>, std::set<LoopClass>> folded;
+  for (const Loop& loop : loops) {
+    if (!strong(loop.key.loop) && strong_rules.count(loop.key.rules) != 0) {
+      folded[loop.key.rules].insert(loop.key.loop);
+    }
+  }
+
+  std::set<Loop::Key> reported;
+  for (const Loop& loop : loops) {
+    if (folded.count(loop.key.rules) != 0 && folded.at(loop.key.rules).count(loop.key.loop))
+      continue;
     if (!reported.insert(loop.key).second) continue;
     Finding f = cx.finding(Kind::response_loop, Severity::error);
     f.loop = loop.choice.loop;
@@ -163,6 +192,14 @@ void find_loops(const Context& cx, std::vector<Finding>& out) {
                                     loop.cycle.size() == 1 ? "" : "s", choice_detail(loop.choice)));
     if (const auto n = places.at(loop.key); n > 1) {
       f.details.push_back(fmt::format("the same loop occurs in {} places of the state graph", n));
+    }
+    if (const auto it = folded.find(loop.key.rules); it != folded.end()) {
+      for (const LoopClass c : it->second) {
+        f.details.push_back(c == LoopClass::chance
+                                ? "the same rules also loop where nature's choices keep it going"
+                                : "the same rules also loop where several players' choices keep "
+                                  "it going");
+      }
     }
     f.trace = cx.trace(loop.entry, {}, loop.cycle);
     out.push_back(std::move(f));

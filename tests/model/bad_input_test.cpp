@@ -597,6 +597,10 @@ TEST(BadInput, WrongArityOfDraw) {
   EXPECT_FIRST(step_do("draw(active)"), "draw takes 2 arguments (player, count), found 1", "25:16");
 }
 
+TEST(BadInput, WrongArityOfNegate) {
+  EXPECT_FIRST(step_do("negate(1)"), "negate takes 0 arguments, found 1", "25:16");
+}
+
 TEST(BadInput, WrongArityOfMove) {
   EXPECT_FIRST(step_do("move(hand[active], discard[active])"),
                "move takes 3 or 4 arguments (from, to, count) or (from, to, kind, count), found 2",

@@ -116,13 +116,18 @@ const Case cases[] = {
   {"deadlock/clean.yaml", Kind::deadlock, 11, {}},
 
   {"response-loop/ward-opponent.yaml", Kind::response_loop, 11, {
-    {"action:mirror_ward", 27, 11, 5, 1, optional_one, 1},
+    {"action:mirror_ward", 28, 11, 5, 1, optional_one, 1},
+    {"action:mirror_ward", 28, 11, 8, 4, optional_one, 0},
   }},
   {"response-loop/ward-active.yaml", Kind::response_loop, 11, {
     {"action:recall", 27, 11, 4, 1, optional_one, 0},
+    {"action:recall", 27, 11, 7, 4, optional_one, 1},
   }},
   {"response-loop/ward-duel.yaml", Kind::response_loop, 19, {
     {"action:ward", 27, 11, 4, 1, several_players, -1},
+  }},
+  {"response-loop/dig-fold.yaml", Kind::response_loop, 13, {
+    {"action:dig", 26, 11, 4, 1, optional_one, 0},
   }},
   {"response-loop/trigger-pair.yaml", Kind::response_loop, 3, {
     {"trigger:ping_back", 15, 11, 3, 1, mandatory, -1},
@@ -219,6 +224,29 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, Findings, ::testing::ValuesIn(cases),
                            }
                            return name.substr(0, name.size() - 4);  // without "yaml"
                          });
+
+// The same rule loops in P1's turn with P1 alone choosing, and in P2's turn
+// only while P1 keeps passing: one finding, the second form a line of it.
+TEST(LoopFolding, SeveralPlayersFormIsALineOfTheOptionalLoop) {
+  const std::string path =
+      std::string(LOOPHOLE_SOURCE_DIR) + "/tests/fixtures/findings/response-loop/dig-fold.yaml";
+  model::SourceManager sources;
+  model::DiagnosticSink sink;
+  const auto game = model::load_game(path, {}, sources, sink);
+  ASSERT_TRUE(game.has_value()) << sink.render(sources);
+  const checker::Semantics semantics(*game);
+  checker::ExplicitOptions options;
+  options.threads = 1;
+  const auto graph = checker::explore(semantics, options);
+  const auto found = check_all(*graph, CheckSelection::only(Kind::response_loop));
+  ASSERT_EQ(1u, found.size());
+  EXPECT_EQ(LoopClass::optional_one, found[0].loop);
+  EXPECT_EQ((std::vector<std::string>{
+                "the cycle has 3 moves; only P1 chooses on the cycle, and can repeat it as often "
+                "as they like",
+                "the same rules also loop where several players' choices keep it going"}),
+            found[0].details);
+}
 
 }  // namespace
 }  // namespace loophole::properties

@@ -295,6 +295,8 @@ struct SeedCase {
                           // silently drop any
 };
 
+void PrintTo(const SeedCase& c, std::ostream* os) { *os << c.ruleset; }
+
 class SeedTrace : public ::testing::TestWithParam<SeedCase> {};
 
 TEST_P(SeedTrace, EverySentenceTracedAndEveryQuoteInTheSeed) {
@@ -386,13 +388,21 @@ struct ExploreCase {
   std::map<std::string, std::int64_t> params;
   std::uint64_t states;
   std::uint64_t transitions;
-  std::vector<std::string> findings;  // "kind rule severity line:col"
+  std::vector<std::string> findings;  // "kind rule severity line:col[ class/player]"
 };
 
+// gtest prints a failing case by its ruleset, not as raw bytes.
+void PrintTo(const ExploreCase& c, std::ostream* os) { *os << c.ruleset; }
+
 std::string describe(const properties::Finding& f) {
-  return std::string(properties::to_string(f.kind)) + " " + f.rule + " " +
-         std::string(properties::to_string(f.severity)) + " " + std::to_string(f.where.line) + ":" +
-         std::to_string(f.where.col);
+  std::string s = std::string(properties::to_string(f.kind)) + " " + f.rule + " " +
+                  std::string(properties::to_string(f.severity)) + " " +
+                  std::to_string(f.where.line) + ":" + std::to_string(f.where.col);
+  if (f.loop != properties::LoopClass::none) {
+    s += " " + std::string(properties::to_string(f.loop));
+    if (f.loop_player >= 0) s += "/P" + std::to_string(f.loop_player + 1);
+  }
+  return s;
 }
 
 bool same_edge(const checker::Edge& a, const checker::Edge& b) {
@@ -483,10 +493,10 @@ INSTANTIATE_TEST_SUITE_P(
                     13758,
                     17783,
                     {
-                        "response-loop action:research error 169:11",
-                        "response-loop action:research error 169:11",
-                        "response-loop trigger:after_action_triggers error 217:11",
-                        "response-loop trigger:after_action_triggers error 217:11",
+                        "response-loop action:research error 169:11 optional/P1",
+                        "response-loop action:research error 169:11 optional/P2",
+                        "response-loop trigger:after_action_triggers error 217:11 optional/P1",
+                        "response-loop trigger:after_action_triggers error 217:11 optional/P2",
                     }},
         ExploreCase{"operators.yaml",
                     {{"item_copies", 0}},
@@ -517,8 +527,8 @@ INSTANTIATE_TEST_SUITE_P(
                     33720,
                     42307,
                     {
-                        "response-loop action:play_mirror_ward error 63:11",
-                        "response-loop action:play_mirror_ward error 63:11",
+                        "response-loop action:play_mirror_ward error 63:11 optional/P1",
+                        "response-loop action:play_mirror_ward error 63:11 optional/P2",
                         "rule-gap step:start.draw error 60:16",
                         "property-violation property:stack_empties error 200:11",
                         "dead-rule action:play_quick_step warning 52:11",
