@@ -4,7 +4,10 @@
 // each thread count and prints every run and the medians:
 //
 //   explore_bench [--runs N] [--threads 1,2] [--param NAME=V]... [--players N]
-//                 [--max-states N] (RULESET.yaml | --synthetic FIELDS,RANGE)
+//                 [--max-states N] [--reference] (RULESET.yaml | --synthetic FIELDS,RANGE)
+//
+// --reference explores through the reference Semantics instead of the
+// compiled successor generator, for comparison.
 //
 // Figures go to stdout; record them with the date in bench/RESULTS.md.
 #include <algorithm>
@@ -85,7 +88,7 @@ struct Run {
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "explore_bench: %s\nusage: explore_bench [--runs N] [--threads 1,2] "
-               "[--param NAME=V]... [--players N] [--max-states N] "
+               "[--param NAME=V]... [--players N] [--max-states N] [--reference] "
                "(RULESET.yaml | --synthetic FIELDS,RANGE)\n",
                why);
   std::exit(2);
@@ -125,11 +128,11 @@ void print_run(const char* label, const Run& r) {
   const double n = s.states == 0 ? 1 : static_cast<double>(s.states);
   std::printf(
       "%-8s states %s  transitions %s  depth %u  time %.3f s  cpu %.3f s  rate %.0f k/s  "
-      "peak %.1f B/state (states %.1f, index %.1f, edges %.1f)  %s\n",
+      "peak %.1f B/state (states %.1f, index %.1f, edges %.1f)  %s  [%s]\n",
       label, grouped(s.states).c_str(), grouped(s.transitions).c_str(), s.depth, s.seconds, r.cpu,
       s.seconds > 0 ? static_cast<double>(s.states) / s.seconds / 1000 : 0, s.bytes_per_state,
       static_cast<double>(r.memory.states) / n, static_cast<double>(r.memory.index) / n,
-      static_cast<double>(r.memory.edges) / n, completion_name(r.completion));
+      static_cast<double>(r.memory.edges) / n, completion_name(r.completion), s.generator.c_str());
 }
 
 }  // namespace
@@ -142,6 +145,7 @@ int main(int argc, char** argv) {
   std::uint64_t max_states = 0;
   std::string path;
   std::optional<std::pair<int, int>> synthetic;
+  bool reference = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -167,6 +171,8 @@ int main(int argc, char** argv) {
       load.players = std::atoi(value().c_str());
     } else if (a == "--max-states") {
       max_states = std::strtoull(value().c_str(), nullptr, 10);
+    } else if (a == "--reference") {
+      reference = true;
     } else if (a == "--synthetic") {
       const std::string v = value();
       const std::size_t comma = v.find(',');
@@ -195,6 +201,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     sem = std::make_unique<checker::Semantics>(*game);
+    if (reference) system = std::make_unique<checker::SemanticsSystem>(*sem);
     std::printf("%s (%s), %d players\n", path.c_str(), game->name.c_str(), game->players);
   }
   const checker::Layout& layout = system ? system->layout() : sem->layout();
@@ -211,7 +218,7 @@ int main(int argc, char** argv) {
       std::unique_ptr<checker::ExploredGraph> g;
       const double cpu0 = cpu_seconds();
       if (system) {
-        g = checker::explore_system(*system, options, nullptr);
+        g = checker::explore_system(*system, options, sem.get());
       } else {
         g = checker::explore(*sem, options);
       }

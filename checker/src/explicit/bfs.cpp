@@ -27,6 +27,8 @@
 #include <bit>
 #include <chrono>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "workers.hpp"
@@ -57,6 +59,12 @@ struct alignas(64) WorkerScratch {
   StateStore::Cursor cursor;
   std::vector<Word> words;
   StateVec state;
+  FlatSuccessors successors;
+};
+
+// successors_flat() through successors(), for systems without their own.
+struct ViaVectors final : FlatSuccessors::Scratch {
+  StateVec state;
   std::vector<Successor> successors;
 };
 
@@ -76,7 +84,10 @@ class Search {
         budget_(graph.budget()),
         workers_(threads),
         scratch_(static_cast<std::size_t>(threads)) {
-    for (auto& s : scratch_) s.words.resize(packer_.words());
+    for (auto& s : scratch_) {
+      s.words.resize(packer_.words());
+      s.successors.fields = packer_.fields();
+    }
   }
 
   ~Search() {
@@ -198,21 +209,24 @@ class Search {
       }
       store_.load(src, s.words.data());
       packer_.unpack(s.words.data(), s.state);
-      system_.successors(s.state, s.successors);
-      if (!fit(b, s.successors.size())) {
+      FlatSuccessors& out = s.successors;
+      system_.successors_flat(s.state.data(), out);
+      if (!fit(b, out.count)) {
         stop(Completion::memory_limit);
         return;
       }
-      for (const Successor& x : s.successors) {
+      for (std::size_t i = 0; i < out.count; ++i) {
         const std::size_t at = b.words.size();
         b.words.resize(at + words);
-        packer_.pack_delta(s.state, s.words.data(), x.state, &b.words[at]);
+        packer_.pack_delta(s.state.data(), s.words.data(), out.state(i), &b.words[at]);
         b.hashes.push_back(hash_words(&b.words[at], words));
-        const std::uint16_t label = EdgeStore::label(x);
+        const MoveInfo& m = out.moves[i];
+        const std::uint16_t label =
+            EdgeStore::label(m.kind, m.progress, m.chooser, m.chooser_player);
         b.labels.push_back(label);
         b.seen[label >> 6] |= std::uint64_t{1} << (label & 63);
       }
-      b.degrees.push_back(static_cast<std::uint32_t>(s.successors.size()));
+      b.degrees.push_back(static_cast<std::uint32_t>(out.count));
     }
   }
 
@@ -417,6 +431,34 @@ class Search {
 
 }  // namespace
 
+void TransitionSystem::successors_flat(const std::int32_t* state, FlatSuccessors& out) const {
+  auto* sc = dynamic_cast<ViaVectors*>(out.scratch.get());
+  if (sc == nullptr) {
+    out.scratch = std::make_unique<ViaVectors>();
+    sc = static_cast<ViaVectors*>(out.scratch.get());
+  }
+  const std::size_t n = layout().fields.size();
+  out.fields = n;
+  out.count = 0;
+  sc->state.assign(state, state + n);
+  successors(sc->state, sc->successors);
+  for (const Successor& x : sc->successors) {
+    if (x.state.size() != n) {
+      throw std::logic_error("loophole: internal error: successor has " +
+                             std::to_string(x.state.size()) + " fields, layout has " +
+                             std::to_string(n));
+    }
+    MoveInfo m;
+    m.kind = x.kind;
+    m.player = static_cast<std::int8_t>(x.player);
+    m.ref = x.ref;
+    m.chooser = x.chooser;
+    m.chooser_player = static_cast<std::int8_t>(x.chooser_player);
+    m.progress = x.progress;
+    std::copy(x.state.begin(), x.state.end(), out.add(m));
+  }
+}
+
 std::unique_ptr<ExplicitGraph> explore_system(const TransitionSystem& system,
                                               const ExplicitOptions& options,
                                               const Semantics* semantics,
@@ -442,6 +484,7 @@ std::unique_ptr<ExplicitGraph> explore_system(const TransitionSystem& system,
   stats.bytes_per_state =
       stats.states == 0 ? 0 : static_cast<double>(stats.bytes) / static_cast<double>(stats.states);
   stats.threads = threads;
+  stats.generator = system.generator();
   graph->finish(completion, stats);
   return graph;
 }

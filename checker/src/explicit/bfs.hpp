@@ -3,7 +3,10 @@
 // Semantics: the tests use tiny hand-written systems with known graphs.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "loophole/checker/explicit.hpp"
@@ -13,6 +16,37 @@
 
 namespace loophole::checker {
 
+// The move fields of a successor (what Successor has besides its state).
+struct MoveInfo {
+  MoveKind kind = MoveKind::advance;
+  std::int8_t player = -1;
+  std::int8_t chooser_player = -1;
+  Chooser chooser = Chooser::none;
+  bool progress = false;
+  std::int32_t ref = -1;
+};
+
+// Successors as one flat array: state i is states[i * fields .. (i+1) * fields).
+// `scratch` belongs to the system that fills it (per calling thread).
+struct FlatSuccessors {
+  struct Scratch {
+    virtual ~Scratch() = default;
+  };
+  std::size_t fields = 0;
+  std::size_t count = 0;
+  std::vector<std::int32_t> states;
+  std::vector<MoveInfo> moves;
+  std::unique_ptr<Scratch> scratch;
+  [[nodiscard]] const std::int32_t* state(std::size_t i) const { return &states[i * fields]; }
+  // Appends a successor; returns where to write its fields.
+  std::int32_t* add(const MoveInfo& m) {
+    if (moves.size() <= count) moves.resize(count + 1);
+    if (states.size() < (count + 1) * fields) states.resize((count + 1) * fields);
+    moves[count] = m;
+    return &states[count++ * fields];
+  }
+};
+
 class TransitionSystem {
  public:
   virtual ~TransitionSystem() = default;
@@ -20,12 +54,21 @@ class TransitionSystem {
   [[nodiscard]] virtual std::vector<StateVec> initial_states() const = 0;
   // Must be safe to call from several threads at once.
   virtual void successors(const StateVec& state, std::vector<Successor>& out) const = 0;
+  // The same into a flat buffer (out.fields == layout().fields.size(); out.count
+  // is reset). The default goes through successors().
+  virtual void successors_flat(const std::int32_t* state, FlatSuccessors& out) const;
+  // What Statistics::generator reports.
+  [[nodiscard]] virtual std::string generator() const { return "reference"; }
 };
 
 // The rules semantics as a TransitionSystem (what explore() searches).
 class SemanticsSystem final : public TransitionSystem {
  public:
-  explicit SemanticsSystem(const Semantics& sem) : sem_(sem) {}
+  explicit SemanticsSystem(const Semantics& sem, std::string why = {})
+      : sem_(sem), why_(std::move(why)) {}
+  [[nodiscard]] std::string generator() const override {
+    return why_.empty() ? "reference" : "reference: " + why_;
+  }
   [[nodiscard]] const Layout& layout() const override { return sem_.layout(); }
   [[nodiscard]] std::vector<StateVec> initial_states() const override {
     return sem_.initial_states();
@@ -36,6 +79,7 @@ class SemanticsSystem final : public TransitionSystem {
 
  private:
   const Semantics& sem_;
+  std::string why_;
 };
 
 // How a level is cut into chunks. The result does not depend on it (tests

@@ -24,7 +24,11 @@ class EdgeStore {
   explicit EdgeStore(MemoryBudget& budget);
 
   // The raw label of a successor (10 bits); interned by add().
-  [[nodiscard]] static std::uint16_t label(const Successor& s);
+  [[nodiscard]] static std::uint16_t label(const Successor& s) {
+    return label(s.kind, s.progress, s.chooser, s.chooser_player);
+  }
+  [[nodiscard]] static std::uint16_t label(MoveKind kind, bool progress, Chooser chooser,
+                                           int chooser_player);
 
   // Room for `states` closed states and `edges` edges in all; false when the
   // budget refuses.

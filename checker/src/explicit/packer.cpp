@@ -54,7 +54,7 @@ void Packer::pack(const StateVec& state, Word* out) const {
     bad |= static_cast<std::uint32_t>(u > s.span);
     out[s.word] |= Word{u} << s.shift;
   }
-  if (bad != 0) out_of_range(state);
+  if (bad != 0) out_of_range(state.data());
   for (const std::uint32_t i : straddlers_) {
     const Slot& s = fields_[i];
     const std::uint32_t u = static_cast<std::uint32_t>(v[i]) - static_cast<std::uint32_t>(s.lo);
@@ -62,12 +62,11 @@ void Packer::pack(const StateVec& state, Word* out) const {
   }
 }
 
-void Packer::pack_delta(const StateVec& base, const Word* base_words, const StateVec& state,
+void Packer::pack_delta(const std::int32_t* base, const Word* base_words, const std::int32_t* state,
                         Word* out) const {
-  check_size(state);
   for (std::size_t w = 0; w < words_; ++w) out[w] = base_words[w];
-  const std::int32_t* a = base.data();
-  const std::int32_t* b = state.data();
+  const std::int32_t* a = base;
+  const std::int32_t* b = state;
   const std::size_t n = fields_.size();
   std::uint32_t bad = 0;
   // Compare eight fields at a time (a fixed trip count the compiler turns
@@ -118,7 +117,7 @@ void Packer::unpack(const Word* in, StateVec& out) const {
   }
 }
 
-void Packer::out_of_range(const StateVec& state) const {
+void Packer::out_of_range(const std::int32_t* state) const {
   for (std::size_t i = 0; i < fields_.size(); ++i) {
     const Slot& s = fields_[i];
     const std::int64_t v = state[i];

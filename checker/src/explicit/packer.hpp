@@ -34,6 +34,13 @@ class Packer {
   void pack(const StateVec& state, Word* out) const;
   // The same as pack(state, out), given base_words = pack(base).
   void pack_delta(const StateVec& base, const Word* base_words, const StateVec& state,
+                  Word* out) const {
+    check_size(state);
+    check_size(base);
+    pack_delta(base.data(), base_words, state.data(), out);
+  }
+  // The same over fields() values each.
+  void pack_delta(const std::int32_t* base, const Word* base_words, const std::int32_t* state,
                   Word* out) const;
   void unpack(const Word* in, StateVec& out) const;
 
@@ -48,7 +55,7 @@ class Packer {
     [[nodiscard]] bool straddles() const { return shift + bits > 64; }
   };
   void check_size(const StateVec& state) const;
-  [[noreturn]] void out_of_range(const StateVec& state) const;
+  [[noreturn]] void out_of_range(const std::int32_t* state) const;
 
   std::vector<Slot> fields_;
   std::vector<std::uint32_t> straddlers_;  // fields continued in the next word

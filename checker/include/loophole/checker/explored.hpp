@@ -33,6 +33,9 @@ struct Statistics {
   std::uint64_t bytes = 0;  // peak memory of the state store and graph
   double bytes_per_state = 0;
   int threads = 1;
+  // How successors were computed: "compiled" (the rules compiled once into
+  // flat programs), or "reference: <why the compiled generator declined>".
+  std::string generator = "reference";
 };
 
 enum class Completion { complete, state_limit, memory_limit, time_limit, interrupted };

@@ -1,0 +1,53 @@
+// The compiled successor generator: a Game's rules translated once into flat
+// programs over state-vector indices, so that the explicit engine's hot loop
+// does no name lookup, no allocation and no recursion over the IR. Every
+// expression becomes a stack-machine program (slots, gap sites and domains
+// resolved, constant indices folded, first failure aborts: the reference
+// records only the first); every effect becomes a flat statement program whose
+// choice points backtrack over an explicit frame stack instead of the
+// reference's continuation recursion. The control part of a move (steps,
+// events, windows, the stack, end checks) follows checker/src/semantics/
+// moves.cpp line for line. It must give exactly Semantics::successors:
+// same successors, same order, same move fields; tests/checker/
+// compiled_test.cpp checks that on every reachable state of every fixture and
+// seed. Traces are still replayed on the reference Semantics.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "bfs.hpp"
+
+namespace loophole::checker {
+
+class CompiledSystem final : public TransitionSystem {
+ public:
+  // Compiles sem's Game. Throws CompiledSystem::Unsupported when the Game uses
+  // something this generator does not handle (explore() then falls back to
+  // the reference and says so in Statistics::engine).
+  explicit CompiledSystem(const Semantics& sem);
+  ~CompiledSystem() override;
+  CompiledSystem(const CompiledSystem&) = delete;
+  CompiledSystem& operator=(const CompiledSystem&) = delete;
+
+  struct Unsupported : std::runtime_error {
+    using std::runtime_error::runtime_error;
+  };
+
+  [[nodiscard]] const Layout& layout() const override { return sem_.layout(); }
+  [[nodiscard]] std::vector<StateVec> initial_states() const override {
+    return sem_.initial_states();
+  }
+  void successors(const StateVec& state, std::vector<Successor>& out) const override;
+  void successors_flat(const std::int32_t* state, FlatSuccessors& out) const override;
+  [[nodiscard]] std::string generator() const override { return "compiled"; }
+
+  struct Program;
+
+ private:
+  const Semantics& sem_;
+  std::unique_ptr<Program> prog_;
+};
+
+}  // namespace loophole::checker

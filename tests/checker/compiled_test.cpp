@@ -1,0 +1,504 @@
+// The compiled successor generator against the reference semantics: on every
+// state reachable in every ruleset the repository has (fixtures, doc
+// examples, the seed games at the reduced scopes of tests/seeds), the two
+// must give the same successors in the same order with the same move fields.
+// A census checks that those rulesets together use every construct of the
+// language, so a construct the compiler got wrong cannot hide; constructs
+// the corpus lacks are added by the small rulesets below.
+#include "explicit/compiled.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "loophole/checker/explicit.hpp"
+#include "loophole/checker/semantics.hpp"
+#include "loophole/model/diagnostics.hpp"
+#include "loophole/model/game.hpp"
+
+#include "load_ruleset.hpp"
+
+namespace loophole::checker {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct VecHash {
+  std::size_t operator()(const StateVec& v) const {
+    std::size_t h = 1469598103934665603ULL;
+    for (const std::int32_t x : v) h = (h ^ static_cast<std::uint32_t>(x)) * 1099511628211ULL;
+    return h;
+  }
+};
+
+std::string show(const StateVec& s, const Layout& layout) {
+  std::ostringstream o;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (i > 0) o << ' ';
+    o << layout.fields[i].name << '=' << s[i];
+  }
+  return o.str();
+}
+
+// Empty when the two successor lists agree, else what differs first.
+std::string compare(const std::vector<Successor>& ref, const std::vector<Successor>& got,
+                    const Layout& layout) {
+  if (ref.size() != got.size()) {
+    return std::to_string(got.size()) + " successors, reference " + std::to_string(ref.size());
+  }
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    const Successor& a = ref[i];
+    const Successor& b = got[i];
+    std::string what;
+    if (a.state != b.state)
+      what += " state (" + show(b.state, layout) + " vs " + show(a.state, layout) + ")";
+    if (a.kind != b.kind) what += " kind";
+    if (a.player != b.player) what += " player";
+    if (a.ref != b.ref) what += " ref";
+    if (a.chooser != b.chooser) what += " chooser";
+    if (a.chooser_player != b.chooser_player) what += " chooser_player";
+    if (a.progress != b.progress) what += " progress";
+    if (!what.empty()) return "successor " + std::to_string(i) + " differs in" + what;
+  }
+  return {};
+}
+
+struct Agreement {
+  std::uint64_t states = 0;
+  std::uint64_t successors = 0;
+  std::uint64_t gaps = 0;  // rule-gap successors among them
+  bool complete = false;
+};
+
+// Breadth-first over the reference's successors from its initial states,
+// comparing the compiled successors of every state met (up to `cap` states).
+Agreement agree(const Semantics& sem, const std::string& name, std::uint64_t cap) {
+  const CompiledSystem compiled(sem);
+  Agreement a;
+  std::unordered_set<StateVec, VecHash> seen;
+  std::vector<StateVec> queue;
+  for (const StateVec& s : sem.initial_states()) {
+    if (seen.insert(s).second) queue.push_back(s);
+  }
+  std::vector<Successor> ref, got;
+  int failures = 0;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    if (queue.size() > cap) return a;
+    const StateVec s = queue[head];
+    sem.successors(s, ref, false);
+    compiled.successors(s, got);
+    ++a.states;
+    a.successors += ref.size();
+    const std::string diff = compare(ref, got, sem.layout());
+    if (!diff.empty()) {
+      ADD_FAILURE() << name << ": state " << head << " (" << show(s, sem.layout()) << "): " << diff;
+      if (++failures == 3) return a;
+    }
+    for (const Successor& x : ref) {
+      if (x.state[sem.layout().over] == 2) ++a.gaps;
+      if (seen.insert(x.state).second) queue.push_back(x.state);
+    }
+  }
+  a.complete = true;
+  return a;
+}
+
+struct Loaded {
+  model::SourceManager sources;
+  model::DiagnosticSink sink;
+  std::optional<model::Game> game;
+};
+
+std::unique_ptr<Loaded> load(const std::string& path,
+                             const std::map<std::string, std::int64_t>& params = {}) {
+  auto l = std::make_unique<Loaded>();
+  model::LoadOptions options;
+  options.param_overrides = params;
+  options.override_origin = model::SourceSpan{"<test>", 0, 0, 0};
+  l->game = model::load_game(path, options, l->sources, l->sink);
+  return l;
+}
+
+std::vector<std::string> corpus_files() {
+  std::vector<std::string> files;
+  for (const char* dir : {"tests/fixtures", "docs/examples", "rulesets/examples"}) {
+    for (const auto& e : fs::recursive_directory_iterator(dir)) {
+      if (e.is_regular_file() && e.path().extension() == ".yaml")
+        files.push_back(e.path().string());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// ---------------------------------------------------------------------------
+// The construct census.
+
+class Census {
+ public:
+  void game(const model::Game& g) {
+    stmt(g.setup.get());
+    for (const auto& st : g.steps) {
+      stmt(st.effects.get());
+      expr(st.repeat_while.get());
+      expr(st.end_turn_if.get());
+      if (st.repeat_while) seen_.insert("step repeat_while");
+      if (st.end_turn_if) seen_.insert("step end_turn_if");
+      if (st.window >= 0) {
+        const auto& w = g.windows[st.window];
+        seen_.insert("protocol " + std::to_string(static_cast<int>(w.protocol)));
+        for (const auto& r : w.roles) {
+          if (r.lead_if_active_idle) seen_.insert("lead_if active_idle");
+        }
+        for (const auto t : w.order) {
+          seen_.insert("sequence turn " + std::to_string(static_cast<int>(t)));
+        }
+        if (w.protocol == model::Protocol::alternate && !w.may_pass) {
+          seen_.insert("alternate without pass");
+        }
+      }
+    }
+    for (const auto& a : g.actions) {
+      expr(a.guard.get());
+      stmt(a.cost.get());
+      stmt(a.effect.get());
+      if (a.play_kind >= 0) seen_.insert("action plays a card");
+      if (a.limit.per_turn > 0) seen_.insert("limit per_turn");
+      if (a.limit.per_window > 0) seen_.insert("limit per_window");
+      if (!a.answerable) seen_.insert("action not answerable");
+      if (!a.negatable) seen_.insert("action not negatable");
+      seen_.insert("action who " + std::to_string(static_cast<int>(a.who)));
+    }
+    for (const auto& t : g.triggers) {
+      expr(t.condition.get());
+      stmt(t.effect.get());
+      if (t.optional) seen_.insert("optional trigger");
+      seen_.insert("trigger event " + std::to_string(static_cast<int>(g.events[t.event].kind)));
+    }
+    for (const auto& e : g.end_conditions) {
+      expr(e.condition.get());
+      seen_.insert(e.win ? "end win" : "end lose");
+    }
+  }
+
+  // Every construct the language has (docs/language.md).
+  static std::vector<std::string> all() {
+    std::vector<std::string> out = {"step repeat_while",
+                                    "step end_turn_if",
+                                    "protocol 0",
+                                    "protocol 1",
+                                    "protocol 2",
+                                    "lead_if active_idle",
+                                    "sequence turn 0",
+                                    "sequence turn 1",
+                                    "sequence turn 2",
+                                    "alternate without pass",
+                                    "action plays a card",
+                                    "limit per_turn",
+                                    "limit per_window",
+                                    "action not answerable",
+                                    "action not negatable",
+                                    "optional trigger",
+                                    "end win",
+                                    "end lose"};
+    for (int w = 0; w <= static_cast<int>(model::Role::others); ++w) {
+      if (w == static_cast<int>(model::Role::each)) continue;  // not an action's `who`
+      out.push_back("action who " + std::to_string(w));
+    }
+    for (int e = 0; e <= static_cast<int>(model::EventDecl::Kind::end_step); ++e) {
+      out.push_back("trigger event " + std::to_string(e));
+    }
+    for (int k = static_cast<int>(model::ExprKind::int_lit);
+         k <= static_cast<int>(model::ExprKind::builtin); ++k) {
+      out.push_back("expr " + std::to_string(k));
+    }
+    using model::Op;
+    for (Op op : {Op::neg, Op::not_})
+      out.push_back("unary " + std::to_string(static_cast<int>(op)));
+    for (int op = static_cast<int>(Op::add); op <= static_cast<int>(Op::or_); ++op) {
+      out.push_back("binary " + std::to_string(op));
+    }
+    for (int op = static_cast<int>(Op::exists); op <= static_cast<int>(Op::sum); ++op) {
+      out.push_back("quant " + std::to_string(op));
+    }
+    for (int op = static_cast<int>(Op::min); op <= static_cast<int>(Op::clamp); ++op) {
+      out.push_back("builtin " + std::to_string(op));
+    }
+    for (int d = 0; d <= static_cast<int>(model::Domain::Kind::kinds_tagged); ++d) {
+      out.push_back("domain " + std::to_string(d));
+    }
+    for (const char* z :
+         {"zone kind", "zone all", "zone tag", "zone computed kind", "zone owner computed",
+          "zone shared", "var index computed", "var player computed", "var record field"}) {
+      out.emplace_back(z);
+    }
+    for (int s = static_cast<int>(model::StmtKind::block);
+         s <= static_cast<int>(model::StmtKind::skip); ++s) {
+      out.push_back("stmt " + std::to_string(s));
+    }
+    for (const char* s : {"assign +=", "assign -=", "assign :=", "if else", "choose where"}) {
+      out.emplace_back(s);
+    }
+    return out;
+  }
+
+  [[nodiscard]] std::vector<std::string> missing() const {
+    std::vector<std::string> out;
+    for (const auto& c : all()) {
+      if (seen_.count(c) == 0) out.push_back(c);
+    }
+    return out;
+  }
+
+ private:
+  static bool literal(const model::Expr& e) {
+    return e.kind >= model::ExprKind::int_lit && e.kind <= model::ExprKind::action_lit;
+  }
+
+  void domain(const model::Domain& d) {
+    seen_.insert("domain " + std::to_string(static_cast<int>(d.kind)));
+  }
+
+  void expr(const model::Expr* e) {
+    if (e == nullptr) return;
+    using model::ExprKind;
+    seen_.insert("expr " + std::to_string(static_cast<int>(e->kind)));
+    switch (e->kind) {
+      case ExprKind::unary:
+        seen_.insert("unary " + std::to_string(static_cast<int>(e->op)));
+        break;
+      case ExprKind::binary:
+        seen_.insert("binary " + std::to_string(static_cast<int>(e->op)));
+        break;
+      case ExprKind::quant:
+        seen_.insert("quant " + std::to_string(static_cast<int>(e->op)));
+        domain(e->domain);
+        break;
+      case ExprKind::builtin:
+        seen_.insert("builtin " + std::to_string(static_cast<int>(e->op)));
+        break;
+      case ExprKind::zone_count:
+        seen_.insert(e->value >= 0    ? "zone kind"
+                     : e->value == -1 ? "zone all"
+                     : e->value == -2 ? "zone tag"
+                                      : "zone computed kind");
+        if (!e->args.empty() && !literal(*e->args[0]) && e->value != -3) {
+          seen_.insert("zone owner computed");
+        }
+        if (e->args.empty()) seen_.insert("zone shared");
+        break;
+      case ExprKind::var:
+        if (e->field > 0) seen_.insert("var record field");
+        if (!e->args.empty() && !literal(*e->args.back())) {
+          seen_.insert(e->args.size() == 2 ? "var index computed" : "var player computed");
+        }
+        if (e->args.size() == 2 && !literal(*e->args[0])) seen_.insert("var player computed");
+        break;
+      default:
+        break;
+    }
+    for (const auto& a : e->args) expr(a.get());
+  }
+
+  void stmt(const model::Stmt* s) {
+    if (s == nullptr) return;
+    using model::StmtKind;
+    seen_.insert("stmt " + std::to_string(static_cast<int>(s->kind)));
+    if (s->kind == StmtKind::assign) {
+      seen_.insert(s->op == model::Op::add   ? "assign +="
+                   : s->op == model::Op::sub ? "assign -="
+                                             : "assign :=");
+    }
+    if (s->kind == StmtKind::if_ && s->bodies.size() > s->conds.size()) seen_.insert("if else");
+    if ((s->kind == StmtKind::choose || s->kind == StmtKind::pick) && !s->conds.empty()) {
+      seen_.insert("choose where");
+    }
+    if (s->kind == StmtKind::for_ || s->kind == StmtKind::choose || s->kind == StmtKind::pick) {
+      domain(s->domain);
+    }
+    expr(s->target.get());
+    expr(s->value.get());
+    for (const auto& a : s->args) expr(a.get());
+    for (const auto& c : s->conds) expr(c.get());
+    for (const auto& b : s->bodies) stmt(b.get());
+  }
+
+  std::set<std::string> seen_;
+};
+
+// Constructs no fixture or seed uses, in one small game: computed array
+// indices (in and out of range), `%` and `/` by a state value, clamp/abs,
+// tagged and computed-kind zone counts, `sum` and `count` over tagged kinds
+// and `others`, nested choices with a `for` between them, a draw that
+// branches and a chosen move, `if ... else`, fire of a custom event, and
+// limits per turn and per window.
+const char* const extra_yaml = R"yaml(
+loophole: 1
+game: extra
+players: 3
+kinds:
+  red:  {copies: 1, tags: [warm]}
+  gold: {copies: 1, tags: [warm]}
+  blue: {copies: 1}
+enums:
+  mood: [calm, eager, spent]
+zones:
+  deck: {per: player, init: all}
+  hand: {per: player}
+  pile: {shared: true}
+state:
+  feel: {type: mood, init: calm}
+  slot: {type: int, range: [0, 3], init: 0, per: player}
+  row: {type: int, range: [0, 2], init: 0, array: 2}
+  pos: {type: int, range: [0, 3], init: 1}
+events: [poked]
+triggers:
+  - name: on_poke
+    on: poked
+    controller: opponent
+    when: "(sum k in kinds tag warm: count(hand[self], k)) > 0 or count(hand[self], tag warm) > 1"
+    do: "row[pos % 2] := clamp(row[pos % 2] + 1, 0, 2)"
+actions:
+  - name: poke
+    who: any
+    when: "abs(slot[self] - 1) <= 1 and (count p in others: slot[p] > 0) < 2"
+    effect: |
+      slot[self] := (slot[self] + 1) % 4
+      fire(poked)
+    limit: {per_turn: 1}
+  - name: cheer
+    who: others
+    when: "feel != spent"
+    effect: |
+      for m in mood do
+        if m == feel then skip elif feel == calm then feel := eager else feel := spent end
+      end
+  - name: shift
+    when: "row[pos] >= 0 or 6 / (3 - pos) > 1"
+    effect: "pos += 1"
+    limit: {per_window: 1}
+turn:
+  phases:
+    - name: main
+      steps:
+        - name: draw
+          do: |
+            if count(deck[active]) > 1 then draw(active, 2) else draw(active, count(deck[active])) end
+        - name: spread
+          do: |
+            for p in players do
+              choose k in kinds where count(hand[active], k) > 0 do
+                if slot[p] < 3 then slot[p] += 1 end
+              end
+            end
+            if count(hand[active]) > 0 then move(hand[active], pile, 1) end
+        - name: play
+          window: main
+windows:
+  main:
+    protocol: alternate
+    may_pass: true
+)yaml";
+
+// ---------------------------------------------------------------------------
+
+TEST(Compiled, AgreesWithReferenceOnEveryFixtureAndExample) {
+  int loaded = 0;
+  std::uint64_t states = 0;
+  Census census;
+  for (const std::string& path : corpus_files()) {
+    auto l = load(path);
+    if (!l->game) continue;
+    ++loaded;
+    census.game(*l->game);
+    const Semantics sem(*l->game);
+    // The two big ones are checked on their first states here (the pool game
+    // in full at a reduced scope below).
+    const bool big = path == "tests/fixtures/cli/big.yaml" ||
+                     path == "rulesets/examples/speed-biomes-pool-game.yaml";
+    const Agreement a = agree(sem, path, 20000);
+    EXPECT_EQ(a.complete, !big) << path;
+    states += a.states;
+  }
+  // Every fixture and example that is meant to load did (the rest are the
+  // bad ones), and together they have at least this many states.
+  EXPECT_EQ(loaded, 57);
+  EXPECT_GT(states, 30000U);
+}
+
+TEST(Compiled, AgreesWithReferenceOnTheSeedsAtReducedScope) {
+  struct Case {
+    const char* ruleset;
+    std::map<std::string, std::int64_t> params;
+    std::uint64_t states;
+  };
+  const std::vector<Case> cases = {
+      {"rulesets/containment.yaml",
+       {{"hand_target", 1}, {"item_copies", 0}, {"opportunity_copies", 0}},
+       34394},
+      {"rulesets/cosmere.yaml",
+       {{"face_copies", 1}, {"number_copies", 1}, {"hand_target", 2}},
+       13758},
+      {"rulesets/operators.yaml", {{"item_copies", 0}}, 46903},
+      {"rulesets/speed-biomes.yaml", {{"gear_copies", 0}}, 11433},
+      {"rulesets/examples/speed-biomes-pool-game.yaml",
+       {{"opening_hand", 2}, {"quick_step_copies", 0}},
+       33720},
+  };
+  for (const Case& c : cases) {
+    auto l = load(c.ruleset, c.params);
+    ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
+    const Semantics sem(*l->game);
+    const Agreement a = agree(sem, c.ruleset, 1000000);
+    EXPECT_TRUE(a.complete);
+    EXPECT_EQ(a.states, c.states) << c.ruleset;
+  }
+}
+
+TEST(Compiled, AgreesOnConstructsTheCorpusLacks) {
+  const auto l = testing::load_ruleset("extra.yaml", extra_yaml);
+  ASSERT_TRUE(l->sem);
+  const Agreement a = agree(*l->sem, "extra.yaml", 200000);
+  EXPECT_TRUE(a.complete);
+  EXPECT_EQ(a.states, 106U);
+  EXPECT_GT(a.gaps, 0U);
+}
+
+TEST(Compiled, CorpusUsesEveryConstruct) {
+  Census census;
+  for (const std::string& path : corpus_files()) {
+    auto l = load(path);
+    if (l->game) census.game(*l->game);
+  }
+  for (const char* seed : {"rulesets/containment.yaml", "rulesets/cosmere.yaml",
+                           "rulesets/operators.yaml", "rulesets/speed-biomes.yaml"}) {
+    auto l = load(seed);
+    ASSERT_TRUE(l->game.has_value());
+    census.game(*l->game);
+  }
+  const auto extra = testing::load_ruleset("extra.yaml", extra_yaml);
+  ASSERT_TRUE(extra->game);
+  census.game(*extra->game);
+  std::string missing;
+  for (const auto& m : census.missing()) missing += m + "; ";
+  EXPECT_EQ(missing, "");
+}
+
+TEST(Compiled, ExploreUsesTheCompiledGenerator) {
+  const auto l = testing::load_ruleset("windows.yaml", testing::windows_yaml);
+  ASSERT_TRUE(l->sem);
+  ExplicitOptions options;
+  options.threads = 1;
+  const auto g = explore(*l->sem, options);
+  EXPECT_EQ(g->statistics().generator, "compiled");
+}
+
+}  // namespace
+}  // namespace loophole::checker
