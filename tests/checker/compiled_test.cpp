@@ -409,15 +409,20 @@ windows:
 
 // ---------------------------------------------------------------------------
 
+// Files that are not meant to load on their own: bad input, included parts.
+bool meant_to_fail(const std::string& path) {
+  return path.find("/bad/") != std::string::npos || path.find("/include/") != std::string::npos ||
+         fs::path(path).filename() == "bad.yaml";
+}
+
 TEST(Compiled, AgreesWithReferenceOnEveryFixtureAndExample) {
   int loaded = 0;
   std::uint64_t states = 0;
-  Census census;
   for (const std::string& path : corpus_files()) {
     auto l = load(path);
+    EXPECT_EQ(l->game.has_value(), !meant_to_fail(path)) << path;
     if (!l->game) continue;
     ++loaded;
-    census.game(*l->game);
     const Semantics sem(*l->game);
     // The two big ones are checked on their first states here (the pool game
     // in full at a reduced scope below).
@@ -427,9 +432,7 @@ TEST(Compiled, AgreesWithReferenceOnEveryFixtureAndExample) {
     EXPECT_EQ(a.complete, !big) << path;
     states += a.states;
   }
-  // Every fixture and example that is meant to load did (the rest are the
-  // bad ones), and together they have at least this many states.
-  EXPECT_EQ(loaded, 57);
+  EXPECT_GE(loaded, 57);
   EXPECT_GT(states, 30000U);
 }
 

@@ -8,6 +8,7 @@
 #include "state_store.hpp"
 
 #include <array>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -18,10 +19,31 @@ namespace {
 constexpr std::uint32_t empty_slot = ~std::uint32_t{0};
 constexpr unsigned min_index_bits = 10;
 
+// Copies n bytes without a library call for the few bytes a state has.
+inline void copy_bytes(std::uint8_t* to, const std::uint8_t* from, std::size_t n) {
+  for (; n >= 8; n -= 8, to += 8, from += 8) std::memcpy(to, from, 8);
+  if (n >= 4) {
+    std::memcpy(to, from, 4);
+    n -= 4;
+    to += 4;
+    from += 4;
+  }
+  for (; n > 0; --n) *to++ = *from++;
+}
+
 }  // namespace
 
+void StateStore::FreeSlots::operator()(std::uint32_t* p) const { std::free(p); }
+
 StateStore::StateStore(std::size_t words, std::size_t bytes, MemoryBudget& budget)
-    : words_(words), bytes_(bytes), budget_(budget) {}
+    : words_(words), bytes_(bytes), budget_(budget) {
+  // The last word holds what is left of bytes_ (nothing for a 0-bit state).
+  const std::size_t last = bytes_ > 8 * (words_ - 1) ? bytes_ - 8 * (words_ - 1) : 0;
+  if (last > 8 || words_ == 0) {
+    throw std::logic_error("loophole: internal error: state bytes and words disagree");
+  }
+  tail_mask_ = last == 8 ? ~Word{0} : (Word{1} << (8 * last)) - 1;
+}
 
 StateStore::~StateStore() {
   release_index();
@@ -29,13 +51,21 @@ StateStore::~StateStore() {
 }
 
 void StateStore::load(StateId id, Word* out) const {
-  for (std::size_t w = 0; w < words_; ++w) out[w] = 0;
-  std::memcpy(out, at(id), bytes_);
+  const std::uint8_t* p = at(id);
+  for (std::size_t w = 0; w < words_; ++w) out[w] = word_at(p, w);
 }
 
 bool StateStore::equal(Ref r, const Word* state) const {
-  if (r < size_) return std::memcmp(at(r), state, bytes_) == 0;
-  return std::memcmp(scratch_.get() + (r - size_) * words_, state, words_ * sizeof(Word)) == 0;
+  if (r < size_) {
+    const std::uint8_t* p = at(r);
+    Word diff = 0;
+    for (std::size_t w = 0; w < words_; ++w) diff |= word_at(p, w) ^ state[w];
+    return diff == 0;
+  }
+  const Word* s = scratch_.get() + (r - size_) * words_;
+  Word diff = 0;
+  for (std::size_t w = 0; w < words_; ++w) diff |= s[w] ^ state[w];
+  return diff == 0;
 }
 
 StateId StateStore::find(const Word* state, std::uint64_t hash) const {
@@ -56,7 +86,7 @@ StateStore::Inserted StateStore::insert(const Word* state, std::uint64_t hash, S
   std::size_t i = home(hash);
   while ((slots_[i] & mask_) != mask_) i = (i + 1) & mask_;
   const auto id = static_cast<StateId>(size_);
-  std::memcpy(at(id), state, bytes_);
+  copy_bytes(at(id), reinterpret_cast<const std::uint8_t*>(state), bytes_);
   parents_[id] = parent;
   slots_[i] = fp | id;
   ++size_;
@@ -85,8 +115,10 @@ bool StateStore::grow_index(std::uint64_t states, const ParallelFor& parallel) {
   const std::uint64_t old_capacity = slots_ ? std::uint64_t{mask_} + 1 : 0;
   if (!budget_.acquire((capacity - old_capacity) * sizeof(std::uint32_t))) return false;
   slots_.reset();
-  slots_.reset(new std::uint32_t[capacity]);
-  std::memset(slots_.get(), 0xFF, capacity * sizeof(std::uint32_t));
+  const std::size_t bytes = capacity * sizeof(std::uint32_t);
+  slots_.reset(static_cast<std::uint32_t*>(std::malloc(bytes)));
+  if (!slots_) throw std::bad_alloc();
+  std::memset(slots_.get(), 0xFF, bytes);
   bits_ = bits;
   mask_ = static_cast<std::uint32_t>(capacity - 1);
   tombstones_ = 0;
@@ -139,7 +171,7 @@ void StateStore::rehash(StateId begin, StateId end, bool concurrent) {
 bool StateStore::grow_arena(std::uint64_t states) {
   while (arena_.size() * arena_block < states) {
     if (!budget_.acquire(arena_block * bytes_)) return false;
-    arena_.emplace_back(new std::uint8_t[arena_block * bytes_]);
+    arena_.emplace_back(new std::uint8_t[arena_block * bytes_ + sizeof(Word)]);
   }
   return true;
 }
@@ -235,7 +267,7 @@ void StateStore::commit(std::size_t begin, std::size_t end) {
       ++dropped;
       continue;
     }
-    std::memcpy(at(id), scratch_.get() + e * words_, bytes_);
+    copy_bytes(at(id), reinterpret_cast<const std::uint8_t*>(scratch_.get() + e * words_), bytes_);
     parents_[id] = scratch_parent_[e];
     slot = (slot & ~mask_) | id;
   }

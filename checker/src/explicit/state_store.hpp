@@ -31,6 +31,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -131,6 +132,15 @@ class StateStore {
     return static_cast<std::uint32_t>(hash) & ~mask_;
   }
   [[nodiscard]] bool equal(Ref r, const Word* state) const;
+  // Word w of stored state `p` (bytes_ bytes, read as little-endian words;
+  // the arena has a word of slack after every block, so the last word may
+  // read past the state and is masked).
+  [[nodiscard]] Word word_at(const std::uint8_t* p, std::size_t w) const {
+    Word v;
+    std::memcpy(&v, p + 8 * w, sizeof v);
+    return w + 1 == words_ ? v & tail_mask_ : v;
+  }
+  Word tail_mask_ = ~Word{0};
   [[nodiscard]] bool grow_index(std::uint64_t states, const ParallelFor& parallel);
   void rehash(StateId begin, StateId end, bool concurrent);
   [[nodiscard]] bool grow_arena(std::uint64_t states);
@@ -149,7 +159,10 @@ class StateStore {
 
   // Hash index: slot = fingerprint | id; id bits all ones = empty, all ones
   // minus one = tombstone.
-  std::unique_ptr<std::uint32_t[]> slots_;
+  struct FreeSlots {
+    void operator()(std::uint32_t* p) const;
+  };
+  std::unique_ptr<std::uint32_t[], FreeSlots> slots_;
   unsigned bits_ = 0;       // log2(capacity)
   std::uint32_t mask_ = 0;  // id bits
   std::uint64_t tombstones_ = 0;
