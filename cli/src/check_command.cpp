@@ -20,6 +20,7 @@
 #include "loophole/model/phase_graph.hpp"
 #include "loophole/properties/check.hpp"
 #include "loophole/properties/structural.hpp"
+#include "loophole/reports/graphviz.hpp"
 #include "loophole/reports/report.hpp"
 
 #include "commands.hpp"
@@ -42,6 +43,22 @@ void print_progress(const checker::Progress& p) {
                reports::format_rate(p.states_per_second).c_str(),
                reports::group_digits(p.bytes >> 20).c_str());
   std::fflush(stderr);
+}
+
+// The HTML report shows each ruleset's phase graph; without `dot` it is
+// written without them (and says so on stderr).
+void add_phase_graphs(const reports::Report& report, reports::RenderOptions& render) {
+  for (const auto& rs : report.rulesets) {
+    if (rs.model == nullptr || render.svg.count(rs.file) != 0) continue;
+    const auto dot = model::to_dot(*rs.model, model::build_phase_graph(*rs.model), {});
+    std::string error;
+    auto svg = reports::dot_to_svg(dot, error);
+    if (!svg) {
+      std::cerr << "loophole: warning: no phase graph in the HTML report: " << error << "\n";
+      return;
+    }
+    render.svg[rs.file] = std::move(*svg);
+  }
 }
 
 }  // namespace
@@ -182,11 +199,15 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
   if (!report.diagnostics.all().empty()) {
     std::cerr << report.diagnostics.render(sources, tty && args.color != "never");
   }
-  reports::TextOptions text;
-  text.color = args.color == "always" ||
-               (args.color == "auto" && args.output.empty() && isatty(fileno(stdout)) != 0);
-  text.statistics = !args.no_stats;
-  const std::string rendered = reports::render_text(report, sources, text);
+  reports::RenderOptions render;
+  render.text.color = args.color == "always" ||
+                      (args.color == "auto" && args.output.empty() && isatty(fileno(stdout)) != 0);
+  render.text.statistics = !args.no_stats;
+  render.timings = !args.no_stats;
+  render.fail_on = severity_of(args.fail_on);
+  const auto format = reports::parse_format(args.format).value_or(reports::Format::text);
+  if (format == reports::Format::html) add_phase_graphs(report, render);
+  const std::string rendered = reports::render(format, report, sources, render);
   if (!write_output(args.output, rendered, error)) {
     std::cerr << "loophole: error: " << error << "\n";
     return 2;
@@ -195,10 +216,10 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
     std::cerr << "loophole: interrupted; the report covers what was explored\n";
   }
   if (bad_input) return 2;
-  const auto threshold = severity_of(args.fail_on);
   for (const auto& rs : report.rulesets) {
-    for (const auto& f : rs.findings) {
-      if (f.verdict == properties::Verdict::violated && f.severity >= threshold) return 1;
+    const auto ids = reports::finding_ids(rs);
+    for (std::size_t i = 0; i < rs.findings.size(); ++i) {
+      if (reports::fails(rs, rs.findings[i], ids[i], render.fail_on)) return 1;
     }
   }
   return inconclusive || interrupted.load() ? 3 : 0;

@@ -33,6 +33,8 @@ struct GraphArgs {
   std::string format = "dot";
   std::vector<std::string> params;
   std::string output;
+  std::string trace;  // a finding id: explore, then highlight its trace
+  int players = 0;
 };
 
 struct ExportArgs {

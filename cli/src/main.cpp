@@ -56,16 +56,22 @@ int main(int argc, char** argv) {
   c->add_option("--timeout", check.timeout, "stop (inconclusive) after this long, e.g. 30s");
   c->add_option("--fail-on", check.fail_on, "lowest severity that fails the run (exit 1)")
       ->check(CLI::IsMember({"error", "warning", "note"}));
-  c->add_option("--format", check.format, "text")->check(CLI::IsMember({"text"}));
+  c->add_option("--format", check.format, "text | json | sarif | junit | markdown | html")
+      ->check(CLI::IsMember({"text", "json", "sarif", "junit", "markdown", "html"}));
   c->add_option("-o,--output", check.output, "write the report to FILE (atomically)");
   c->add_option("--color", check.color, "auto | always | never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
-  c->add_flag("--no-stats", check.no_stats, "omit the statistics line");
+  c->add_flag("--no-stats", check.no_stats,
+              "omit the statistics line (text) and timings (json, html)");
 
   GraphArgs graph;
   auto* g = app.add_subcommand("graph", "print the phase/step graph of a ruleset");
   g->add_option("file", graph.file, "ruleset file")->required();
-  g->add_option("--format", graph.format, "dot")->check(CLI::IsMember({"dot"}));
+  g->add_option("--format", graph.format, "dot | svg (svg runs graphviz's dot)")
+      ->check(CLI::IsMember({"dot", "svg"}));
+  g->add_option("--trace", graph.trace,
+                "highlight the path of this finding's trace (a finding id, as in the reports)");
+  g->add_option("--players", graph.players, "player count, for --trace");
   g->add_option("-p,--param", graph.params, "override a param: NAME=VALUE (repeatable)");
   g->add_option("-o,--output", graph.output, "write to FILE (atomically)");
 

@@ -143,7 +143,9 @@ std::string render_text(const Report& report, const model::SourceManager& source
   const Palette p{options.color};
   std::string out;
   for (const auto& rs : report.rulesets) {
-    for (const auto& f : rs.findings) {
+    const auto ids = finding_ids(rs);
+    for (std::size_t fi = 0; fi < rs.findings.size(); ++fi) {
+      const auto& f = rs.findings[fi];
       const std::string loc = f.where.known()
                                   ? fmt::format("{}:{}:{}", f.where.file, f.where.line, f.where.col)
                                   : rs.file;
@@ -151,8 +153,22 @@ std::string render_text(const Report& report, const model::SourceManager& source
                          p.wrap(severity_code(f.severity), properties::to_string(f.severity)),
                          heading(f), p.wrap("1", f.message));
       render_source_line(out, f.where, sources);
+      const auto accepted = rs.accepted.find(ids[fi]);
+      if (accepted != rs.accepted.end()) {
+        out += fmt::format("  accepted ({}): {}\n", ids[fi], accepted->second);
+      }
       for (const auto& d : f.details) out += fmt::format("  {}\n", d);
       if (f.trace) render_trace(out, rs, *f.trace, options);
+    }
+    for (const auto& st : rs.stale) {
+      const std::string loc =
+          st.where.known() ? fmt::format("{}:{}:{}", st.where.file, st.where.line, st.where.col)
+                           : rs.file;
+      out += fmt::format(
+          "{}: {}: accepted finding '{}' no longer occurs in '{}'; remove it from "
+          "the project file\n",
+          p.wrap("1", loc), p.wrap(severity_code(properties::Severity::note), "note"), st.id,
+          rs.file);
     }
     if (options.statistics && rs.statistics) {
       const auto& st = *rs.statistics;

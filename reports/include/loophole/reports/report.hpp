@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "loophole/checker/explored.hpp"
@@ -34,6 +35,16 @@ struct RulesetReport {
   // Analyses an interruption cut short; they report nothing (see
   // properties::run_checks), so the report is inconclusive for them.
   std::vector<std::string> not_checked;
+  // Findings accepted in the project file (loophole.yaml): finding id ->
+  // the written reason. They are shown as suppressed and never fail a run.
+  std::map<std::string, std::string> accepted;
+  // Accepted ids that no longer occur (a stale baseline), with where the
+  // project file lists them.
+  struct StaleAcceptance {
+    std::string id;
+    model::SourceSpan where;
+  };
+  std::vector<StaleAcceptance> stale;
 };
 
 struct Report {
@@ -51,6 +62,43 @@ struct TextOptions {
 // Compiler-style lines for each finding, then its transcript, then statistics.
 std::string render_text(const Report& report, const model::SourceManager& sources,
                         const TextOptions& options);
+
+// The stable id of each finding of a ruleset, in order: `kind/rule`, with
+// `#2`, `#3`, ... for the second and later findings of the same kind about
+// the same rule (findings are ordered deterministically). It names a finding
+// across runs and edits that leave its rule alone: SARIF fingerprints,
+// `graph --trace`, baselines and `loophole diff` use it.
+std::vector<std::string> finding_ids(const RulesetReport& rs);
+
+// A short hex digest (FNV-1a, 64 bits) of `text`, for fingerprints.
+std::string short_hash(std::string_view text);
+
+// Whether a finding fails a run at `threshold`: violated, not accepted, and
+// at least that severe.
+bool fails(const RulesetReport& rs, const properties::Finding& f, const std::string& id,
+           properties::Severity threshold);
+
+enum class Format { text, json, sarif, junit, markdown, html };
+std::optional<Format> parse_format(std::string_view name);
+
+struct RenderOptions {
+  TextOptions text;
+  properties::Severity fail_on = properties::Severity::error;
+  bool timings = true;  // JSON: the non-deterministic "timings" block
+  // HTML: the phase graph of each ruleset as SVG (by file), made by the caller
+  // (see graphviz.hpp); a ruleset without one gets no graph.
+  std::map<std::string, std::string> svg;
+};
+
+// Every renderer is a pure function of the report (and the source text).
+std::string render_json(const Report& report, const RenderOptions& options);
+std::string render_sarif(const Report& report, const RenderOptions& options);
+std::string render_junit(const Report& report, const RenderOptions& options);
+std::string render_markdown(const Report& report, const RenderOptions& options);
+std::string render_html(const Report& report, const model::SourceManager& sources,
+                        const RenderOptions& options);
+std::string render(Format format, const Report& report, const model::SourceManager& sources,
+                   const RenderOptions& options);
 
 // "48,213" style integer grouping and "0.84 s" durations, shared by renderers.
 std::string group_digits(std::uint64_t n);

@@ -1,0 +1,30 @@
+// One ruleset checked end to end (load, structural checks, exploration,
+// properties) into a RulesetReport, for the commands that need findings
+// without rendering a check report: `graph --trace` and `diff`.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "loophole/checker/explicit.hpp"
+#include "loophole/model/diagnostics.hpp"
+#include "loophole/model/game.hpp"
+#include "loophole/reports/report.hpp"
+
+namespace loophole::cli {
+
+struct Analyzed {
+  std::unique_ptr<model::Game> game;  // the report points into it
+  reports::RulesetReport report;
+};
+
+// `display_file` is the name the report gives the ruleset (for a git revision,
+// "REV:path" rather than the temporary file it was written to). Returns
+// nullopt when the ruleset does not load (diagnostics in `sink`).
+std::optional<Analyzed> analyze(const std::string& file, const std::string& display_file,
+                                const model::LoadOptions& load,
+                                const checker::ExplicitOptions& explore,
+                                model::SourceManager& sources, model::DiagnosticSink& sink);
+
+}  // namespace loophole::cli

@@ -1,0 +1,204 @@
+// What every renderer shares: the stable finding ids, the fingerprint hash,
+// the rule that decides whether a finding fails a run, and the one switch
+// from a --format name to its renderer.
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "loophole/reports/report.hpp"
+
+#include "detail.hpp"
+
+namespace loophole::reports {
+
+std::vector<std::string> finding_ids(const RulesetReport& rs) {
+  std::vector<std::string> ids;
+  std::map<std::string, int> seen;
+  ids.reserve(rs.findings.size());
+  for (const auto& f : rs.findings) {
+    std::string id = fmt::format("{}/{}", properties::to_string(f.kind), f.rule);
+    const int n = ++seen[id];
+    if (n > 1) id += fmt::format("#{}", n);
+    ids.push_back(std::move(id));
+  }
+  return ids;
+}
+
+std::string short_hash(std::string_view text) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (const char c : text) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 0x100000001b3ull;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+bool fails(const RulesetReport& rs, const properties::Finding& f, const std::string& id,
+           properties::Severity threshold) {
+  return f.verdict == properties::Verdict::violated && f.severity >= threshold &&
+         rs.accepted.count(id) == 0;
+}
+
+std::optional<Format> parse_format(std::string_view name) {
+  if (name == "text") return Format::text;
+  if (name == "json") return Format::json;
+  if (name == "sarif") return Format::sarif;
+  if (name == "junit") return Format::junit;
+  if (name == "markdown") return Format::markdown;
+  if (name == "html") return Format::html;
+  return std::nullopt;
+}
+
+std::string render(Format format, const Report& report, const model::SourceManager& sources,
+                   const RenderOptions& options) {
+  switch (format) {
+    case Format::text:
+      return render_text(report, sources, options.text);
+    case Format::json:
+      return render_json(report, options);
+    case Format::sarif:
+      return render_sarif(report, options);
+    case Format::junit:
+      return render_junit(report, options);
+    case Format::markdown:
+      return render_markdown(report, options);
+    case Format::html:
+      return render_html(report, sources, options);
+  }
+  return {};
+}
+
+namespace detail {
+
+std::string step_label(const RulesetReport& rs, int step) {
+  if (rs.model == nullptr || step < 0) return "setup";
+  return rs.model->step_name(step);
+}
+
+std::string pretty_step(const RulesetReport& rs, int step) {
+  std::string name = step_label(rs, step);
+  const auto dot = name.find('.');
+  if (dot != std::string::npos) name.replace(dot, 1, " · ");
+  return name;
+}
+
+std::string heading(const properties::Finding& f) {
+  std::string h(properties::to_string(f.kind));
+  std::replace(h.begin(), h.end(), '-', ' ');
+  if (f.kind == properties::Kind::response_loop) {
+    if (f.loop == properties::LoopClass::optional_one && f.loop_player >= 0) {
+      h += fmt::format(" (optional, P{} controls it)", f.loop_player + 1);
+    } else if (f.loop != properties::LoopClass::none) {
+      h += fmt::format(" ({})", properties::to_string(f.loop));
+    }
+  }
+  if (f.verdict == properties::Verdict::unknown) h += " (inconclusive)";
+  return h;
+}
+
+std::string_view completion_name(checker::Completion c) {
+  switch (c) {
+    case checker::Completion::complete:
+      return "complete";
+    case checker::Completion::state_limit:
+      return "state-limit";
+    case checker::Completion::memory_limit:
+      return "memory-limit";
+    case checker::Completion::time_limit:
+      return "time-limit";
+    case checker::Completion::interrupted:
+      return "interrupted";
+  }
+  return "unknown";
+}
+
+std::string_view move_kind_name(checker::MoveKind k) {
+  switch (k) {
+    case checker::MoveKind::start:
+      return "start";
+    case checker::MoveKind::advance:
+      return "advance";
+    case checker::MoveKind::enter:
+      return "enter";
+    case checker::MoveKind::effects:
+      return "effects";
+    case checker::MoveKind::action:
+      return "action";
+    case checker::MoveKind::pass:
+      return "pass";
+    case checker::MoveKind::resolve:
+      return "resolve";
+    case checker::MoveKind::trigger:
+      return "trigger";
+    case checker::MoveKind::decline:
+      return "decline";
+  }
+  return "unknown";
+}
+
+std::string run_label(const RulesetReport& rs) {
+  if (rs.swept.empty()) return rs.file;
+  return fmt::format("{} [{}={}]", rs.file, rs.swept, rs.swept_value);
+}
+
+std::string location(const RulesetReport& rs, const properties::Finding& f) {
+  return f.where.known() ? fmt::format("{}:{}:{}", f.where.file, f.where.line, f.where.col)
+                         : rs.file;
+}
+
+Counts count(const RulesetReport& rs, const std::vector<std::string>& ids) {
+  Counts c;
+  for (std::size_t i = 0; i < rs.findings.size(); ++i) {
+    const auto& f = rs.findings[i];
+    if (rs.accepted.count(ids[i]) != 0) {
+      ++c.accepted;
+    } else if (f.verdict == properties::Verdict::unknown) {
+      ++c.inconclusive;
+    } else if (f.verdict == properties::Verdict::violated) {
+      switch (f.severity) {
+        case properties::Severity::error:
+          ++c.errors;
+          break;
+        case properties::Severity::warning:
+          ++c.warnings;
+          break;
+        case properties::Severity::note:
+          ++c.notes;
+          break;
+      }
+    }
+  }
+  return c;
+}
+
+std::string kind_description(properties::Kind k) {
+  switch (k) {
+    case properties::Kind::deadlock:
+      return "The game reaches a point where the rules allow no move and nobody has won.";
+    case properties::Kind::response_loop:
+      return "Players can (or must) keep answering each other forever without the game "
+             "advancing.";
+    case properties::Kind::unbounded_chain:
+      return "A response chain can grow until the stack reaches its scope bound.";
+    case properties::Kind::stalemate:
+      return "The game can go on forever, advancing turns, without any sequence of moves ending "
+             "it.";
+    case properties::Kind::unreachable_win:
+      return "A win or loss condition that no sequence of legal play can ever satisfy.";
+    case properties::Kind::rule_gap:
+      return "An effect leaves the rules' own bounds (a draw from an empty deck, a counter below "
+             "zero) where the rules say nothing.";
+    case properties::Kind::dead_rule:
+      return "An action, trigger, step or window that can never be used.";
+    case properties::Kind::property_violation:
+      return "A designer's own property (always, never, reachable, leads_to) fails.";
+    case properties::Kind::structure:
+      return "The turn structure itself is broken: a step nothing leads to, a step that never "
+             "lets go, a turn that never passes on.";
+  }
+  return "";
+}
+
+}  // namespace detail
+}  // namespace loophole::reports

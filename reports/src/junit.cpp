@@ -1,0 +1,204 @@
+// JUnit XML, the format CI dashboards (GitLab, Jenkins, GitHub test
+// reporters) show as tests: one test suite per ruleset checked, one test case
+// per property per ruleset (each built-in analysis, then each of the
+// designer's own properties), failing when a finding of that property is at
+// or above --fail-on and not accepted. A failure carries the findings and
+// their transcripts; an inconclusive check is skipped with the reason.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "loophole/reports/report.hpp"
+
+#include "detail.hpp"
+
+namespace loophole::reports {
+namespace {
+
+struct Case {
+  std::string name;
+  std::vector<std::size_t> findings;  // indices into rs.findings
+};
+
+std::string transcript(const RulesetReport& rs, const properties::Finding& f,
+                       const std::string& id) {
+  std::string out =
+      fmt::format("{}: {}: {}: {}\n  id: {}\n", detail::location(rs, f),
+                  properties::to_string(f.severity), detail::heading(f), f.message, id);
+  for (const auto& d : f.details) out += "  " + d + "\n";
+  if (f.trace) {
+    const auto& t = *f.trace;
+    out += fmt::format("  trace ({} move{}, shortest):\n", t.steps.size(),
+                       t.steps.size() == 1 ? "" : "s");
+    for (std::size_t i = 0; i < t.steps.size(); ++i) {
+      const auto& s = t.steps[i];
+      if (t.loop_start >= 0 && static_cast<std::size_t>(t.loop_start) == i) {
+        out += "    -- cycle starts here --\n";
+      }
+      out += fmt::format("    {:>3}  T{} P{}  {}  {}\n", i + 1, s.turn, s.active + 1,
+                         detail::pretty_step(rs, s.step), s.text);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+namespace detail {
+
+std::string xml_escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        // Control characters other than tab and newline are not allowed in XML 1.0.
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') {
+          out += ' ';
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out;
+}
+
+}  // namespace detail
+
+std::string render_junit(const Report& report, const RenderOptions& options) {
+  using detail::xml_escape;
+  std::string suites;
+  int total_tests = 0, total_failures = 0, total_skipped = 0;
+  for (const auto& rs : report.rulesets) {
+    const auto ids = finding_ids(rs);
+    std::vector<Case> cases;
+    for (const auto k : detail::all_kinds) {
+      if (k == properties::Kind::property_violation) continue;
+      cases.push_back({std::string(properties::to_string(k)), {}});
+    }
+    if (rs.model != nullptr) {
+      for (const auto& p : rs.model->properties) cases.push_back({"property:" + p.name, {}});
+    }
+    for (std::size_t i = 0; i < rs.findings.size(); ++i) {
+      const auto& f = rs.findings[i];
+      const std::string name = f.kind == properties::Kind::property_violation
+                                   ? f.rule
+                                   : std::string(properties::to_string(f.kind));
+      auto it =
+          std::find_if(cases.begin(), cases.end(), [&](const Case& c) { return c.name == name; });
+      if (it == cases.end()) {
+        cases.push_back({name, {}});
+        it = cases.end() - 1;
+      }
+      it->findings.push_back(i);
+    }
+    const std::string suite_name =
+        fmt::format("{} (players {})", detail::run_label(rs), rs.players);
+    std::string body;
+    int failures = 0, skipped = 0;
+    for (const auto& c : cases) {
+      std::string failing, inconclusive, other;
+      int fail_count = 0;
+      std::string first_failure;
+      for (const auto i : c.findings) {
+        const auto& f = rs.findings[i];
+        const std::string text = transcript(rs, f, ids[i]);
+        if (fails(rs, f, ids[i], options.fail_on)) {
+          if (fail_count++ == 0) first_failure = f.message;
+          failing += text;
+        } else if (f.verdict == properties::Verdict::unknown) {
+          inconclusive += text;
+        } else {
+          const auto a = rs.accepted.find(ids[i]);
+          other += text;
+          if (a != rs.accepted.end()) other += "  accepted: " + a->second + "\n";
+        }
+      }
+      body += fmt::format("    <testcase name=\"{}\" classname=\"{}\">\n", xml_escape(c.name),
+                          xml_escape(rs.file));
+      if (fail_count > 0) {
+        ++failures;
+        body += fmt::format("      <failure message=\"{}\" type=\"{}\">{}</failure>\n",
+                            xml_escape(fail_count == 1 ? first_failure
+                                                       : fmt::format("{} ({} findings)",
+                                                                     first_failure, fail_count)),
+                            xml_escape(c.name), xml_escape(failing));
+      } else if (!inconclusive.empty() || std::find(rs.not_checked.begin(), rs.not_checked.end(),
+                                                    c.name) != rs.not_checked.end()) {
+        ++skipped;
+        body += fmt::format("      <skipped message=\"inconclusive: {}\"/>\n",
+                            xml_escape(detail::completion_name(rs.completion)));
+      }
+      if (!other.empty() || !inconclusive.empty()) {
+        body +=
+            fmt::format("      <system-out>{}</system-out>\n", xml_escape(inconclusive + other));
+      }
+      body += "    </testcase>\n";
+    }
+    total_tests += static_cast<int>(cases.size());
+    total_failures += failures;
+    total_skipped += skipped;
+    suites += fmt::format(
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">\n",
+        xml_escape(suite_name), cases.size(), failures, skipped);
+    suites += "    <properties>\n";
+    suites += fmt::format("      <property name=\"game\" value=\"{}\"/>\n", xml_escape(rs.game));
+    suites += fmt::format("      <property name=\"players\" value=\"{}\"/>\n", rs.players);
+    for (const auto& [name, value] : rs.params) {
+      suites += fmt::format("      <property name=\"param:{}\" value=\"{}\"/>\n", xml_escape(name),
+                            value);
+    }
+    suites +=
+        fmt::format("      <property name=\"engine\" value=\"{}\"/>\n", xml_escape(rs.engine));
+    suites += fmt::format("      <property name=\"completion\" value=\"{}\"/>\n",
+                          detail::completion_name(rs.completion));
+    if (rs.statistics) {
+      suites +=
+          fmt::format("      <property name=\"states\" value=\"{}\"/>\n", rs.statistics->states);
+    }
+    suites += "    </properties>\n";
+    suites += body;
+    suites += "  </testsuite>\n";
+  }
+  // Rulesets that did not load are errors of a suite of their own.
+  int errors = 0;
+  std::string bad;
+  for (const auto& d : report.diagnostics.all()) {
+    if (d.severity != model::Severity::error) continue;
+    ++errors;
+    const std::string where = d.where.known()
+                                  ? fmt::format("{}:{}:{}", d.where.file, d.where.line, d.where.col)
+                                  : d.where.file;
+    bad += fmt::format(
+        "    <testcase name=\"load\" classname=\"{}\">\n      <error message=\"{}\" "
+        "type=\"bad-input\">{}: error: {}</error>\n    </testcase>\n",
+        xml_escape(d.where.file), xml_escape(d.message), xml_escape(where), xml_escape(d.message));
+  }
+  if (errors > 0) {
+    suites += fmt::format(
+        "  <testsuite name=\"bad input\" tests=\"{}\" failures=\"0\" errors=\"{}\" "
+        "skipped=\"0\">\n{}  </testsuite>\n",
+        errors, errors, bad);
+  }
+  return fmt::format(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"loophole\" tests=\"{}\" "
+      "failures=\"{}\" errors=\"{}\" skipped=\"{}\">\n{}</testsuites>\n",
+      total_tests + errors, total_failures, errors, total_skipped, suites);
+}
+
+}  // namespace loophole::reports

@@ -1,0 +1,123 @@
+// Markdown: a short summary for a pull-request comment or a CI job summary
+// ($GITHUB_STEP_SUMMARY). One table row per ruleset, then at most
+// `max_listed` findings that fail the run, each with its location, id and a
+// collapsed transcript; the full report is the SARIF or HTML one.
+#include <fmt/format.h>
+
+#include "loophole/reports/report.hpp"
+
+#include "detail.hpp"
+
+namespace loophole::reports {
+namespace {
+
+constexpr std::size_t max_listed = 20;
+constexpr std::size_t max_moves = 30;
+
+// Table cells and inline text: keep pipes and backticks from breaking them.
+std::string cell(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n') {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string code(std::string_view text) {
+  return text.find('`') == std::string_view::npos ? fmt::format("`{}`", text)
+                                                  : fmt::format("`` {} ``", text);
+}
+
+std::string scope(const RulesetReport& rs) {
+  std::string out = fmt::format("players={}", rs.players);
+  for (const auto& [name, value] : rs.params) out += fmt::format(" {}={}", name, value);
+  return out;
+}
+
+}  // namespace
+
+std::string render_markdown(const Report& report, const RenderOptions& options) {
+  std::string out = "## loophole\n\n";
+  int failing = 0;
+  std::size_t listed = 0, unlisted = 0;
+  std::string table =
+      "| ruleset | result | errors | warnings | notes | inconclusive | accepted | states |\n"
+      "|---|---|---:|---:|---:|---:|---:|---:|\n";
+  std::string list, stale;
+  for (const auto& rs : report.rulesets) {
+    const auto ids = finding_ids(rs);
+    const auto c = detail::count(rs, ids);
+    bool fail = false;
+    for (std::size_t i = 0; i < rs.findings.size(); ++i) {
+      if (!fails(rs, rs.findings[i], ids[i], options.fail_on)) continue;
+      fail = true;
+      if (listed == max_listed) {
+        ++unlisted;
+        continue;
+      }
+      ++listed;
+      const auto& f = rs.findings[i];
+      list += fmt::format("- **{}** {} at {}: {}  \n  id {}\n", properties::to_string(f.severity),
+                          cell(detail::heading(f)), code(detail::location(rs, f)), cell(f.message),
+                          code(ids[i]));
+      if (f.trace) {
+        const auto& t = *f.trace;
+        list += fmt::format("  <details><summary>trace ({} move{})</summary>\n\n  ```\n",
+                            t.steps.size(), t.steps.size() == 1 ? "" : "s");
+        for (std::size_t m = 0; m < t.steps.size() && m < max_moves; ++m) {
+          const auto& s = t.steps[m];
+          if (t.loop_start >= 0 && static_cast<std::size_t>(t.loop_start) == m) {
+            list += "  -- cycle starts here --\n";
+          }
+          list += fmt::format("  {:>3}  T{} P{}  {}  {}\n", m + 1, s.turn, s.active + 1,
+                              detail::pretty_step(rs, s.step), s.text);
+        }
+        if (t.steps.size() > max_moves) {
+          list += fmt::format("  ... ({} more moves)\n", t.steps.size() - max_moves);
+        }
+        list += "  ```\n  </details>\n";
+      }
+    }
+    if (fail) ++failing;
+    const std::string result = fail ? "❌ fails"
+                               : rs.completion != checker::Completion::complete
+                                   ? "⚠️ inconclusive"
+                                   : "✅ passes";
+    std::string states = rs.statistics ? group_digits(rs.statistics->states) : "–";
+    table += fmt::format("| {} ({}) | {} | {} | {} | {} | {} | {} | {} |\n",
+                         code(detail::run_label(rs)), cell(scope(rs)), result, c.errors, c.warnings,
+                         c.notes, c.inconclusive, c.accepted, states);
+    for (const auto& s : rs.stale) {
+      stale += fmt::format(
+          "- note: accepted finding {} no longer occurs in {}; remove it from the "
+          "project file\n",
+          code(s.id), code(rs.file));
+    }
+  }
+  const std::size_t bad = report.diagnostics.error_count();
+  out += fmt::format("{} ruleset{} checked, {} failing (at or above `{}`){}.\n\n",
+                     report.rulesets.size(), report.rulesets.size() == 1 ? "" : "s", failing,
+                     properties::to_string(options.fail_on),
+                     bad > 0 ? fmt::format(", {} input error{}", bad, bad == 1 ? "" : "s") : "");
+  if (!report.rulesets.empty()) out += table + "\n";
+  for (const auto& d : report.diagnostics.all()) {
+    if (d.severity != model::Severity::error) continue;
+    out += fmt::format(
+        "- **bad input** {}: {}\n",
+        code(d.where.known() ? fmt::format("{}:{}:{}", d.where.file, d.where.line, d.where.col)
+                             : d.where.file),
+        cell(d.message));
+  }
+  if (!list.empty()) out += "### Findings that fail the run\n\n" + list;
+  if (unlisted > 0) out += fmt::format("\n…and {} more; see the full report.\n", unlisted);
+  if (!stale.empty()) out += "\n### Stale baseline entries\n\n" + stale;
+  return out;
+}
+
+}  // namespace loophole::reports

@@ -1,0 +1,250 @@
+// End-to-end tests of the report formats and graphs through the real binary:
+// --format and -o for every format, the HTML report loaded in headless
+// Chromium, `graph --format svg --trace`, and SIGINT during a long run for
+// every format (no partial file, what was explored reported).
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+fs::path temp_dir() {
+  static const fs::path dir = [] {
+    fs::path d = fs::temp_directory_path() / ("loophole-formats-" + std::to_string(::getpid()));
+    fs::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+Outcome run_command(const std::string& cmd) {
+  const fs::path out = temp_dir() / "stdout";
+  const fs::path err = temp_dir() / "stderr";
+  const int status =
+      std::system((cmd + " >" + out.string() + " 2>" + err.string() + " </dev/null").c_str());
+  Outcome r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+Outcome run(const std::string& args) {
+  return run_command(std::string(LOOPHOLE_BINARY) + " " + args);
+}
+
+std::vector<std::string> finding_ids(const std::string& json_report) {
+  std::vector<std::string> ids;
+  const auto report = nlohmann::json::parse(json_report);
+  for (const auto& rs : report["rulesets"]) {
+    for (const auto& f : rs["findings"]) ids.push_back(f["id"].get<std::string>());
+  }
+  return ids;
+}
+
+// Whether process `pid` catches SIGINT, from the SigCgt mask in /proc; waits
+// up to 20 s for it.
+bool wait_for_sigint_handler(pid_t pid) {
+  for (int i = 0; i < 2000; ++i) {
+    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+    for (std::string line; std::getline(status, line);) {
+      if (line.rfind("SigCgt:", 0) != 0) continue;
+      const auto mask = std::stoull(line.substr(7), nullptr, 16);
+      if ((mask & (1ull << (SIGINT - 1))) != 0) return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+const std::vector<std::string> formats = {"text", "json", "sarif", "junit", "markdown", "html"};
+
+TEST(Formats, EveryFormatIsSelectableAndKeepsTheExitCode) {
+  const std::string file = " tests/fixtures/findings/deadlock/no-pass.yaml";
+  const std::vector<std::string> starts = {
+      "tests/fixtures/findings/deadlock/no-pass.yaml:14:19:",
+      "{\n  \"diagnostics\": [],\n  \"format\": ",
+      "{\n  \"$schema\": ",
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites",
+      "## loophole\n\n1 ruleset checked, 1 failing",
+      "<!DOCTYPE html>\n"};
+  for (std::size_t i = 0; i < formats.size(); ++i) {
+    SCOPED_TRACE(formats[i]);
+    const Outcome r = run("check -j 1 --format " + formats[i] + file);
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_EQ(r.out.rfind(starts[i], 0), 0u) << r.out.substr(0, 200);
+  }
+  const Outcome bad = run("check --format yaml" + file);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--format: yaml not in {text,json,sarif,junit,markdown,html}"),
+            std::string::npos)
+      << bad.err;
+}
+
+TEST(Formats, JsonTimingsAreSeparateAndDroppedWithNoStats) {
+  const std::string file = " tests/fixtures/findings/response-loop/ward-duel.yaml";
+  const auto with = nlohmann::json::parse(run("check -j 1 --format json" + file).out);
+  ASSERT_EQ(with["timings"].size(), 1u);
+  EXPECT_EQ(with["timings"][0]["threads"], 1);
+  const auto without = nlohmann::json::parse(run("check -j 1 --no-stats --format json" + file).out);
+  EXPECT_FALSE(without.contains("timings"));
+  auto stripped = with;
+  stripped.erase("timings");
+  EXPECT_EQ(stripped, without);
+  EXPECT_EQ(without["rulesets"][0]["statistics"]["states"], 19);
+  // The deterministic part is the same at any thread count.
+  EXPECT_EQ(run("check -j 2 --no-stats --format json" + file).out, without.dump(2) + "\n");
+}
+
+TEST(Formats, HtmlReportRendersInChromiumWithGraphAndEveryFinding) {
+  // Chromium is installed by scripts/setup; without it this test fails.
+  ASSERT_EQ(run_command("command -v chromium").code, 0) << "chromium is missing: run scripts/setup";
+  const std::string files =
+      " tests/fixtures/findings/dead-rule/dead-action.yaml"
+      " tests/fixtures/findings/response-loop/coin-return.yaml";
+  const auto ids = finding_ids(run("check -j 1 --format json" + files).out);
+  ASSERT_EQ(ids.size(), 8u);
+  const fs::path html = temp_dir() / "report.html";
+  const Outcome r = run("check -j 1 --format html -o " + html.string() + files);
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(r.err, "");
+  const fs::path profile = temp_dir() / "chromium-profile";
+  const Outcome dom =
+      run_command("chromium --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir=" +
+                  profile.string() + " --dump-dom file://" + fs::absolute(html).string());
+  ASSERT_EQ(dom.code, 0) << dom.err;
+  // Two rulesets, two phase graphs drawn by graphviz (with their step nodes).
+  std::size_t svgs = 0;
+  for (auto at = dom.out.find("<svg"); at != std::string::npos; at = dom.out.find("<svg", at + 1)) {
+    ++svgs;
+  }
+  EXPECT_EQ(svgs, 2u);
+  EXPECT_NE(dom.out.find("<title>main.play</title>"), std::string::npos);
+  EXPECT_NE(dom.out.find("<title>primary.main</title>"), std::string::npos);
+  for (const auto& id : ids) {
+    EXPECT_NE(dom.out.find("data-finding-id=\"" + id + "\""), std::string::npos) << id;
+  }
+  EXPECT_NE(dom.out.find("<ol class=\"timeline\">"), std::string::npos);
+}
+
+TEST(Formats, GraphSvgHighlightsTheTraceOfAFinding) {
+  const std::string file = " tests/fixtures/findings/dead-rule/dead-action.yaml";
+  const Outcome dot = run("graph --trace stalemate/step:main.play" + file);
+  ASSERT_EQ(dot.code, 0) << dot.err;
+  EXPECT_NE(dot.out.find("turn_start -> \"main.play\" [color=red, fontcolor=red, penwidth=2.5];"),
+            std::string::npos)
+      << dot.out;
+  EXPECT_NE(dot.out.find("\"main.play\" -> turn_end [color=red, fontcolor=red, penwidth=2.5];"),
+            std::string::npos)
+      << dot.out;
+  const Outcome plain = run("graph" + file);
+  EXPECT_EQ(plain.out.find("red"), std::string::npos);
+  const fs::path svg = temp_dir() / "graph.svg";
+  const Outcome r =
+      run("graph --format svg --trace stalemate/step:main.play -o " + svg.string() + file);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string text = slurp(svg);
+  EXPECT_NE(text.find("<svg"), std::string::npos);
+  EXPECT_NE(text.find("stroke=\"red\""), std::string::npos);
+  const Outcome unknown = run("graph --trace deadlock/step:nowhere" + file);
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_EQ(unknown.err,
+            "loophole: error: --trace: no finding 'deadlock/step:nowhere' in "
+            "'tests/fixtures/findings/dead-rule/dead-action.yaml'; its findings are:\n"
+            "  stalemate/step:main.play\n  stalemate/step:main.play#2\n"
+            "  stalemate/step:main.play#3\n  dead-rule/action:big_spend\n");
+  const Outcome no_trace = run("graph --trace dead-rule/action:big_spend" + file);
+  EXPECT_EQ(no_trace.code, 2);
+  EXPECT_EQ(no_trace.err,
+            "loophole: error: --trace: finding 'dead-rule/action:big_spend' has no trace\n");
+}
+
+// A long run interrupted with SIGINT writes a complete report of what was
+// explored (or none at all), never a partial file, in every format.
+TEST(Formats, InterruptLeavesNoPartialFileInAnyFormat) {
+  for (const auto& format : formats) {
+    SCOPED_TRACE(format);
+    const fs::path report = temp_dir() / ("interrupted." + format);
+    fs::remove(report);
+    const fs::path err = temp_dir() / "interrupt.err";
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      std::freopen(err.c_str(), "w", stderr);
+      execl(LOOPHOLE_BINARY, LOOPHOLE_BINARY, "check", "-p", "top=4000", "--format", format.c_str(),
+            "-o", report.c_str(), "tests/fixtures/cli/big.yaml", static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    // Interrupt once loophole has installed its SIGINT handler (a signal
+    // before that would just kill it) and has had time to start exploring.
+    ASSERT_TRUE(wait_for_sigint_handler(pid));
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    kill(pid, SIGINT);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 3);
+    EXPECT_NE(slurp(err).find("loophole: interrupted; the report covers what was explored"),
+              std::string::npos);
+    for (const auto& entry : fs::directory_iterator(temp_dir())) {
+      EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos)
+          << "left behind: " << entry.path();
+    }
+    ASSERT_TRUE(fs::exists(report));
+    const std::string text = slurp(report);
+    if (format == "json") {
+      const auto j = nlohmann::json::parse(text);  // complete: it parses
+      EXPECT_EQ(j["rulesets"][0]["completion"], "interrupted");
+      EXPECT_GT(j["rulesets"][0]["statistics"]["states"].get<int>(), 0);
+      // Claims of absence become inconclusive; how many depends on how far
+      // the run got, but both win claims are among them.
+      int unknown = 0;
+      for (const auto& f : j["rulesets"][0]["findings"]) unknown += f["verdict"] == "unknown";
+      EXPECT_EQ(j["rulesets"][0]["summary"]["inconclusive"], unknown);
+      EXPECT_GE(unknown, 2);
+    } else if (format == "sarif") {
+      const auto j = nlohmann::json::parse(text);
+      ASSERT_GE(j["runs"][0]["results"].size(), 2u);
+      EXPECT_EQ(j["runs"][0]["results"][0]["kind"], "review");
+      EXPECT_EQ(j["runs"][0]["results"][0]["level"], "none");
+    } else if (format == "junit") {
+      EXPECT_NE(text.find("<skipped message=\"inconclusive: interrupted\"/>"), std::string::npos);
+      EXPECT_EQ(text.substr(text.size() - 14), "</testsuites>\n");
+    } else if (format == "markdown") {
+      EXPECT_NE(text.find("⚠️ inconclusive"), std::string::npos) << text;
+    } else if (format == "html") {
+      EXPECT_EQ(text.substr(text.size() - 8), "</html>\n");
+      EXPECT_NE(text.find("(interrupted)"), std::string::npos);
+    } else {
+      EXPECT_NE(text.find("(inconclusive: interrupted)\n"), std::string::npos) << text;
+    }
+  }
+}
+
+}  // namespace
