@@ -15,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "process.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -182,7 +184,8 @@ TEST(Cli, InterruptReportsWhatWasExploredAndLeavesNoPartialFile) {
           "tests/fixtures/cli/big.yaml", static_cast<char*>(nullptr));
     _exit(127);
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  ASSERT_TRUE(loophole::test::wait_for_sigint_handler(pid));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
   kill(pid, SIGINT);
   int status = 0;
   waitpid(pid, &status, 0);

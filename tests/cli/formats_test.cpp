@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "process.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -68,20 +70,7 @@ std::vector<std::string> finding_ids(const std::string& json_report) {
   return ids;
 }
 
-// Whether process `pid` catches SIGINT, from the SigCgt mask in /proc; waits
-// up to 20 s for it.
-bool wait_for_sigint_handler(pid_t pid) {
-  for (int i = 0; i < 2000; ++i) {
-    std::ifstream status("/proc/" + std::to_string(pid) + "/status");
-    for (std::string line; std::getline(status, line);) {
-      if (line.rfind("SigCgt:", 0) != 0) continue;
-      const auto mask = std::stoull(line.substr(7), nullptr, 16);
-      if ((mask & (1ull << (SIGINT - 1))) != 0) return true;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return false;
-}
+using loophole::test::wait_for_sigint_handler;
 
 const std::vector<std::string> formats = {"text", "json", "sarif", "junit", "markdown", "html"};
 
