@@ -1,0 +1,130 @@
+// The SMT engine: the transition system of a Game encoded for Z3 (over the
+// same state layout as checker::Semantics), searched by bounded model
+// checking, proved by k-induction, and inspected rule by rule without any
+// exploration (static checks). Every counterexample is decoded into a
+// checker::Trace, matched move by move against Semantics::successors and
+// replayed before it is reported; one that does not replay is an internal
+// error, never a finding. This header is Z3-free: only checker/smt/src
+// includes z3++.h.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "loophole/checker/semantics.hpp"
+#include "loophole/checker/trace.hpp"
+#include "loophole/model/game.hpp"
+#include "loophole/properties/check.hpp"
+#include "loophole/properties/finding.hpp"
+
+namespace loophole::smt {
+
+struct Options {
+  int depth = 20;            // BMC: states up to `depth` moves from an initial state
+  int max_k = 6;             // k-induction: the largest k tried
+  unsigned timeout_ms = 0;   // per solver query (0: none); a timeout is `unknown`
+  bool induction = true;     // try to prove what BMC did not violate
+  const std::atomic<bool>* interrupt = nullptr;
+};
+
+// A construct the encoding does not handle: the engine refuses the game
+// rather than answer wrongly ("unsupported in the smt engine: <construct>").
+struct Unsupported {
+  std::string construct;
+  model::SourceSpan where;
+  [[nodiscard]] std::string message() const;  // "file:line:col: unsupported in the smt engine: ..."
+};
+
+enum class ProofStatus : std::uint8_t { proved, violated, unknown };
+
+struct Proof {
+  ProofStatus status = ProofStatus::unknown;
+  int k = -1;                           // proved: the k of the inductive step
+  std::optional<checker::Trace> trace;  // violated: shortest counterexample
+  std::string reason;                   // unknown: why ("not inductive up to k = 6", "timeout")
+  double seconds = 0;
+};
+
+struct Statistics {
+  int depth = -1;              // deepest BMC frame checked
+  bool complete = false;       // no simple path is longer: every reachable state was covered
+  double seconds = 0;
+  std::size_t paths = 0;       // disjuncts of the transition relation
+  std::size_t fields = 0;      // state fields
+  std::vector<double> depth_seconds;  // cumulative time when each depth was done
+};
+
+struct Result {
+  std::vector<properties::Finding> findings;  // engine "smt"
+  Statistics statistics;
+};
+
+class Engine {
+ public:
+  // Encodes the game; check unsupported() before anything else.
+  explicit Engine(const checker::Semantics& sem);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  [[nodiscard]] const std::optional<Unsupported>& unsupported() const;
+  [[nodiscard]] const checker::Semantics& semantics() const;
+
+  // BMC (then k-induction for what stayed open) for deadlocks, rule gaps,
+  // unreachable end conditions and the designer's always/never/reachable
+  // properties. Findings follow the explicit engine's rules and messages;
+  // what neither a violation within the depth nor a proof settles is
+  // `unknown`. Response loops, stalemates, dead rules and leads_to need cycles
+  // or whole-graph facts and are not checked here.
+  Result check(const Options& options, const properties::CheckSelection& selection);
+
+  // k-induction on one always/never property (index into Game::properties),
+  // and on "no rule gap is ever reached".
+  Proof prove_property(int property, const Options& options);
+  Proof prove_no_gap(const Options& options);
+
+  // Static checks (no exploration): guards that no in-range state satisfies
+  // (dead actions, triggers and end conditions), contradictory mandatory
+  // effects, and candidate rule gaps (an effect that can leave its bounds
+  // from some in-range state). `confirmed` holds the findings of a search
+  // (explicit or BMC) used to confirm or refute each candidate; `complete`
+  // says whether that search covered every reachable state.
+  std::vector<properties::Finding> static_checks(const Options& options,
+                                                 const std::vector<properties::Finding>& searched,
+                                                 bool complete);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Symbolic scope: for each value of `param` in lo..hi (each loaded by
+// `load`, which returns nullptr on an error), run the engine and report for
+// each violated finding the values at which it appears, summarised
+// ("deadlock appears when deck <= 2").
+struct ScopeAnswer {
+  properties::Kind kind = properties::Kind::deadlock;
+  std::string rule;
+  std::string message;
+  std::vector<std::int64_t> values;  // ascending
+  std::string summary;               // "deck <= 2", "deck >= 3", "deck in {1, 4}"
+};
+struct ScopeResult {
+  std::vector<ScopeAnswer> answers;
+  std::vector<std::int64_t> checked;    // the values checked
+  std::optional<Unsupported> unsupported;
+};
+ScopeResult symbolic_scope(const std::string& param, std::int64_t lo, std::int64_t hi,
+                           const std::function<const model::Game*(std::int64_t)>& load,
+                           const Options& options, const properties::CheckSelection& selection);
+
+// "deck <= 2" for values {min..2} of lo..hi, "deck >= 3", "deck == 4", "deck in {1, 3}".
+std::string summarise_values(const std::string& param, const std::vector<std::int64_t>& values,
+                             std::int64_t lo, std::int64_t hi);
+
+}  // namespace loophole::smt

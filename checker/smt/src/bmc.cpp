@@ -1,0 +1,299 @@
+// Bounded model checking: one solver, frames added one at a time, and at each
+// depth one query per open question in a push/pop scope, so depth k+1 reuses
+// everything learnt at depth k. Depths are tried in increasing order, so the
+// first counterexample of a question is a shortest one, of the same length as
+// the explicit engine's BFS trace. Questions with several answers (deadlocks
+// by control point, rule gaps by site) block each answer and ask again.
+// After each depth the engine asks whether a simple path one move longer
+// exists from an initial state; when none does, every reachable state has
+// been seen and each "not found" is final. What stays open is handed to
+// k-induction (induction.cpp).
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "impl.hpp"
+#include "unrolling.hpp"
+
+namespace loophole::smt {
+
+using properties::Finding;
+using properties::Kind;
+using properties::Severity;
+using properties::Verdict;
+
+namespace {
+
+struct Goal {
+  enum class What : std::uint8_t { deadlock, gap, property, end } what;
+  int ref = -1;
+  int player = -1;
+  z3::expr pred;  // over the template state x
+  bool multi = false;
+  std::vector<z3::expr> blocks;
+  std::vector<std::pair<checker::StateVec, checker::Trace>> hits;
+  bool open = true;
+  bool unknown = false;
+};
+
+Finding smt_finding(Kind kind, Severity severity) {
+  Finding f;
+  f.kind = kind;
+  f.severity = severity;
+  f.verdict = Verdict::violated;
+  f.engine = "smt";
+  return f;
+}
+
+std::string player_name(int p) { return "P" + std::to_string(p + 1); }
+
+}  // namespace
+
+Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
+  Result res;
+  if (!impl_->en) return res;
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  auto& en = *impl_->en;
+  const model::Game& g = en.game;
+  const auto& ctl = en.prep.ctl;
+  const int n = en.players;
+  z3::context& c = en.ctx;
+  const auto& x = en.x;
+  auto X = [&](int index) { return x[static_cast<std::size_t>(index)]; };
+
+  std::vector<Goal> goals;
+  auto add_goal = [&](Goal::What what, int ref, int player, const z3::expr& pred, bool multi) {
+    goals.push_back(Goal{what, ref, player, pred, multi, {}, {}, true, false});
+  };
+  if (sel.deadlocks) add_goal(Goal::What::deadlock, -1, -1, en.deadlock(x), true);
+  const auto& sites = en.sem.gaps();
+  if (sel.rule_gaps && ctl.gap >= 0) {
+    z3::expr_vector any(c);
+    for (std::size_t s = 0; s < sites.size(); ++s) {
+      if (sites[s].kind == checker::GapSite::Kind::stack_overflow) continue;
+      any.push_back(X(ctl.gap) == static_cast<int>(s + 1));
+    }
+    if (!any.empty()) add_goal(Goal::What::gap, -1, -1, X(ctl.over) == 2 && z3::mk_or(any), true);
+  }
+  if (sel.user_properties) {
+    for (std::size_t i = 0; i < g.properties.size(); ++i) {
+      const auto& p = g.properties[i];
+      if (p.kind == model::Property::Kind::leads_to || !p.expr) continue;
+      const z3::expr h = en.holds(*p.expr, x);
+      const z3::expr at = en.restricted(p, x);
+      const z3::expr bad = p.kind == model::Property::Kind::always ? at && !h : at && h;
+      add_goal(Goal::What::property, static_cast<int>(i), -1, bad, false);
+    }
+  }
+  if (sel.unreachable_wins) {
+    for (std::size_t e = 0; e < g.end_conditions.size(); ++e) {
+      for (int p = 0; p < n; ++p) {
+        add_goal(Goal::What::end, static_cast<int>(e), p, en.end_holds(static_cast<int>(e), p, x),
+                 false);
+      }
+    }
+  }
+
+  detail::Unrolling u(en, true, o.timeout_ms, "s");
+  auto& stats = res.statistics;
+  stats.paths = en.paths.size();
+  stats.fields = x.size();
+  bool interrupted = false;
+  for (int k = 0; k <= o.depth; ++k) {
+    if (k > u.depth()) u.extend();
+    for (auto& goal : goals) {
+      while (goal.open) {
+        z3::expr q = goal.pred;
+        for (const auto& b : goal.blocks) q = q && b;
+        u.solver.push();
+        u.solver.add(u.at(q, k));
+        const z3::check_result r = u.solver.check();
+        if (r == z3::sat) {
+          const z3::model m = u.solver.get_model();
+          const checker::StateVec last = u.state(m, k);
+          goal.hits.emplace_back(last, u.trace(m, k));
+          if (goal.multi) {
+            if (goal.what == Goal::What::gap) {
+              goal.blocks.push_back(X(ctl.gap) != last[static_cast<std::size_t>(ctl.gap)]);
+            } else {
+              z3::expr same = X(ctl.step) == last[static_cast<std::size_t>(ctl.step)] &&
+                              X(ctl.stage) == last[static_cast<std::size_t>(ctl.stage)];
+              if (ctl.holder >= 0 &&
+                  last[static_cast<std::size_t>(ctl.stage)] ==
+                      static_cast<int>(checker::Stage::window)) {
+                const int seat = (last[static_cast<std::size_t>(ctl.holder)] -
+                                  last[static_cast<std::size_t>(ctl.active)] + n) %
+                                 n;
+                z3::expr_vector seats(c);
+                for (int a = 0; a < n; ++a) {
+                  seats.push_back(X(ctl.active) == a && X(ctl.holder) == (a + seat) % n);
+                }
+                same = same && z3::mk_or(seats);
+              }
+              goal.blocks.push_back(!same);
+            }
+          } else {
+            goal.open = false;
+          }
+        } else if (r == z3::unknown) {
+          goal.unknown = true;
+          goal.open = false;
+        }
+        u.solver.pop();
+        if (r != z3::sat) break;
+      }
+    }
+    stats.depth = k;
+    stats.depth_seconds.push_back(std::chrono::duration<double>(clock::now() - t0).count());
+    if (o.interrupt != nullptr && o.interrupt->load()) {
+      interrupted = true;
+      break;
+    }
+    // Completeness: is there a simple path of k + 1 moves from an initial state?
+    u.extend();
+    u.solver.push();
+    for (int i = 0; i <= k + 1; ++i) {
+      for (int j = i + 1; j <= k + 1; ++j) u.solver.add(u.differ(i, j));
+    }
+    const z3::check_result longer = u.solver.check();
+    u.solver.pop();
+    if (longer == z3::unsat) {
+      stats.complete = true;
+      break;
+    }
+  }
+  (void)interrupted;
+
+  const bool complete = stats.complete;
+  const std::string depth_text =
+      complete ? fmt::format("every reachable state lies within {} moves", stats.depth)
+               : fmt::format("searched to depth {}", stats.depth);
+  auto proof = [&](const z3::expr& good) -> Proof {
+    if (complete || !o.induction) return Proof{};
+    return detail::prove(en, good, o);
+  };
+  for (auto& goal : goals) {
+    switch (goal.what) {
+      case Goal::What::deadlock:
+        for (auto& [last, trace] : goal.hits) {
+          const int step = last[static_cast<std::size_t>(ctl.step)];
+          const int stage = last[static_cast<std::size_t>(ctl.stage)];
+          Finding f = smt_finding(Kind::deadlock, Severity::error);
+          f.rule = detail::step_rule(g, step);
+          const model::Step& st = g.steps[static_cast<std::size_t>(step)];
+          const bool in_window = stage == static_cast<int>(checker::Stage::window);
+          f.where = in_window && st.window_where.known() ? st.window_where : st.where;
+          if (in_window && st.window >= 0) {
+            const auto& w = g.windows[static_cast<std::size_t>(st.window)];
+            f.message = fmt::format(
+                "in '{}', {} {} and can neither act nor pass", detail::step_label(g, step),
+                player_name(last[static_cast<std::size_t>(ctl.holder)]),
+                w.protocol == model::Protocol::priority ? "holds priority" : "is to move");
+          } else {
+            f.message = fmt::format("in '{}', no move is possible", detail::step_label(g, step));
+          }
+          f.details.push_back(fmt::format("found by bounded model checking at depth {}",
+                                          trace.size()));
+          f.trace = std::move(trace);
+          res.findings.push_back(std::move(f));
+        }
+        break;
+      case Goal::What::gap:
+        for (auto& [last, trace] : goal.hits) {
+          const auto& site = sites[static_cast<std::size_t>(last[static_cast<std::size_t>(ctl.gap)] - 1)];
+          Finding f = smt_finding(Kind::rule_gap, Severity::error);
+          f.rule = site.rule;
+          f.where = site.where;
+          f.message = site.message;
+          f.details.push_back(fmt::format("found by bounded model checking at depth {}",
+                                          trace.size()));
+          f.trace = std::move(trace);
+          res.findings.push_back(std::move(f));
+        }
+        break;
+      case Goal::What::property: {
+        const auto& p = g.properties[static_cast<std::size_t>(goal.ref)];
+        Finding f = smt_finding(Kind::property_violation, Severity::error);
+        f.rule = "property:" + p.name;
+        f.where = p.where;
+        const bool reachable = p.kind == model::Property::Kind::reachable;
+        if (!goal.hits.empty()) {
+          auto& [last, trace] = goal.hits.front();
+          const std::string at = detail::step_label(g, last[static_cast<std::size_t>(ctl.step)]);
+          if (reachable) {
+            if (!sel.report_holds) break;
+            f.verdict = Verdict::holds;
+            f.severity = Severity::note;
+            f.message = fmt::format("'{}' is reachable in '{}'", p.name, at);
+          } else {
+            f.message = p.kind == model::Property::Kind::always
+                            ? fmt::format("'{}' does not always hold: it fails in '{}'", p.name, at)
+                            : fmt::format("'{}' should never hold, but it does in '{}'", p.name, at);
+          }
+          f.trace = std::move(trace);
+          res.findings.push_back(std::move(f));
+          break;
+        }
+        // Not found within the depth: final when the search was complete,
+        // else a proof that the bad (or, for reachable, the good) states are
+        // unreachable settles it.
+        const Proof pr = goal.unknown ? Proof{} : proof(!goal.pred);
+        const bool settled = complete || pr.status == ProofStatus::proved;
+        const std::string why =
+            complete ? depth_text
+                     : pr.status == ProofStatus::proved
+                           ? fmt::format("proved by k-induction (k = {})", pr.k)
+                           : fmt::format("{}; k-induction: {}", depth_text,
+                                         pr.reason.empty() ? "not tried" : pr.reason);
+        if (reachable) {
+          f.verdict = settled ? Verdict::violated : Verdict::unknown;
+          if (!settled) f.severity = Severity::note;
+          f.message = fmt::format("'{}' is never reached", p.name);
+          f.details.push_back(why);
+          res.findings.push_back(std::move(f));
+        } else if (settled) {
+          if (!sel.report_holds) break;
+          f.verdict = Verdict::holds;
+          f.severity = Severity::note;
+          f.message = fmt::format("'{}' holds", p.name);
+          f.details.push_back(why);
+          res.findings.push_back(std::move(f));
+        } else {
+          f.verdict = Verdict::unknown;
+          f.severity = Severity::note;
+          f.message = fmt::format("'{}' was not violated within depth {}", p.name, stats.depth);
+          f.details.push_back(why);
+          res.findings.push_back(std::move(f));
+        }
+        break;
+      }
+      case Goal::What::end: {
+        if (!goal.hits.empty()) break;
+        const auto& end = g.end_conditions[static_cast<std::size_t>(goal.ref)];
+        const Proof pr = goal.unknown ? Proof{} : proof(!goal.pred);
+        const bool settled = complete || pr.status == ProofStatus::proved;
+        Finding f = smt_finding(Kind::unreachable_win,
+                                !settled ? Severity::note
+                                         : (end.win ? Severity::error : Severity::warning));
+        f.verdict = settled ? Verdict::violated : Verdict::unknown;
+        f.rule = fmt::format("end:{}/{}", end.name, player_name(goal.player));
+        f.where = end.where;
+        f.message = fmt::format("{} can never {} by '{}'", player_name(goal.player),
+                                end.win ? "win" : "lose", end.name);
+        f.details.push_back(
+            complete ? fmt::format("its condition holds for {} in no reachable state; {}",
+                                   player_name(goal.player), depth_text)
+            : settled ? fmt::format("proved by k-induction (k = {})", pr.k)
+                      : fmt::format("not reached within depth {}; k-induction: {}", stats.depth,
+                                    pr.reason.empty() ? "not tried" : pr.reason));
+        res.findings.push_back(std::move(f));
+        break;
+      }
+    }
+  }
+  stats.seconds = std::chrono::duration<double>(clock::now() - t0).count();
+  return res;
+}
+
+}  // namespace loophole::smt

@@ -1,0 +1,139 @@
+// The transition system of a Game as Z3 terms, over the same Layout fields as
+// checker::Semantics. The transition relation is built once, as a template
+// over a current state `x`, a next state `y` and the choice constants of
+// nature and the players (which cards a draw takes), by symbolically running
+// the reference semantics: control fields are split into cases (each case
+// fixes the step, the active player, the holder...), data stays symbolic, and
+// every complete path through a move becomes one disjunct `pc ∧ y = next`.
+// The engines (bmc.cpp, induction.cpp, static_checks.cpp) instantiate the
+// template per time frame. Only checker/smt/ includes z3++.h.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <z3++.h>
+
+#include "loophole/checker/semantics.hpp"
+#include "loophole/model/game.hpp"
+#include "semantics/prepared.hpp"
+
+namespace loophole::smt::detail {
+
+// A construct the encoding does not support yet; the engine reports it
+// (`unsupported in the smt engine: ...`) instead of giving a wrong answer.
+struct Unsupported : std::runtime_error {
+  Unsupported(std::string what, model::SourceSpan at)
+      : std::runtime_error(std::move(what)), where(std::move(at)) {}
+  model::SourceSpan where;
+};
+
+// One complete path of one move: under `pc` the next state is `next`. A gap
+// path ends in the before-state with over = 2; `site` is its gap site term.
+struct Path {
+  z3::expr pc;
+  std::vector<z3::expr> next;
+  bool gap = false;
+  z3::expr site;  // 0-based gap site (Int), meaningful when gap
+};
+
+// Evaluation environment of one expression: bound variables and players are
+// concrete (the encoding splits on them), data is symbolic. `reach` is the
+// condition under which this evaluation happens (short-circuit), `err` the
+// first gap site hit (-1 when none).
+struct Ev {
+  const std::vector<z3::expr>* s = nullptr;
+  std::vector<std::int64_t>* binders = nullptr;
+  int active = 0;
+  int self = -1;
+  z3::expr reach;
+  z3::expr err;
+};
+
+class Encoding {
+ public:
+  Encoding(const checker::Semantics& sem, z3::context& ctx);
+
+  z3::context& ctx;
+  const checker::Semantics& sem;
+  const model::Game& game;
+  checker::semantics::Prepared prep;
+  int players = 2;
+
+  std::vector<z3::expr> x, y;   // the template's current and next state
+  std::vector<z3::expr> choices;  // the template's choice constants
+  std::vector<Path> paths;
+  std::vector<z3::expr> move_conds;  // over x: a move of this kind exists
+
+  // Every field within its declared range.
+  [[nodiscard]] z3::expr in_range(const std::vector<z3::expr>& s) const;
+  // The whole relation over (x, y, choices), and "some move exists" over x.
+  [[nodiscard]] z3::expr transition() const;
+  [[nodiscard]] z3::expr has_move() const;
+  // Deciding "no successor" needs has_move: a move always has a successor.
+  [[nodiscard]] z3::expr deadlock(const std::vector<z3::expr>& s) const;
+
+  // A boolean expression of the rules (a property, an end condition) in state
+  // s, false when its evaluation fails; `self` -1 means the active player.
+  [[nodiscard]] z3::expr holds(const model::Expr& e, const std::vector<z3::expr>& s,
+                               int self = -1);
+  [[nodiscard]] z3::expr end_holds(int condition, int player, const std::vector<z3::expr>& s);
+  // The property's `at:` restriction over the step field of s.
+  [[nodiscard]] z3::expr restricted(const model::Property& p, const std::vector<z3::expr>& s) const;
+  // Same state.
+  [[nodiscard]] z3::expr equal(const std::vector<z3::expr>& a,
+                               const std::vector<z3::expr>& b) const;
+
+  // Expression evaluation (eval.cpp).
+  z3::expr eval_int(const model::Expr& e, Ev& ev);
+  z3::expr eval_bool(const model::Expr& e, Ev& ev);
+  z3::expr guard(const model::Expr* e, Ev& ev) {
+    return e == nullptr ? ctx.bool_val(true) : eval_bool(*e, ev);
+  }
+  Ev env(const std::vector<z3::expr>& s, std::vector<std::int64_t>& binders, int active,
+         int self);
+  void fail_if(Ev& ev, const void* node, const z3::expr& cond);
+  z3::expr field(const std::vector<z3::expr>& s, int index) const {
+    return index < 0 ? ctx.int_val(0) : s[static_cast<std::size_t>(index)];
+  }
+  z3::expr zone_slot_value(const std::vector<z3::expr>& s, int zone, const z3::expr& owner,
+                           int kind);
+  // Domains, as the reference evaluator orders them.
+  [[nodiscard]] int domain_size(const model::Domain& d, int self) const;
+  [[nodiscard]] std::int64_t domain_value(const model::Domain& d, int i, int self) const;
+  // ite(idx == 0, f(0), ite(idx == 1, f(1), ... f(n - 1))).
+  template <class F>
+  z3::expr select(const z3::expr& idx, int n, F&& f) {
+    const z3::expr i = idx.simplify();
+    if (i.is_numeral()) {
+      const std::int64_t v = i.get_numeral_int64();
+      return f(static_cast<int>(v < 0 ? 0 : (v >= n ? n - 1 : v)));
+    }
+    z3::expr out = f(n - 1);
+    for (int k = n - 2; k >= 0; --k) out = z3::ite(i == k, f(k), out);
+    return out;
+  }
+
+  // Named constants for a time frame: "<prefix><field name>".
+  std::vector<z3::expr> frame(const std::string& prefix);
+  // The template instantiated at frames (s, t) with choice constants tagged `tag`.
+  z3::expr instantiate(const z3::expr& e, const std::vector<z3::expr>& s,
+                       const std::vector<z3::expr>& t, const std::string& tag);
+
+ private:
+  z3::expr eval_var(const model::Expr& e, Ev& ev);
+  z3::expr eval_zone(const model::Expr& e, Ev& ev);
+  z3::expr eval_quant(const model::Expr& e, Ev& ev);
+  z3::expr relation_;
+  bool relation_built_ = false;
+};
+
+// Builds en.paths and en.move_conds (transition.cpp).
+void build_transition(Encoding& en);
+
+// A concrete state out of a model.
+checker::StateVec decode_state(const z3::model& m, const std::vector<z3::expr>& s);
+
+}  // namespace loophole::smt::detail

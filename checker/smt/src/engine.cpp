@@ -1,0 +1,48 @@
+// smt::Engine: encodes the game once (a construct the encoding lacks makes
+// the engine refuse the game, never guess) and answers the queries of
+// bmc.cpp, induction.cpp and static_checks.cpp on that one encoding.
+#include "loophole/smt/engine.hpp"
+
+#include <fmt/format.h>
+
+#include "impl.hpp"
+
+namespace loophole::smt {
+
+std::string Unsupported::message() const {
+  if (!where.known()) return "unsupported in the smt engine: " + construct;
+  return fmt::format("{}:{}:{}: unsupported in the smt engine: {}", where.file, where.line,
+                     where.col, construct);
+}
+
+Engine::Engine(const checker::Semantics& sem) : impl_(std::make_unique<Impl>(sem)) {
+  try {
+    impl_->en = std::make_unique<detail::Encoding>(sem, impl_->ctx);
+  } catch (const detail::Unsupported& u) {
+    impl_->en.reset();
+    impl_->unsupported = Unsupported{u.what(), u.where};
+  }
+}
+
+Engine::~Engine() = default;
+
+const std::optional<Unsupported>& Engine::unsupported() const { return impl_->unsupported; }
+
+const checker::Semantics& Engine::semantics() const { return impl_->sem; }
+
+namespace detail {
+
+std::string step_label(const model::Game& g, int step) {
+  if (step < 0 || static_cast<std::size_t>(step) >= g.steps.size()) return "setup";
+  const model::Step& s = g.steps[static_cast<std::size_t>(step)];
+  return fmt::format("{} · {}", g.phases[static_cast<std::size_t>(s.phase)].name, s.name);
+}
+
+std::string step_rule(const model::Game& g, int step) {
+  if (step < 0 || static_cast<std::size_t>(step) >= g.steps.size()) return "setup";
+  const model::Step& s = g.steps[static_cast<std::size_t>(step)];
+  return fmt::format("step:{}.{}", g.phases[static_cast<std::size_t>(s.phase)].name, s.name);
+}
+
+}  // namespace detail
+}  // namespace loophole::smt

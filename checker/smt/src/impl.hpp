@@ -1,0 +1,32 @@
+// The private state of smt::Engine: the Z3 context and the encoding of the
+// game, shared by the files that implement Engine's members (bmc.cpp,
+// induction.cpp, static_checks.cpp).
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "encoding.hpp"
+#include "loophole/smt/engine.hpp"
+
+namespace loophole::smt {
+
+struct Engine::Impl {
+  explicit Impl(const checker::Semantics& s) : sem(s) {}
+  const checker::Semantics& sem;
+  z3::context ctx;
+  std::unique_ptr<detail::Encoding> en;
+  std::optional<Unsupported> unsupported;
+};
+
+namespace detail {
+
+// k-induction of a predicate over the template state x (induction.cpp).
+Proof prove(Encoding& en, const z3::expr& good, const Options& options);
+
+// "combat · fight", "step:combat.fight" (as the explicit analyses name them).
+std::string step_label(const model::Game& g, int step);
+std::string step_rule(const model::Game& g, int step);
+
+}  // namespace detail
+}  // namespace loophole::smt

@@ -1,0 +1,70 @@
+// Symbolic scope: which values of one param make a finding appear. The scope
+// is finite (the param's declared min..max), so each value is loaded and
+// checked by BMC in turn, smallest first; the answer groups the values per
+// finding and says it the way a designer would ("deadlock appears when
+// deck <= 2").
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "loophole/smt/engine.hpp"
+
+namespace loophole::smt {
+
+std::string summarise_values(const std::string& param, const std::vector<std::int64_t>& values,
+                             std::int64_t lo, std::int64_t hi) {
+  if (values.empty()) return "never";
+  const bool contiguous = values.back() - values.front() + 1 == static_cast<std::int64_t>(values.size());
+  if (contiguous) {
+    if (values.front() == lo && values.back() == hi) return fmt::format("for every {} in {}..{}", param, lo, hi);
+    if (values.size() == 1) return fmt::format("{} == {}", param, values.front());
+    if (values.front() == lo) return fmt::format("{} <= {}", param, values.back());
+    if (values.back() == hi) return fmt::format("{} >= {}", param, values.front());
+    return fmt::format("{} in {}..{}", param, values.front(), values.back());
+  }
+  std::string list;
+  for (auto v : values) list += (list.empty() ? "" : ", ") + std::to_string(v);
+  return fmt::format("{} in {{{}}}", param, list);
+}
+
+ScopeResult symbolic_scope(const std::string& param, std::int64_t lo, std::int64_t hi,
+                           const std::function<const model::Game*(std::int64_t)>& load,
+                           const Options& options, const properties::CheckSelection& selection) {
+  ScopeResult out;
+  std::map<std::pair<properties::Kind, std::string>, ScopeAnswer> answers;
+  for (std::int64_t v = lo; v <= hi; ++v) {
+    const model::Game* game = load(v);
+    if (game == nullptr) continue;
+    const checker::Semantics sem(*game);
+    Engine engine(sem);
+    if (engine.unsupported()) {
+      out.unsupported = engine.unsupported();
+      return out;
+    }
+    out.checked.push_back(v);
+    const Result r = engine.check(options, selection);
+    for (const auto& f : r.findings) {
+      if (f.verdict != properties::Verdict::violated) continue;
+      auto& a = answers[{f.kind, f.rule}];
+      if (a.values.empty()) {
+        a.kind = f.kind;
+        a.rule = f.rule;
+        a.message = f.message;
+      }
+      if (a.values.empty() || a.values.back() != v) a.values.push_back(v);
+    }
+    if (options.interrupt != nullptr && options.interrupt->load()) break;
+  }
+  const std::int64_t first = out.checked.empty() ? lo : out.checked.front();
+  const std::int64_t last = out.checked.empty() ? hi : out.checked.back();
+  for (auto& [key, a] : answers) {
+    a.summary = summarise_values(param, a.values, first, last);
+    out.answers.push_back(std::move(a));
+  }
+  std::stable_sort(out.answers.begin(), out.answers.end(),
+                   [](const ScopeAnswer& a, const ScopeAnswer& b) { return a.values.front() < b.values.front(); });
+  return out;
+}
+
+}  // namespace loophole::smt
