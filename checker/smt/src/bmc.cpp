@@ -151,6 +151,7 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
       break;
     }
     // Completeness: is there a simple path of k + 1 moves from an initial state?
+    if (!o.completeness) continue;
     u.extend();
     u.solver.push();
     for (int i = 0; i <= k + 1; ++i) {

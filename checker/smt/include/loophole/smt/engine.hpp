@@ -29,6 +29,7 @@ struct Options {
   int max_k = 6;             // k-induction: the largest k tried
   unsigned timeout_ms = 0;   // per solver query (0: none); a timeout is `unknown`
   bool induction = true;     // try to prove what BMC did not violate
+  bool completeness = true;  // after each depth, ask whether a longer simple path exists
   const std::atomic<bool>* interrupt = nullptr;
 };
 
