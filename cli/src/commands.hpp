@@ -45,8 +45,22 @@ struct ExportArgs {
   std::string output;
 };
 
+// `loophole diff`: two versions of a ruleset (files, or git revisions).
+struct DiffArgs {
+  std::vector<std::string> files;  // OLD NEW, or FILE with --rev
+  std::vector<std::string> revs;
+  std::vector<std::string> params;
+  int players = 0;
+  int threads = 0;
+  std::uint64_t max_states = 0;
+  std::string fail_on = "error";
+  std::string format = "text";
+  std::string output;
+};
+
 int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted);
 int run_graph(const GraphArgs& args);
+int run_diff(const DiffArgs& args, const std::atomic<bool>& interrupted);
 int run_export(const ExportArgs& args);
 
 // Writes `text` to `path` atomically (temp file + rename); "" or "-" = stdout.

@@ -84,6 +84,28 @@ int main(int argc, char** argv) {
   x->add_option("--players", exp.players, "player count (within the ruleset's players range)");
   x->add_option("-o,--output", exp.output, "write to FILE (atomically)");
 
+  loophole::cli::DiffArgs diff;
+  auto* d = app.add_subcommand(
+      "diff",
+      "compare two versions of a ruleset: findings added and removed, ends that became "
+      "(un)reachable, state-space size; exit 1 when the edit adds findings");
+  d->add_option("files", diff.files, "OLD NEW (files or REV:path), or one FILE with --rev")
+      ->required()
+      ->expected(1, 2);
+  d->add_option("--rev", diff.revs, "a git revision of FILE (give one or two; one = vs. FILE)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  d->add_option("-p,--param", diff.params, "override a param in both: NAME=VALUE (repeatable)");
+  d->add_option("--players", diff.players, "player count for both");
+  d->add_option("-j,--threads", diff.threads, "worker threads (0 = all cores)")
+      ->check(CLI::Range(0, 256));
+  d->add_option("--max-states", diff.max_states, "stop (inconclusive) after this many states");
+  d->add_option("--fail-on", diff.fail_on,
+                "lowest severity of an added finding that fails (exit 1)")
+      ->check(CLI::IsMember({"error", "warning", "note"}));
+  d->add_option("--format", diff.format, "text | json")->check(CLI::IsMember({"text", "json"}));
+  d->add_option("-o,--output", diff.output, "write to FILE (atomically)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -101,6 +123,7 @@ int main(int argc, char** argv) {
     if (c->parsed()) return loophole::cli::run_check(check, g_interrupted);
     if (g->parsed()) return loophole::cli::run_graph(graph);
     if (x->parsed()) return loophole::cli::run_export(exp);
+    if (d->parsed()) return loophole::cli::run_diff(diff, g_interrupted);
   } catch (const std::bad_alloc&) {
     std::cerr << "loophole: error: out of memory (use --max-memory to end runs cleanly)\n";
     return 3;

@@ -1,0 +1,178 @@
+// End-to-end tests of `loophole diff`: two files, the JSON output, and two
+// git revisions of one file whose includes must resolve.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+fs::path temp_dir() {
+  static const fs::path dir = [] {
+    fs::path d = fs::temp_directory_path() / ("loophole-diff-" + std::to_string(::getpid()));
+    fs::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+Outcome run_in(const fs::path& cwd, const std::string& args) {
+  const fs::path out = temp_dir() / "stdout";
+  const fs::path err = temp_dir() / "stderr";
+  const std::string cmd = "cd '" + cwd.string() + "' && " + std::string(LOOPHOLE_BINARY) + " " +
+                          args + " >" + out.string() + " 2>" + err.string() + " </dev/null";
+  const int status = std::system(cmd.c_str());
+  Outcome r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+Outcome run(const std::string& args) { return run_in(fs::current_path(), args); }
+
+std::string pair(const std::string& name) {
+  return " tests/fixtures/diff/" + name + "/old.yaml tests/fixtures/diff/" + name + "/new.yaml";
+}
+
+TEST(DiffCli, ExitsOneExactlyWhenTheEditAddsFindings) {
+  EXPECT_EQ(run("diff -j 1" + pair("adds-deadlock")).code, 1);
+  EXPECT_EQ(run("diff -j 1" + pair("removes-loop")).code, 0);
+  EXPECT_EQ(run("diff -j 1 --fail-on warning" + pair("removes-loop")).code, 1);
+  EXPECT_EQ(run("diff -j 1" + pair("win-unreachable")).code, 1);
+  // Undoing an edit adds nothing.
+  EXPECT_EQ(run("diff -j 1 tests/fixtures/diff/win-unreachable/new.yaml "
+                "tests/fixtures/diff/win-unreachable/old.yaml")
+                .code,
+            0);
+}
+
+TEST(DiffCli, JsonListsAddedAndRemovedFindings) {
+  const Outcome r = run("diff -j 1 --format json" + pair("adds-deadlock"));
+  ASSERT_EQ(r.code, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["added"].size(), 1u);
+  EXPECT_EQ(j["added"][0]["id"], "deadlock/step:combat.fight");
+  EXPECT_EQ(j["added"][0]["trace"]["length"], 2);
+  ASSERT_EQ(j["removed"].size(), 1u);
+  EXPECT_EQ(j["removed"][0]["id"], "stalemate/step:combat.fight");
+  EXPECT_EQ(j["states_delta"], -8);
+}
+
+TEST(DiffCli, BadUsageAndBadInputExitTwo) {
+  Outcome r = run("diff tests/fixtures/diff/adds-deadlock/old.yaml");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "loophole: error: diff takes OLD NEW, or FILE with one or two --rev\n");
+  r = run("diff tests/fixtures/diff/adds-deadlock/old.yaml tests/fixtures/cli/bad.yaml");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err.rfind("tests/fixtures/cli/bad.yaml:14:35: error: unknown zone 'discard_pile'", 0),
+            0u)
+      << r.err;
+}
+
+// Two commits of a ruleset in a subdirectory that includes a file next to
+// it: the edit of the second commit makes both wins unreachable. The end
+// conditions live in the included file (read from the working tree), so the
+// findings point there.
+TEST(DiffCli, ComparesGitRevisionsWithIncludes) {
+  ASSERT_EQ(std::system("command -v git >/dev/null"), 0) << "git is missing";
+  const fs::path repo = temp_dir() / "repo";
+  fs::remove_all(repo);
+  fs::create_directories(repo / "rules");
+  const auto split = [](const std::string& text) {
+    const auto at = text.find("\nend:\n");
+    return std::make_pair(text.substr(0, at + 1), text.substr(at + 1));
+  };
+  const auto [old_body, ends] = split(slurp("tests/fixtures/diff/win-unreachable/old.yaml"));
+  const auto new_body = split(slurp("tests/fixtures/diff/win-unreachable/new.yaml")).first;
+  const auto write = [&](const std::string& body) {
+    std::ofstream(repo / "rules" / "game.yaml") << body << "include: [ends.yaml]\n";
+  };
+  std::ofstream(repo / "rules" / "ends.yaml") << ends;
+  write(old_body);
+  const std::string git =
+      "cd '" + repo.string() + "' && git -c user.name=t -c user.email=t@t.invalid ";
+  ASSERT_EQ(
+      std::system(
+          (git + "init -q && " + git + "add . && " + git + "commit -qm old >/dev/null").c_str()),
+      0);
+  write(new_body);
+  ASSERT_EQ(std::system((git + "commit -qam new >/dev/null").c_str()), 0);
+
+  Outcome r = run_in(repo, "diff -j 1 rules/game.yaml --rev HEAD~1 --rev HEAD");
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out.rfind("loophole diff HEAD~1:rules/game.yaml -> HEAD:rules/game.yaml\n"
+                        "findings added (2):\n"
+                        "  rules/ends.yaml:2:11: error: unreachable win: P1 can never win by "
+                        "'points' [unreachable-win/end:points/P1]\n",
+                        0),
+            0u)
+      << r.out;
+  EXPECT_NE(r.out.find("  became unreachable: P2 win by 'points' (end:points/P2)\n"),
+            std::string::npos)
+      << r.out;
+  // REV:path against the working file, and a single --rev, agree.
+  const Outcome a = run_in(repo, "diff -j 1 HEAD~1:rules/game.yaml rules/game.yaml");
+  const Outcome b = run_in(repo, "diff -j 1 rules/game.yaml --rev HEAD~1");
+  EXPECT_EQ(a.code, 1);
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_NE(a.out.find("states 237 -> 213 (-24)"), std::string::npos) << a.out;
+  // The revisions were written next to the file and removed again.
+  std::size_t files = 0;
+  for (const auto& e : fs::directory_iterator(repo / "rules")) {
+    (void)e;
+    ++files;
+  }
+  EXPECT_EQ(files, 2u);
+  const Outcome missing = run_in(repo, "diff rules/game.yaml --rev no-such-rev");
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_EQ(missing.err.rfind("loophole: error: cannot read 'no-such-rev:rules/game.yaml' from "
+                              "git: ",
+                              0),
+            0u)
+      << missing.err;
+}
+
+}  // namespace
+
+namespace {
+
+// The example in docs/cli.md is what loophole prints.
+TEST(DiffCli, DocumentedExampleIsCurrent) {
+  const std::string doc = slurp("docs/cli.md");
+  const std::string cmd =
+      "$ ./loophole diff tests/fixtures/diff/win-unreachable/old.yaml "
+      "tests/fixtures/diff/win-unreachable/new.yaml\n";
+  const auto at = doc.find(cmd);
+  ASSERT_NE(at, std::string::npos);
+  const auto start = at + cmd.size();
+  const std::string shown = doc.substr(start, doc.find("```", start) - start);
+  const Outcome r =
+      run("diff tests/fixtures/diff/win-unreachable/old.yaml "
+          "tests/fixtures/diff/win-unreachable/new.yaml");
+  EXPECT_EQ(r.out, shown);
+}
+
+}  // namespace
