@@ -6,6 +6,9 @@
 //   explore_bench [--runs N] [--threads 1,2] [--param NAME=V]... [--players N]
 //                 [--max-states N] [--reference] (RULESET.yaml | --synthetic FIELDS,RANGE)
 //
+// --control runs only a pure-arithmetic loop, the same work per thread on 1
+// and on 2 threads: equal wall times mean a second core was free.
+//
 // --reference explores through the reference Semantics instead of the
 // compiled successor generator, for comparison.
 //
@@ -17,6 +20,7 @@
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <sys/resource.h>
@@ -88,7 +92,7 @@ struct Run {
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "explore_bench: %s\nusage: explore_bench [--runs N] [--threads 1,2] "
-               "[--param NAME=V]... [--players N] [--max-states N] [--reference] "
+               "[--param NAME=V]... [--players N] [--max-states N] [--reference] [--control] "
                "(RULESET.yaml | --synthetic FIELDS,RANGE)\n",
                why);
   std::exit(2);
@@ -135,6 +139,26 @@ void print_run(const char* label, const Run& r) {
       static_cast<double>(r.memory.edges) / n, completion_name(r.completion), s.generator.c_str());
 }
 
+// Wall seconds for `threads` threads each running the same arithmetic loop.
+double control_loop(int threads) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::thread> team;
+  std::vector<std::uint64_t> sinks(static_cast<std::size_t>(threads) * 8);
+  for (int t = 0; t < threads; ++t) {
+    team.emplace_back([&sinks, t] {
+      std::uint64_t x = 88172645463325252ULL + static_cast<std::uint64_t>(t);
+      for (int i = 0; i < 400000000; ++i) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+      }
+      sinks[static_cast<std::size_t>(t) * 8] = x;
+    });
+  }
+  for (auto& th : team) th.join();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -171,6 +195,13 @@ int main(int argc, char** argv) {
       load.players = std::atoi(value().c_str());
     } else if (a == "--max-states") {
       max_states = std::strtoull(value().c_str(), nullptr, 10);
+    } else if (a == "--control") {
+      for (int r = 0; r < runs; ++r) {
+        const double one = control_loop(1);
+        const double two = control_loop(2);
+        std::printf("control  1 thread %.3f s  2 threads %.3f s (same work per thread)\n", one, two);
+      }
+      return 0;
     } else if (a == "--reference") {
       reference = true;
     } else if (a == "--synthetic") {

@@ -88,6 +88,8 @@ Agreement agree(const Semantics& sem, const std::string& name, std::uint64_t cap
     if (seen.insert(s).second) queue.push_back(s);
   }
   std::vector<Successor> ref, got;
+  FlatSuccessors flat;
+  flat.fields = sem.layout().fields.size();
   int failures = 0;
   for (std::size_t head = 0; head < queue.size(); ++head) {
     if (queue.size() > cap) return a;
@@ -96,7 +98,20 @@ Agreement agree(const Semantics& sem, const std::string& name, std::uint64_t cap
     compiled.successors(s, got);
     ++a.states;
     a.successors += ref.size();
-    const std::string diff = compare(ref, got, sem.layout());
+    std::string diff = compare(ref, got, sem.layout());
+    // The written-fields bits cover every field that changed (the engine
+    // packs successors from them).
+    compiled.successors_flat(s.data(), flat);
+    for (std::size_t i = 0; diff.empty() && i < flat.count; ++i) {
+      for (std::size_t f = 0; f < s.size(); ++f) {
+        const bool marked = (flat.dirty_of(i)[f / 64] >> (f % 64) & 1) != 0;
+        if (flat.state(i)[f] != s[f] && !marked) {
+          diff = "successor " + std::to_string(i) + " changes " + sem.layout().fields[f].name +
+                 " without marking it written";
+          break;
+        }
+      }
+    }
     if (!diff.empty()) {
       ADD_FAILURE() << name << ": state " << head << " (" << show(s, sem.layout()) << "): " << diff;
       if (++failures == 3) return a;

@@ -218,7 +218,11 @@ class Search {
       for (std::size_t i = 0; i < out.count; ++i) {
         const std::size_t at = b.words.size();
         b.words.resize(at + words);
-        packer_.pack_delta(s.state.data(), s.words.data(), out.state(i), &b.words[at]);
+        if (out.has_dirty) {
+          packer_.pack_fields(s.words.data(), out.state(i), out.dirty_of(i), &b.words[at]);
+        } else {
+          packer_.pack_delta(s.state.data(), s.words.data(), out.state(i), &b.words[at]);
+        }
         b.hashes.push_back(hash_words(&b.words[at], words));
         const MoveInfo& m = out.moves[i];
         const std::uint16_t label =
@@ -440,6 +444,7 @@ void TransitionSystem::successors_flat(const std::int32_t* state, FlatSuccessors
   const std::size_t n = layout().fields.size();
   out.fields = n;
   out.count = 0;
+  out.has_dirty = false;
   sc->state.assign(state, state + n);
   successors(sc->state, sc->successors);
   for (const Successor& x : sc->successors) {

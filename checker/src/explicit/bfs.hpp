@@ -36,12 +36,25 @@ struct FlatSuccessors {
   std::size_t count = 0;
   std::vector<std::int32_t> states;
   std::vector<MoveInfo> moves;
+  // With has_dirty, successor i's fields that may differ from the source
+  // state are the bits set in dirty[i * dirty_words(fields) ..] (a superset
+  // of those that differ); without, the engine compares every field.
+  bool has_dirty = false;
+  std::vector<std::uint64_t> dirty;
   std::unique_ptr<Scratch> scratch;
+  [[nodiscard]] static std::size_t dirty_words(std::size_t fields) { return (fields + 63) / 64; }
   [[nodiscard]] const std::int32_t* state(std::size_t i) const { return &states[i * fields]; }
+  [[nodiscard]] std::uint64_t* dirty_of(std::size_t i) { return &dirty[i * dirty_words(fields)]; }
+  [[nodiscard]] const std::uint64_t* dirty_of(std::size_t i) const {
+    return &dirty[i * dirty_words(fields)];
+  }
   // Appends a successor; returns where to write its fields.
   std::int32_t* add(const MoveInfo& m) {
     if (moves.size() <= count) moves.resize(count + 1);
     if (states.size() < (count + 1) * fields) states.resize((count + 1) * fields);
+    if (dirty.size() < (count + 1) * dirty_words(fields)) {
+      dirty.resize((count + 1) * dirty_words(fields));
+    }
     moves[count] = m;
     return &states[count++ * fields];
   }

@@ -696,6 +696,7 @@ struct Frame {
 
 struct FrameSave {
   std::vector<std::int32_t> state;
+  std::vector<std::uint64_t> dirty;
   std::vector<std::int64_t> binders;
   std::vector<std::int32_t> regs;
   std::vector<std::int32_t> outcomes;
@@ -706,6 +707,7 @@ struct FrameSave {
 struct Scratch final : FlatSuccessors::Scratch {
   const void* owner = nullptr;  // the Program these buffers are sized for
   std::vector<std::int32_t> work, gap_state;
+  std::vector<std::uint64_t> dirty, gap_dirty;  // fields written since the source state
   std::vector<std::int64_t> binders, aux_binders;
   std::vector<std::int32_t> regs;
   std::vector<Frame> frames;
@@ -730,14 +732,19 @@ class Runner {
       sc_.binders.assign(static_cast<std::size_t>(p.binders), 0);
       sc_.aux_binders.assign(static_cast<std::size_t>(p.binders), 0);
       sc_.regs.assign(static_cast<std::size_t>(p.registers), 0);
+      sc_.dirty.assign(FlatSuccessors::dirty_words(fields), 0);
+      sc_.gap_dirty.assign(FlatSuccessors::dirty_words(fields), 0);
     }
     fields_ = fields;
+    dirty_words_ = FlatSuccessors::dirty_words(fields);
     w_ = sc_.work.data();
+    dirty_ = sc_.dirty.data();
   }
 
   void successors(const std::int32_t* s) {
     out_.count = 0;
     out_.fields = fields_;
+    out_.has_dirty = true;
     sc_.frames.clear();
     before_ = s;
     if (s[ctl_.over] != 0) return;
@@ -960,6 +967,20 @@ class Runner {
   }
   std::int64_t value(int pc, int& error) { return eval(pc, w_, sc_.binders.data(), self_, error); }
   [[nodiscard]] int next_player(int p) const { return (p + 1) % p_.prep.players; }
+
+  // Every write to the work state goes through set(), which records the
+  // field as written when its value changes, so that the engine packs a successor by patching only
+  // those fields of its source (a dropped write to an absent control field,
+  // index < 0, as semantics::put).
+  static void mark(std::uint64_t* d, int i) { d[i >> 6] |= std::uint64_t{1} << (i & 63); }
+  void set(int i, std::int32_t v) {
+    if (i < 0 || w_[i] == v) return;
+    w_[i] = v;
+    mark(dirty_, i);
+  }
+  void clear_players(int base) {
+    for (int p = 0; p < p_.prep.players; ++p) set(base + p, 0);
+  }
   [[nodiscard]] int zone_slot(int zone, int owner, int kind) const {
     return g_.zones[zone].slot(owner < 0 ? 0 : owner, kind, p_.prep.kinds);
   }
@@ -1058,6 +1079,7 @@ class Runner {
 
   void run_move(const Move& m) {
     std::memcpy(w_, before_, fields_ * sizeof(std::int32_t));
+    std::fill(dirty_, dirty_ + dirty_words_, 0);
     move_ = m;
     picker_ = -1;
     nature_ = false;
@@ -1066,7 +1088,7 @@ class Runner {
     switch (m.kind) {
       case MoveKind::trigger:
       case MoveKind::decline:
-        w_[ctl_.pending[m.ref] + m.player] = 0;
+        set(ctl_.pending[m.ref] + m.player, 0);
         if (m.kind == MoveKind::decline) return emit();
         return run_effect(p_.trigger_effect[m.ref], m.player, Tail::emit);
       case MoveKind::start:
@@ -1078,8 +1100,8 @@ class Runner {
       case MoveKind::enter: {
         const int target = get(w_, ctl_.target);
         const bool new_turn = get(w_, ctl_.new_turn) != 0;
-        put(w_, ctl_.target, 0);
-        put(w_, ctl_.new_turn, 0);
+        set(ctl_.target, 0);
+        set(ctl_.new_turn, 0);
         return enter(target, new_turn, false);
       }
       case MoveKind::action:
@@ -1104,7 +1126,7 @@ class Runner {
         int error = -1;
         const bool holds = test(p_.trigger_condition[t], w_, sc_.aux_binders.data(), c, error);
         if (error >= 0) return error;
-        if (holds) w_[base + c] = 1;
+        if (holds) set(base + c, 1);
       }
     }
     return -1;
@@ -1113,10 +1135,10 @@ class Runner {
   void enter(int target, bool new_turn, bool start) {
     const int from_phase = start ? -1 : p_.prep.step_phase(w_[ctl_.step]);
     if (new_turn) {
-      w_[ctl_.active] = next_player(w_[ctl_.active]);
-      w_[ctl_.turn] = std::min(std::max(1, g_.scope.turns), w_[ctl_.turn] + 1);
+      set(ctl_.active, next_player(w_[ctl_.active]));
+      set(ctl_.turn, std::min(std::max(1, g_.scope.turns), w_[ctl_.turn] + 1));
       for (int base : ctl_.turn_uses) {
-        if (base >= 0) std::fill(w_ + base, w_ + base + p_.prep.players, 0);
+        if (base >= 0) clear_players(base);
       }
     }
     const int phase = p_.prep.step_phase(target);
@@ -1127,8 +1149,8 @@ class Runner {
     }
     if (site < 0) site = fire(g_.steps[target].begin_event);
     if (site >= 0) return gap(site);
-    w_[ctl_.step] = target;
-    w_[ctl_.stage] = static_cast<std::int32_t>(Stage::pre);
+    set(ctl_.step, target);
+    set(ctl_.stage, static_cast<std::int32_t>(Stage::pre));
     progress_ = true;
     if (any_pending()) return emit();
     run_step_do();
@@ -1172,9 +1194,9 @@ class Runner {
     if (site < 0 && new_turn) site = fire(p_.prep.end_turn_event);
     if (site >= 0) return gap(site);
     if (any_pending()) {
-      w_[ctl_.stage] = static_cast<std::int32_t>(Stage::leaving);
-      put(w_, ctl_.target, target);
-      put(w_, ctl_.new_turn, new_turn ? 1 : 0);
+      set(ctl_.stage, static_cast<std::int32_t>(Stage::leaving));
+      set(ctl_.target, target);
+      set(ctl_.new_turn, new_turn ? 1 : 0);
       return emit();
     }
     enter(target, new_turn, false);
@@ -1183,8 +1205,8 @@ class Runner {
   bool open_window(int window) {
     const auto& win = g_.windows[window];
     const int active = w_[ctl_.active];
-    w_[ctl_.stage] = static_cast<std::int32_t>(Stage::window);
-    put(w_, ctl_.holder, active);
+    set(ctl_.stage, static_cast<std::int32_t>(Stage::window));
+    set(ctl_.holder, active);
     switch (win.protocol) {
       case Protocol::priority:
         return true;
@@ -1205,9 +1227,8 @@ class Runner {
           close_window();
           return true;
         }
-        put(w_, ctl_.seat, static_cast<std::int32_t>(seat));
-        put(w_, ctl_.holder,
-            win.order[seat] == SequenceTurn::opponent ? next_player(active) : active);
+        set(ctl_.seat, static_cast<std::int32_t>(seat));
+        set(ctl_.holder, win.order[seat] == SequenceTurn::opponent ? next_player(active) : active);
         return true;
       }
     }
@@ -1215,13 +1236,13 @@ class Runner {
   }
 
   void close_window() {
-    w_[ctl_.stage] = static_cast<std::int32_t>(Stage::post);
-    put(w_, ctl_.holder, 0);
-    put(w_, ctl_.passes, 0);
-    put(w_, ctl_.acted, 0);
-    put(w_, ctl_.seat, 0);
+    set(ctl_.stage, static_cast<std::int32_t>(Stage::post));
+    set(ctl_.holder, 0);
+    set(ctl_.passes, 0);
+    set(ctl_.acted, 0);
+    set(ctl_.seat, 0);
     for (int base : ctl_.window_uses) {
-      if (base >= 0) std::fill(w_ + base, w_ + base + p_.prep.players, 0);
+      if (base >= 0) clear_players(base);
     }
   }
 
@@ -1235,7 +1256,7 @@ class Runner {
         const int r = enabled(w_, a, p, window, error);
         if (r < 0) return error;
         if (r > 0) {
-          put(w_, ctl_.holder, p);
+          set(ctl_.holder, p);
           return -1;
         }
       }
@@ -1245,17 +1266,18 @@ class Runner {
   }
 
   void count_use(int a, int p) {
-    if (ctl_.turn_uses[a] >= 0) w_[ctl_.turn_uses[a] + p] += 1;
-    if (ctl_.window_uses[a] >= 0) w_[ctl_.window_uses[a] + p] += 1;
+    if (ctl_.turn_uses[a] >= 0) set(ctl_.turn_uses[a] + p, w_[ctl_.turn_uses[a] + p] + 1);
+    if (ctl_.window_uses[a] >= 0) set(ctl_.window_uses[a] + p, w_[ctl_.window_uses[a] + p] + 1);
   }
 
   void take_action() {
     const int a = move_.ref, h = move_.player;
     const auto& act = g_.actions[a];
     if (act.play_kind >= 0) {
-      w_[zone_slot(g_.hand_zone, h, act.play_kind)] -= 1;
+      set(zone_slot(g_.hand_zone, h, act.play_kind),
+          w_[zone_slot(g_.hand_zone, h, act.play_kind)] - 1);
       const int to = act.to_zone < 0 ? -1 : zone_slot(act.to_zone, h, act.play_kind);
-      if (to >= 0) w_[to] += 1;
+      if (to >= 0) set(to, w_[to] + 1);
       if (to >= 0 && w_[to] > p_.slot_hi[to]) return gap(p_.prep.gaps.play_site[a]);
     }
     const int window = g_.steps[w_[ctl_.step]].window;
@@ -1276,8 +1298,8 @@ class Runner {
     switch (win.protocol) {
       case Protocol::priority: {
         if (get(w_, ctl_.passes) + 1 < p_.prep.players) {
-          put(w_, ctl_.holder, next_player(h));
-          put(w_, ctl_.passes, get(w_, ctl_.passes) + 1);
+          set(ctl_.holder, next_player(h));
+          set(ctl_.passes, get(w_, ctl_.passes) + 1);
           return emit();
         }
         const int size = get(w_, ctl_.stack_size);
@@ -1287,9 +1309,9 @@ class Runner {
         }
         const int at = ctl_.stack_base + 2 * (size - 1);
         const int a = w_[at], c = w_[at + 1];
-        w_[at] = 0;
-        w_[at + 1] = 0;
-        w_[ctl_.stack_size] = size - 1;
+        set(at, 0);
+        set(at + 1, 0);
+        set(ctl_.stack_size, size - 1);
         return run_effect(p_.action_effect[a], c, Tail::resolve);
       }
       case Protocol::alternate: {
@@ -1310,10 +1332,9 @@ class Runner {
           return emit();
         }
         const int active = w_[ctl_.active];
-        put(w_, ctl_.seat, static_cast<std::int32_t>(seat));
-        put(w_, ctl_.acted, 0);
-        put(w_, ctl_.holder,
-            win.order[seat] == SequenceTurn::opponent ? next_player(active) : active);
+        set(ctl_.seat, static_cast<std::int32_t>(seat));
+        set(ctl_.acted, 0);
+        set(ctl_.holder, win.order[seat] == SequenceTurn::opponent ? next_player(active) : active);
         return emit();
       }
     }
@@ -1327,7 +1348,7 @@ class Runner {
       case Tail::after_step_do: {
         const int window = g_.steps[w_[ctl_.step]].window;
         if (window < 0) {
-          w_[ctl_.stage] = static_cast<std::int32_t>(Stage::post);
+          set(ctl_.stage, static_cast<std::int32_t>(Stage::post));
           return emit();
         }
         if (open_window(window)) emit();
@@ -1335,20 +1356,20 @@ class Runner {
       }
       case Tail::priority_cost: {
         count_use(a, h);
-        if (h == w_[ctl_.active]) put(w_, ctl_.acted, 1);
+        if (h == w_[ctl_.active]) set(ctl_.acted, 1);
         const auto& act = g_.actions[a];
         if (!act.answerable) return run_effect(p_.action_effect[a], h, Tail::priority_effect);
         const int size = get(w_, ctl_.stack_size);
         if (size >= ctl_.stack_capacity) return gap(p_.prep.gaps.push_site[a]);
-        w_[ctl_.stack_base + 2 * size] = a;
-        w_[ctl_.stack_base + 2 * size + 1] = h;
-        w_[ctl_.stack_size] = size + 1;
-        put(w_, ctl_.holder, next_player(h));
-        put(w_, ctl_.passes, 0);
+        set(ctl_.stack_base + 2 * size, a);
+        set(ctl_.stack_base + 2 * size + 1, h);
+        set(ctl_.stack_size, size + 1);
+        set(ctl_.holder, next_player(h));
+        set(ctl_.passes, 0);
         return emit();
       }
       case Tail::priority_effect:
-        put(w_, ctl_.passes, 0);
+        set(ctl_.passes, 0);
         return emit();
       case Tail::alternate_cost:
       case Tail::sequence_cost:
@@ -1362,11 +1383,11 @@ class Runner {
         return emit();
       }
       case Tail::sequence_effect:
-        put(w_, ctl_.acted, 1);
+        set(ctl_.acted, 1);
         return emit();
       case Tail::resolve:
-        put(w_, ctl_.holder, w_[ctl_.active]);
-        put(w_, ctl_.passes, 0);
+        set(ctl_.holder, w_[ctl_.active]);
+        set(ctl_.passes, 0);
         return emit();
     }
   }
@@ -1384,7 +1405,7 @@ class Runner {
           const bool holds = test(p_.end_condition[c], w_, sc_.aux_binders.data(), p, error);
           if (error >= 0) return gap(error);
           if (!holds) continue;
-          w_[ctl_.over] = 1;
+          set(ctl_.over, 1);
           return output(w_);
         }
       }
@@ -1400,10 +1421,15 @@ class Runner {
     std::memcpy(g, before_, fields_ * sizeof(std::int32_t));
     g[ctl_.over] = 2;
     put(g, ctl_.gap, site + 1);
-    output(g);
+    std::uint64_t* d = sc_.gap_dirty.data();
+    std::fill(d, d + dirty_words_, 0);
+    mark(d, ctl_.over);
+    if (ctl_.gap >= 0) mark(d, ctl_.gap);
+    output(g, d);
   }
 
-  void output(const std::int32_t* state) {
+  void output(const std::int32_t* state) { output(state, dirty_); }
+  void output(const std::int32_t* state, const std::uint64_t* dirty) {
     MoveInfo m;
     m.kind = move_.kind;
     m.player = static_cast<std::int8_t>(move_.player);
@@ -1419,6 +1445,7 @@ class Runner {
       m.chooser = Chooser::nature;
     }
     std::memcpy(out_.add(m), state, fields_ * sizeof(std::int32_t));
+    std::memcpy(out_.dirty_of(out_.count - 1), dirty, dirty_words_ * sizeof(std::uint64_t));
   }
 
   // --- effects (effects.cpp) -----------------------------------------------
@@ -1453,7 +1480,7 @@ class Runner {
             alive = false;
             break;
           }
-          w_[slot] = static_cast<std::int32_t>(nv);
+          set(slot, static_cast<std::int32_t>(nv));
           ++pc;
           break;
         }
@@ -1517,7 +1544,7 @@ class Runner {
           if (error >= 0) {
             gap(error);
           } else {
-            w_[ctl_.over] = 1;
+            set(ctl_.over, 1);
             output(w_);
           }
           alive = false;
@@ -1528,9 +1555,9 @@ class Runner {
           if (size > 0) {
             const int at = ctl_.stack_base + 2 * (size - 1);
             if (g_.actions[w_[at]].negatable) {
-              w_[at] = 0;
-              w_[at + 1] = 0;
-              w_[ctl_.stack_size] = size - 1;
+              set(at, 0);
+              set(at + 1, 0);
+              set(ctl_.stack_size, size - 1);
             }
           }
           ++pc;
@@ -1580,6 +1607,7 @@ class Runner {
     if (sc_.saves.size() <= depth) sc_.saves.resize(depth + 1);
     FrameSave& s = sc_.saves[depth];
     s.state.assign(w_, w_ + fields_);
+    s.dirty.assign(dirty_, dirty_ + dirty_words_);
     s.binders = sc_.binders;
     s.regs = sc_.regs;
     s.outcomes = outcomes;
@@ -1592,6 +1620,7 @@ class Runner {
   void restore(std::size_t depth) {
     const FrameSave& s = sc_.saves[depth];
     std::memcpy(w_, s.state.data(), fields_ * sizeof(std::int32_t));
+    std::copy(s.dirty.begin(), s.dirty.end(), dirty_);
     std::copy(s.binders.begin(), s.binders.end(), sc_.binders.begin());
     std::copy(s.regs.begin(), s.regs.end(), sc_.regs.begin());
     self_ = s.self;
@@ -1617,8 +1646,8 @@ class Runner {
         const int deck_base = static_cast<int>(f.aux), hand_base = static_cast<int>(f.aux2);
         bool overfull = false;
         for (int k = 0; k < p_.prep.kinds; ++k) {
-          w_[deck_base + k] -= o[k];
-          w_[hand_base + k] += o[k];
+          set(deck_base + k, w_[deck_base + k] - o[k]);
+          set(hand_base + k, w_[hand_base + k] + o[k]);
           overfull = overfull || w_[hand_base + k] > p_.slot_hi[hand_base + k];
         }
         if (many) nature_ = true;
@@ -1632,8 +1661,8 @@ class Runner {
         const int from_base = static_cast<int>(f.aux), to_base = static_cast<int>(f.aux2);
         bool overfull = false;
         for (int k = 0; k < p_.prep.kinds; ++k) {
-          w_[from_base + k] -= o[k];
-          w_[to_base + k] += o[k];
+          set(from_base + k, w_[from_base + k] - o[k]);
+          set(to_base + k, w_[to_base + k] + o[k]);
         }
         for (int k = 0; k < p_.prep.kinds; ++k) {
           overfull = overfull || w_[to_base + k] > p_.slot_hi[to_base + k];
@@ -1802,7 +1831,9 @@ class Runner {
   Scratch& sc_;
   FlatSuccessors& out_;
   std::size_t fields_ = 0;
+  std::size_t dirty_words_ = 0;
   std::int32_t* w_ = nullptr;
+  std::uint64_t* dirty_ = nullptr;  // bit i: field i was written on this path
   const std::int32_t* before_ = nullptr;
   Move move_;
   bool mover_choice_ = false;

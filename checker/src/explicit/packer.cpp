@@ -100,6 +100,29 @@ void Packer::pack_delta(const std::int32_t* base, const Word* base_words, const 
   if (bad != 0) out_of_range(state);
 }
 
+void Packer::pack_fields(const Word* base_words, const std::int32_t* state,
+                         const std::uint64_t* dirty, Word* out) const {
+  for (std::size_t w = 0; w < words_; ++w) out[w] = base_words[w];
+  std::uint32_t bad = 0;
+  const std::size_t groups = (fields_.size() + 63) / 64;
+  for (std::size_t g = 0; g < groups; ++g) {
+    for (std::uint64_t bits = dirty[g]; bits != 0; bits &= bits - 1) {
+      const std::size_t i = g * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+      const Slot& s = fields_[i];
+      const std::uint32_t u =
+          static_cast<std::uint32_t>(state[i]) - static_cast<std::uint32_t>(s.lo);
+      bad |= static_cast<std::uint32_t>(u > s.span);
+      const Word field = Word{u & s.mask};
+      out[s.word] = (out[s.word] & ~(Word{s.mask} << s.shift)) | (field << s.shift);
+      if (s.straddles()) {
+        const unsigned rest = 64 - s.shift;
+        out[s.word + 1] = (out[s.word + 1] & ~(Word{s.mask} >> rest)) | (field >> rest);
+      }
+    }
+  }
+  if (bad != 0) out_of_range(state);
+}
+
 void Packer::unpack(const Word* in, StateVec& out) const {
   out.resize(fields_.size());
   std::int32_t* v = out.data();

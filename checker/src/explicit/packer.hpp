@@ -42,6 +42,10 @@ class Packer {
   // The same over fields() values each.
   void pack_delta(const std::int32_t* base, const Word* base_words, const std::int32_t* state,
                   Word* out) const;
+  // The same given the fields that may differ from base (bit i of
+  // dirty[i / 64]; every other field of state equals base's).
+  void pack_fields(const Word* base_words, const std::int32_t* state, const std::uint64_t* dirty,
+                   Word* out) const;
   void unpack(const Word* in, StateVec& out) const;
 
  private:
