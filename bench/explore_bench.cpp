@@ -51,6 +51,7 @@ class Synthetic final : public checker::TransitionSystem {
     layout_.data_fields = layout_.fields.size();
   }
   const checker::Layout& layout() const override { return layout_; }
+  std::string generator() const override { return "synthetic"; }
   std::vector<checker::StateVec> initial_states() const override {
     return {checker::StateVec(layout_.fields.size(), 0)};
   }
@@ -199,7 +200,8 @@ int main(int argc, char** argv) {
       for (int r = 0; r < runs; ++r) {
         const double one = control_loop(1);
         const double two = control_loop(2);
-        std::printf("control  1 thread %.3f s  2 threads %.3f s (same work per thread)\n", one, two);
+        std::printf("control  1 thread %.3f s  2 threads %.3f s (same work per thread)\n", one,
+                    two);
       }
       return 0;
     } else if (a == "--reference") {
