@@ -25,6 +25,7 @@
 
 #include "commands.hpp"
 #include "options.hpp"
+#include "project.hpp"
 #include "sweep.hpp"
 
 namespace loophole::cli {
@@ -124,7 +125,37 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
   bool bad_input = false;
   bool inconclusive = false;
 
-  for (const auto& file : args.files) {
+  // The rulesets to check: the files given, else those of the project file
+  // (--project, or ./loophole.yaml), each with its scope and baseline.
+  std::optional<Project> project;
+  if (!args.project.empty() || args.files.empty()) {
+    project = load_project(args.project.empty() ? "loophole.yaml" : args.project, sources,
+                           report.diagnostics);
+    if (!project) {
+      std::cerr << report.diagnostics.render(sources, tty && args.color != "never");
+      if (args.files.empty() && args.project.empty()) {
+        std::cerr << "loophole: error: no ruleset files given and no loophole.yaml here\n";
+      }
+      return 2;
+    }
+  }
+  struct Target {
+    std::string file;
+    const ProjectRuleset* entry = nullptr;
+  };
+  std::vector<Target> targets;
+  for (const auto& file : args.files) targets.push_back({file, nullptr});
+  if (project) {
+    for (const auto& e : project->rulesets) {
+      if (args.files.empty()) targets.push_back({e.file, &e});
+      for (auto& t : targets) {
+        if (t.file == e.file) t.entry = &e;
+      }
+    }
+  }
+
+  for (const auto& target : targets) {
+    const std::string& file = target.file;
     std::vector<std::int64_t> values{0};
     if (sweep) {
       values.clear();
@@ -133,6 +164,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
     std::vector<reports::RulesetReport> runs;  // one per swept value
     for (const auto v : values) {
       model::LoadOptions opts = load;
+      if (target.entry != nullptr) apply_scope(*target.entry, opts);
       if (sweep) {
         if (sweep->name == "players") {
           opts.players = static_cast<int>(v);
@@ -192,6 +224,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
       if (interrupted.load()) break;
     }
     merge_sweep(runs);
+    if (target.entry != nullptr) apply_baseline(*target.entry, runs);
     std::move(runs.begin(), runs.end(), std::back_inserter(report.rulesets));
     if (interrupted.load()) break;
   }

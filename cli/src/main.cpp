@@ -43,9 +43,16 @@ int main(int argc, char** argv) {
   CheckArgs check;
   auto* c =
       app.add_subcommand("check", "check rulesets: load, type-check, explore, report findings");
-  c->add_option("files", check.files, "ruleset files")->required();
-  c->add_option("-p,--param", check.params, "override a param: NAME=VALUE (repeatable)");
-  c->add_option("--sweep", check.sweeps, "check each value of a param: NAME=FROM..TO");
+  c->add_option("files", check.files,
+                "ruleset files (none: the rulesets of ./loophole.yaml or --project)");
+  c->add_option("--project", check.project,
+                "project file: rulesets, scopes and accepted findings (docs/ci.md)");
+  // One value per occurrence: the files are optional (loophole.yaml), so a
+  // repeatable option must not swallow them.
+  c->add_option("-p,--param", check.params, "override a param: NAME=VALUE (repeatable)")
+      ->allow_extra_args(false);
+  c->add_option("--sweep", check.sweeps, "check each value of a param: NAME=FROM..TO")
+      ->allow_extra_args(false);
   c->add_option("--players", check.players, "player count (within the ruleset's players range)");
   c->add_option("--engine", check.engine, "explicit | structure (no exploration)")
       ->check(CLI::IsMember({"explicit", "structure"}));

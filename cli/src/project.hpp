@@ -1,0 +1,58 @@
+// The project file, `loophole.yaml`: which rulesets a repository's CI checks,
+// at which scope, and the findings the designers have accepted, each with a
+// written reason, so a run fails only on new findings (a baseline).
+//
+//   loophole: 1
+//   rulesets:
+//     - file: rulesets/cosmere.yaml      # relative to the project file
+//       players: 2
+//       params: {deck: 4}
+//       accept:
+//         - id: response-loop/action:research
+//           reason: research is meant to repeat; the round limit ends it
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "loophole/model/diagnostics.hpp"
+#include "loophole/model/game.hpp"
+#include "loophole/reports/report.hpp"
+
+namespace loophole::cli {
+
+struct ProjectRuleset {
+  std::string file;  // joined with the project file's directory
+  std::map<std::string, std::int64_t> params;
+  int players = 0;  // 0 = the ruleset's default
+  struct Accepted {
+    std::string id;
+    std::string reason;
+    model::SourceSpan where;
+  };
+  std::vector<Accepted> accept;
+};
+
+struct Project {
+  std::string path;
+  std::vector<ProjectRuleset> rulesets;
+};
+
+// Reads and validates a project file; on any problem reports it to `sink`
+// with its file:line:col and returns nullopt.
+std::optional<Project> load_project(const std::string& path, model::SourceManager& sources,
+                                    model::DiagnosticSink& sink);
+
+// The entry's scope, under what the command line already set (the command
+// line wins).
+void apply_scope(const ProjectRuleset& entry, model::LoadOptions& load);
+
+// Marks the entry's accepted findings in the runs of its ruleset (one, or
+// one per swept value); an accepted id none of them has is stale, noted on
+// the first run.
+void apply_baseline(const ProjectRuleset& entry, std::vector<reports::RulesetReport>& runs);
+
+}  // namespace loophole::cli
