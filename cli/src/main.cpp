@@ -36,7 +36,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string(loophole::cli::version()));
   app.footer(
-      "Exit codes: 0 no finding at or above --fail-on, 1 findings, 2 bad input or usage,\n"
+      "Exit codes: 0 no finding at or above --fail-on (findings accepted in loophole.yaml\n"
+      "do not count), 1 findings (diff: the edit adds findings), 2 bad input or usage,\n"
       "3 inconclusive (a state, memory or time limit was reached first).\n"
       "See docs/cli.md.");
 
