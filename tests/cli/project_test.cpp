@@ -55,7 +55,7 @@ Outcome run_in(const fs::path& cwd, const std::string& args) {
 Outcome run(const std::string& args) { return run_in(fs::current_path(), args); }
 
 TEST(Project, AcceptedFindingsDoNotFailAndStaleOnesAreNoted) {
-  const Outcome r = run("check -j 1 --format json --project tests/fixtures/project/loophole.yaml");
+  const Outcome r = run("check -j 1 --format json --project tests/projects/loophole.yaml");
   EXPECT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["rulesets"].size(), 3u);
@@ -73,24 +73,25 @@ TEST(Project, AcceptedFindingsDoNotFailAndStaleOnesAreNoted) {
 }
 
 TEST(Project, LoopholeYamlInTheCurrentDirectoryIsTheDefault) {
-  const Outcome r = run_in("tests/fixtures/project", "check -j 1 --no-stats");
+  const Outcome r = run_in("tests/projects", "check -j 1 --no-stats");
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("  accepted (deadlock/step:combat.fight): the fight is a sudden-death "
                        "duel by design\n"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("loophole.yaml:13:13: note: accepted finding 'rule-gap/step:combat.fight' "
-                       "no longer occurs in '../findings/deadlock/no-pass.yaml'; remove it from "
-                       "the project file\n"),
-            std::string::npos)
+  EXPECT_NE(
+      r.out.find("loophole.yaml:13:13: note: accepted finding 'rule-gap/step:combat.fight' "
+                 "no longer occurs in '../fixtures/findings/deadlock/no-pass.yaml'; remove it from "
+                 "the project file\n"),
+      std::string::npos)
       << r.out;
   // Without the project file, the same rulesets fail.
-  EXPECT_EQ(run_in("tests/fixtures/project", "check -j 1 ../findings/deadlock/no-pass.yaml").code,
+  EXPECT_EQ(run_in("tests/projects", "check -j 1 ../fixtures/findings/deadlock/no-pass.yaml").code,
             1);
 }
 
 TEST(Project, SarifMarksAcceptedFindingsSuppressed) {
-  const Outcome r = run("check -j 1 --format sarif --project tests/fixtures/project/loophole.yaml");
+  const Outcome r = run("check -j 1 --format sarif --project tests/projects/loophole.yaml");
   EXPECT_EQ(r.code, 0) << r.err;
   const auto results = nlohmann::json::parse(r.out)["runs"][0]["results"];
   ASSERT_EQ(results.size(), 3u);
@@ -103,7 +104,7 @@ TEST(Project, SarifMarksAcceptedFindingsSuppressed) {
 
 TEST(Project, ANewFindingFailsTheRun) {
   const Outcome r =
-      run("check -j 1 --no-stats --format json --project tests/fixtures/project/new-finding.yaml");
+      run("check -j 1 --no-stats --format json --project tests/projects/new-finding.yaml");
   EXPECT_EQ(r.code, 1);
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["rulesets"][0]["summary"]["errors"], 0);
@@ -112,9 +113,9 @@ TEST(Project, ANewFindingFailsTheRun) {
 }
 
 TEST(Project, BadProjectFilesExitTwoWithLocations) {
-  Outcome r = run("check --project tests/fixtures/project/bad/missing-reason.yaml");
+  Outcome r = run("check --project tests/projects/bad/missing-reason.yaml");
   EXPECT_EQ(r.code, 2);
-  const std::string f = "tests/fixtures/project/bad/missing-reason.yaml";
+  const std::string f = "tests/projects/bad/missing-reason.yaml";
   EXPECT_EQ(r.err,
             f +
                 ":6:17: error: accepted finding 'deadlock/step:combat.fight' needs a written "
@@ -135,12 +136,12 @@ TEST(Project, BadProjectFilesExitTwoWithLocations) {
                 "    9 |     player: 2\n"
                 "      |     ^\n");
   EXPECT_EQ(r.out, "");
-  r = run("check --project tests/fixtures/project/bad/syntax.yaml");
+  r = run("check --project tests/projects/bad/syntax.yaml");
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.err.rfind("tests/fixtures/project/bad/syntax.yaml:5:1: error: ", 0), 0u) << r.err;
-  r = run("check --project tests/fixtures/project/bad/version.yaml");
+  EXPECT_EQ(r.err.rfind("tests/projects/bad/syntax.yaml:5:1: error: ", 0), 0u) << r.err;
+  r = run("check --project tests/projects/bad/version.yaml");
   EXPECT_EQ(r.code, 2);
-  EXPECT_EQ(r.err.rfind("tests/fixtures/project/bad/version.yaml:1:11: error: unsupported project "
+  EXPECT_EQ(r.err.rfind("tests/projects/bad/version.yaml:1:11: error: unsupported project "
                         "file version 2; expected 1\n",
                         0),
             0u)
