@@ -3,6 +3,7 @@
 // with the chosen engine and run every property; then render one report.
 // A ruleset that fails to load makes the run exit 2, but the other rulesets
 // are still checked so one run reports every error.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -62,6 +63,27 @@ void add_phase_graphs(const reports::Report& report, reports::RenderOptions& ren
   }
 }
 
+// --report FORMAT:FILE (repeatable): the same run written in more formats,
+// so CI explores once for its SARIF, summary and HTML.
+std::optional<std::vector<std::pair<reports::Format, std::string>>> parse_report_targets(
+    const std::vector<std::string>& specs, std::string& error) {
+  std::vector<std::pair<reports::Format, std::string>> out;
+  for (const auto& s : specs) {
+    const auto colon = s.find(':');
+    const auto format =
+        colon == std::string::npos ? std::nullopt : reports::parse_format(s.substr(0, colon));
+    if (!format || colon + 1 >= s.size()) {
+      error = fmt::format(
+          "expected FORMAT:FILE with FORMAT one of text, json, sarif, junit, markdown, html; "
+          "found '{}'",
+          s);
+      return std::nullopt;
+    }
+    out.emplace_back(*format, s.substr(colon + 1));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string_view version() { return "0.1.0"; }
@@ -70,6 +92,11 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
   model::LoadOptions load;
   load.override_origin = model::SourceSpan{"<command line>", 0, 0, 0};
   std::string error;
+  const auto extra_reports = parse_report_targets(args.reports, error);
+  if (!extra_reports) {
+    std::cerr << "loophole: error: --report: " << error << "\n";
+    return 2;
+  }
   for (const auto& p : args.params) {
     const auto a = parse_param(p, error);
     if (!a) {
@@ -239,11 +266,22 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
   render.timings = !args.no_stats;
   render.fail_on = severity_of(args.fail_on);
   const auto format = reports::parse_format(args.format).value_or(reports::Format::text);
-  if (format == reports::Format::html) add_phase_graphs(report, render);
+  const bool html = format == reports::Format::html ||
+                    std::any_of(extra_reports->begin(), extra_reports->end(),
+                                [](const auto& r) { return r.first == reports::Format::html; });
+  if (html) add_phase_graphs(report, render);
   const std::string rendered = reports::render(format, report, sources, render);
   if (!write_output(args.output, rendered, error)) {
     std::cerr << "loophole: error: " << error << "\n";
     return 2;
+  }
+  for (const auto& [extra_format, path] : *extra_reports) {
+    reports::RenderOptions plain = render;
+    plain.text.color = false;
+    if (!write_output(path, reports::render(extra_format, report, sources, plain), error)) {
+      std::cerr << "loophole: error: " << error << "\n";
+      return 2;
+    }
   }
   if (interrupted.load()) {
     std::cerr << "loophole: interrupted; the report covers what was explored\n";

@@ -25,6 +25,7 @@ struct CheckArgs {
   std::string fail_on = "error";
   std::string format = "text";
   std::string output;
+  std::vector<std::string> reports;  // --report FORMAT:FILE: more reports of the same run
   std::string color = "auto";
   bool no_stats = false;
 };

@@ -67,6 +67,9 @@ int main(int argc, char** argv) {
   c->add_option("--format", check.format, "text | json | sarif | junit | markdown | html")
       ->check(CLI::IsMember({"text", "json", "sarif", "junit", "markdown", "html"}));
   c->add_option("-o,--output", check.output, "write the report to FILE (atomically)");
+  c->add_option("--report", check.reports,
+                "also write the report as FORMAT to FILE: FORMAT:FILE (repeatable)")
+      ->allow_extra_args(false);
   c->add_option("--color", check.color, "auto | always | never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   c->add_flag("--no-stats", check.no_stats,

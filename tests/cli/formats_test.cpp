@@ -96,6 +96,28 @@ TEST(Formats, EveryFormatIsSelectableAndKeepsTheExitCode) {
       << bad.err;
 }
 
+// --report FORMAT:FILE writes more formats from the same run, each the same
+// as a run in that format alone.
+TEST(Formats, OneRunWritesSeveralReports) {
+  const std::string file = " tests/fixtures/findings/response-loop/coin-return.yaml";
+  const fs::path sarif = temp_dir() / "one.sarif";
+  const fs::path md = temp_dir() / "one.md";
+  const fs::path junit = temp_dir() / "one.xml";
+  const Outcome r =
+      run("check -j 1 --no-stats --format sarif -o " + sarif.string() +
+          " --report markdown:" + md.string() + " --report junit:" + junit.string() + file);
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(slurp(sarif), run("check -j 1 --no-stats --format sarif" + file).out);
+  EXPECT_EQ(slurp(md), run("check -j 1 --no-stats --format markdown" + file).out);
+  EXPECT_EQ(slurp(junit), run("check -j 1 --no-stats --format junit" + file).out);
+  const Outcome bad = run("check --report pdf:x.pdf" + file);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_EQ(bad.err,
+            "loophole: error: --report: expected FORMAT:FILE with FORMAT one of text, json, sarif, "
+            "junit, markdown, html; found 'pdf:x.pdf'\n");
+}
+
 TEST(Formats, JsonTimingsAreSeparateAndDroppedWithNoStats) {
   const std::string file = " tests/fixtures/findings/response-loop/ward-duel.yaml";
   const auto with = nlohmann::json::parse(run("check -j 1 --format json" + file).out);

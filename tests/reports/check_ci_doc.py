@@ -38,7 +38,8 @@ def main():
     if not any(u.startswith("actions/checkout@") for u in uses):
         errors.append("workflow: no checkout step")
     for needed in ["scripts/setup", "--format sarif -o loophole.sarif",
-                   "--format markdown >> \"$GITHUB_STEP_SUMMARY\"", "./loophole diff"]:
+                   "--report markdown:loophole.md", "cat loophole.md >> \"$GITHUB_STEP_SUMMARY\"",
+                   "./loophole diff"]:
         if needed not in runs:
             errors.append(f"workflow: no step runs {needed!r}")
     if workflow["permissions"].get("security-events") != "write":
