@@ -42,8 +42,9 @@ int main(int argc, char** argv) {
     }
   }
   if (file.empty()) {
-    std::fprintf(stderr, "usage: smt_bench [--depth K] [--max-k K] [--timeout-ms MS] "
-                         "[--param NAME=V]... RULESET.yaml\n");
+    std::fprintf(stderr,
+                 "usage: smt_bench [--depth K] [--max-k K] [--timeout-ms MS] "
+                 "[--param NAME=V]... RULESET.yaml\n");
     return 2;
   }
   model::SourceManager sources;
@@ -65,8 +66,8 @@ int main(int argc, char** argv) {
   properties::CheckSelection sel;
   sel.response_loops = sel.stalemates = sel.dead_rules = false;
   const auto r = engine.check(o, sel);
-  std::printf("%s: %zu fields, %zu paths, encoded in %.2f s\n", file.c_str(),
-              r.statistics.fields, r.statistics.paths, encode);
+  std::printf("%s: %zu fields, %zu paths, encoded in %.2f s\n", file.c_str(), r.statistics.fields,
+              r.statistics.paths, encode);
   for (std::size_t k = 0; k < r.statistics.depth_seconds.size(); ++k) {
     std::printf("  depth %2zu  %8.2f s\n", k, r.statistics.depth_seconds[k]);
   }

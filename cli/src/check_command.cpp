@@ -27,6 +27,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "project.hpp"
+#include "smt_check.hpp"
 #include "sweep.hpp"
 
 namespace loophole::cli {
@@ -219,7 +220,29 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
       const auto phase_graph = model::build_phase_graph(g);
       rs.findings = properties::check_structure(g, phase_graph);
       rs.engine = "structure";
-      if (args.engine != "structure") {
+      if (args.engine == "smt" || !args.symbolic.empty()) {
+        // The SMT engine (smt_check.cpp): BMC, k-induction, static checks;
+        // with --symbolic, every value of one param.
+        rs.engine = "smt";
+        const auto load_value = [&](std::int64_t value) -> const model::Game* {
+          model::LoadOptions o = opts;
+          o.param_overrides[args.symbolic] = value;
+          auto loaded = model::load_game(file, o, sources, report.diagnostics);
+          if (!loaded) return nullptr;
+          games.push_back(std::make_unique<model::Game>(std::move(*loaded)));
+          return games.back().get();
+        };
+        auto smt = args.symbolic.empty() ? check_smt(g, args.depth, interrupted)
+                                         : symbolic_scope(g, args.symbolic, args.depth, load_value,
+                                                          interrupted, error);
+        if (!error.empty()) {
+          std::cerr << "loophole: error: " << error << "\n";
+          return 2;
+        }
+        if (!smt.unsupported.empty()) std::cerr << smt.unsupported << "\n";
+        inconclusive = inconclusive || smt.inconclusive;
+        for (auto& f : smt.findings) rs.findings.push_back(std::move(f));
+      } else if (args.engine != "structure") {
         rs.engine = "explicit";
         const checker::Semantics semantics(g);
         const auto graph = checker::explore(semantics, explore_options);
@@ -242,6 +265,13 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
         // as the structural error, not again as a dead rule.
         std::set<std::string> structural;
         for (const auto& f : rs.findings) structural.insert(f.rule);
+        if (args.engine == "auto") {
+          // Explicit search for what it finished; SMT for static checks,
+          // proofs and what a limit left open (smt_check.cpp).
+          auto smt = complete_with_smt(g, found, rs.completion, args.depth, interrupted);
+          if (!smt.unsupported.empty()) std::cerr << smt.unsupported << "\n";
+          for (auto& f : smt.findings) found.push_back(std::move(f));
+        }
         for (auto& f : found) {
           if (f.kind == properties::Kind::dead_rule && structural.count(f.rule) != 0) continue;
           rs.findings.push_back(std::move(f));

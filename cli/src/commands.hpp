@@ -18,6 +18,8 @@ struct CheckArgs {
   std::vector<std::string> sweeps;
   int players = 0;
   std::string engine = "explicit";
+  int depth = 20;        // --depth: BMC depth of the smt engine
+  std::string symbolic;  // --symbolic NAME: smallest scopes with a violation (smt)
   int threads = 0;
   std::uint64_t max_states = 0;
   std::string max_memory;

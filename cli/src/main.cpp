@@ -55,8 +55,13 @@ int main(int argc, char** argv) {
   c->add_option("--sweep", check.sweeps, "check each value of a param: NAME=FROM..TO")
       ->allow_extra_args(false);
   c->add_option("--players", check.players, "player count (within the ruleset's players range)");
-  c->add_option("--engine", check.engine, "explicit | structure (no exploration)")
-      ->check(CLI::IsMember({"explicit", "structure"}));
+  c->add_option("--engine", check.engine,
+                "explicit | smt (Z3: BMC, k-induction, static checks) | auto | structure")
+      ->check(CLI::IsMember({"explicit", "smt", "auto", "structure"}));
+  c->add_option("--depth", check.depth, "smt: bounded model checking depth (moves)")
+      ->check(CLI::Range(0, 10000));
+  c->add_option("--symbolic", check.symbolic,
+                "smt: check every value of this param in its min..max; say where findings appear");
   c->add_option("-j,--threads", check.threads, "worker threads (0 = all cores)")
       ->check(CLI::Range(0, 256));
   c->add_option("--max-states", check.max_states, "stop (inconclusive) after this many states");

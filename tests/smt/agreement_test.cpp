@@ -75,12 +75,12 @@ Answers answers(const model::Game& g, const std::vector<Finding>& found) {
         out["unreached " + f.rule] = Outcome{false, 0};
         break;
       case Kind::property_violation: {
-        const auto it = std::find_if(g.properties.begin(), g.properties.end(), [&](const auto& p) {
-          return "property:" + p.name == f.rule;
-        });
+        const auto it = std::find_if(g.properties.begin(), g.properties.end(),
+                                     [&](const auto& p) { return "property:" + p.name == f.rule; });
         if (it == g.properties.end() || it->kind == model::Property::Kind::leads_to) break;
         const bool reachable = it->kind == model::Property::Kind::reachable;
-        const bool witness = reachable ? f.verdict == Verdict::holds : f.verdict == Verdict::violated;
+        const bool witness =
+            reachable ? f.verdict == Verdict::holds : f.verdict == Verdict::violated;
         out[std::string(reachable ? "reached " : "violated ") + f.rule] =
             Outcome{witness, witness ? len : 0};
         break;
@@ -140,8 +140,7 @@ struct ExplicitEngine {
     eo.threads = 1;
     const auto graph = checker::explore(*l.sem, eo);
     EXPECT_EQ(graph->completion(), checker::Completion::complete);
-    return within(answers(*l.game, properties::check_all(*graph, selection())), l.depth,
-                  l.capped);
+    return within(answers(*l.game, properties::check_all(*graph, selection())), l.depth, l.capped);
   }
 };
 

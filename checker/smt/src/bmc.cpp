@@ -119,9 +119,8 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
             } else {
               z3::expr same = X(ctl.step) == last[static_cast<std::size_t>(ctl.step)] &&
                               X(ctl.stage) == last[static_cast<std::size_t>(ctl.stage)];
-              if (ctl.holder >= 0 &&
-                  last[static_cast<std::size_t>(ctl.stage)] ==
-                      static_cast<int>(checker::Stage::window)) {
+              if (ctl.holder >= 0 && last[static_cast<std::size_t>(ctl.stage)] ==
+                                         static_cast<int>(checker::Stage::window)) {
                 const int seat = (last[static_cast<std::size_t>(ctl.holder)] -
                                   last[static_cast<std::size_t>(ctl.active)] + n) %
                                  n;
@@ -194,21 +193,22 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
           } else {
             f.message = fmt::format("in '{}', no move is possible", detail::step_label(g, step));
           }
-          f.details.push_back(fmt::format("found by bounded model checking at depth {}",
-                                          trace.size()));
+          f.details.push_back(
+              fmt::format("found by bounded model checking at depth {}", trace.size()));
           f.trace = std::move(trace);
           res.findings.push_back(std::move(f));
         }
         break;
       case Goal::What::gap:
         for (auto& [last, trace] : goal.hits) {
-          const auto& site = sites[static_cast<std::size_t>(last[static_cast<std::size_t>(ctl.gap)] - 1)];
+          const auto& site =
+              sites[static_cast<std::size_t>(last[static_cast<std::size_t>(ctl.gap)] - 1)];
           Finding f = smt_finding(Kind::rule_gap, Severity::error);
           f.rule = site.rule;
           f.where = site.where;
           f.message = site.message;
-          f.details.push_back(fmt::format("found by bounded model checking at depth {}",
-                                          trace.size()));
+          f.details.push_back(
+              fmt::format("found by bounded model checking at depth {}", trace.size()));
           f.trace = std::move(trace);
           res.findings.push_back(std::move(f));
         }
@@ -228,9 +228,10 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
             f.severity = Severity::note;
             f.message = fmt::format("'{}' is reachable in '{}'", p.name, at);
           } else {
-            f.message = p.kind == model::Property::Kind::always
-                            ? fmt::format("'{}' does not always hold: it fails in '{}'", p.name, at)
-                            : fmt::format("'{}' should never hold, but it does in '{}'", p.name, at);
+            f.message =
+                p.kind == model::Property::Kind::always
+                    ? fmt::format("'{}' does not always hold: it fails in '{}'", p.name, at)
+                    : fmt::format("'{}' should never hold, but it does in '{}'", p.name, at);
           }
           f.trace = std::move(trace);
           res.findings.push_back(std::move(f));
@@ -241,12 +242,11 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
         // unreachable settles it.
         const Proof pr = goal.unknown ? Proof{} : proof(!goal.pred);
         const bool settled = complete || pr.status == ProofStatus::proved;
-        const std::string why =
-            complete ? depth_text
-                     : pr.status == ProofStatus::proved
-                           ? fmt::format("proved by k-induction (k = {})", pr.k)
-                           : fmt::format("{}; k-induction: {}", depth_text,
-                                         pr.reason.empty() ? "not tried" : pr.reason);
+        const std::string why = complete ? depth_text
+                                : pr.status == ProofStatus::proved
+                                    ? fmt::format("proved by k-induction (k = {})", pr.k)
+                                    : fmt::format("{}; k-induction: {}", depth_text,
+                                                  pr.reason.empty() ? "not tried" : pr.reason);
         if (reachable) {
           f.verdict = settled ? Verdict::violated : Verdict::unknown;
           if (!settled) f.severity = Severity::note;
@@ -274,17 +274,17 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
         const auto& end = g.end_conditions[static_cast<std::size_t>(goal.ref)];
         const Proof pr = goal.unknown ? Proof{} : proof(!goal.pred);
         const bool settled = complete || pr.status == ProofStatus::proved;
-        Finding f = smt_finding(Kind::unreachable_win,
-                                !settled ? Severity::note
-                                         : (end.win ? Severity::error : Severity::warning));
+        Finding f = smt_finding(
+            Kind::unreachable_win,
+            !settled ? Severity::note : (end.win ? Severity::error : Severity::warning));
         f.verdict = settled ? Verdict::violated : Verdict::unknown;
         f.rule = fmt::format("end:{}/{}", end.name, player_name(goal.player));
         f.where = end.where;
         f.message = fmt::format("{} can never {} by '{}'", player_name(goal.player),
                                 end.win ? "win" : "lose", end.name);
         f.details.push_back(
-            complete ? fmt::format("its condition holds for {} in no reachable state; {}",
-                                   player_name(goal.player), depth_text)
+            complete  ? fmt::format("its condition holds for {} in no reachable state; {}",
+                                    player_name(goal.player), depth_text)
             : settled ? fmt::format("proved by k-induction (k = {})", pr.k)
                       : fmt::format("not reached within depth {}; k-induction: {}", stats.depth,
                                     pr.reason.empty() ? "not tried" : pr.reason));

@@ -4,9 +4,9 @@
 // truncate toward zero, `and`/`or`, quantifiers and `if` short-circuit, and
 // the first failure (division by zero, index out of range) is kept as a gap
 // site term guarded by the condition under which evaluation reaches it.
-#include <algorithm>
-
 #include "encoding.hpp"
+
+#include <algorithm>
 
 namespace loophole::smt::detail {
 
@@ -26,7 +26,11 @@ z3::expr tdiv(const z3::expr& a, const z3::expr& b) {
 }  // namespace
 
 Encoding::Encoding(const checker::Semantics& s, z3::context& c)
-    : ctx(c), sem(s), game(s.game()), prep(s.game()), players(s.game().players),
+    : ctx(c),
+      sem(s),
+      game(s.game()),
+      prep(s.game()),
+      players(s.game().players),
       relation_(c.bool_val(false)) {
   x = frame("x!");
   y = frame("y!");
@@ -204,9 +208,8 @@ z3::expr Encoding::zone_slot_value(const std::vector<z3::expr>& s, int zone, con
                                    int kind) {
   const auto& z = game.zones[static_cast<std::size_t>(zone)];
   if (!z.per_player) return s[static_cast<std::size_t>(z.slot(0, kind, prep.kinds))];
-  return select(owner, players, [&](int o) {
-    return s[static_cast<std::size_t>(z.slot(o, kind, prep.kinds))];
-  });
+  return select(owner, players,
+                [&](int o) { return s[static_cast<std::size_t>(z.slot(o, kind, prep.kinds))]; });
 }
 
 z3::expr Encoding::eval_var(const Expr& e, Ev& ev) {
@@ -220,9 +223,8 @@ z3::expr Encoding::eval_var(const Expr& e, Ev& ev) {
   }
   const auto& s = *ev.s;
   return select(player, v.per_player ? players : 1, [&](int p) {
-    return select(index, v.array > 0 ? v.array : 1, [&](int i) {
-      return s[static_cast<std::size_t>(v.slot(p, i, e.field))];
-    });
+    return select(index, v.array > 0 ? v.array : 1,
+                  [&](int i) { return s[static_cast<std::size_t>(v.slot(p, i, e.field))]; });
   });
 }
 

@@ -18,6 +18,7 @@
 
 #include "loophole/checker/semantics.hpp"
 #include "loophole/model/game.hpp"
+
 #include "semantics/prepared.hpp"
 
 namespace loophole::smt::detail {
@@ -62,7 +63,7 @@ class Encoding {
   checker::semantics::Prepared prep;
   int players = 2;
 
-  std::vector<z3::expr> x, y;   // the template's current and next state
+  std::vector<z3::expr> x, y;     // the template's current and next state
   std::vector<z3::expr> choices;  // the template's choice constants
   std::vector<Path> paths;
   std::vector<z3::expr> move_conds;  // over x: a move of this kind exists
@@ -77,8 +78,7 @@ class Encoding {
 
   // A boolean expression of the rules (a property, an end condition) in state
   // s, false when its evaluation fails; `self` -1 means the active player.
-  [[nodiscard]] z3::expr holds(const model::Expr& e, const std::vector<z3::expr>& s,
-                               int self = -1);
+  [[nodiscard]] z3::expr holds(const model::Expr& e, const std::vector<z3::expr>& s, int self = -1);
   [[nodiscard]] z3::expr end_holds(int condition, int player, const std::vector<z3::expr>& s);
   // The property's `at:` restriction over the step field of s.
   [[nodiscard]] z3::expr restricted(const model::Property& p, const std::vector<z3::expr>& s) const;
@@ -92,8 +92,7 @@ class Encoding {
   z3::expr guard(const model::Expr* e, Ev& ev) {
     return e == nullptr ? ctx.bool_val(true) : eval_bool(*e, ev);
   }
-  Ev env(const std::vector<z3::expr>& s, std::vector<std::int64_t>& binders, int active,
-         int self);
+  Ev env(const std::vector<z3::expr>& s, std::vector<std::int64_t>& binders, int active, int self);
   void fail_if(Ev& ev, const void* node, const z3::expr& cond);
   z3::expr field(const std::vector<z3::expr>& s, int index) const {
     return index < 0 ? ctx.int_val(0) : s[static_cast<std::size_t>(index)];

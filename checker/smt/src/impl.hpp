@@ -6,8 +6,9 @@
 #include <memory>
 #include <optional>
 
-#include "encoding.hpp"
 #include "loophole/smt/engine.hpp"
+
+#include "encoding.hpp"
 
 namespace loophole::smt {
 

@@ -59,7 +59,8 @@ Proof prove(Encoding& en, const z3::expr& good, const Options& o) {
       return done(proof);
     }
     if (s == z3::unknown) {
-      proof.reason = "the solver gave up (timeout) in the inductive step at k = " + std::to_string(k);
+      proof.reason =
+          "the solver gave up (timeout) in the inductive step at k = " + std::to_string(k);
       return done(proof);
     }
     step.solver.add(step.at(good, k));
@@ -76,8 +77,10 @@ Proof Engine::prove_property(int property, const Options& options) {
   if (!impl_->en) return Proof{ProofStatus::unknown, -1, std::nullopt, "unsupported", 0};
   auto& en = *impl_->en;
   const auto& p = en.game.properties[static_cast<std::size_t>(property)];
-  if (!p.expr || (p.kind != model::Property::Kind::always && p.kind != model::Property::Kind::never)) {
-    return Proof{ProofStatus::unknown, -1, std::nullopt, "only always/never properties are invariants", 0};
+  if (!p.expr ||
+      (p.kind != model::Property::Kind::always && p.kind != model::Property::Kind::never)) {
+    return Proof{ProofStatus::unknown, -1, std::nullopt,
+                 "only always/never properties are invariants", 0};
   }
   const z3::expr h = en.holds(*p.expr, en.x);
   const z3::expr at = en.restricted(p, en.x);

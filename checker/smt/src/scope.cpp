@@ -15,9 +15,11 @@ namespace loophole::smt {
 std::string summarise_values(const std::string& param, const std::vector<std::int64_t>& values,
                              std::int64_t lo, std::int64_t hi) {
   if (values.empty()) return "never";
-  const bool contiguous = values.back() - values.front() + 1 == static_cast<std::int64_t>(values.size());
+  const bool contiguous =
+      values.back() - values.front() + 1 == static_cast<std::int64_t>(values.size());
   if (contiguous) {
-    if (values.front() == lo && values.back() == hi) return fmt::format("for every {} in {}..{}", param, lo, hi);
+    if (values.front() == lo && values.back() == hi)
+      return fmt::format("for every {} in {}..{}", param, lo, hi);  // "appears for every ..."
     if (values.size() == 1) return fmt::format("{} == {}", param, values.front());
     if (values.front() == lo) return fmt::format("{} <= {}", param, values.back());
     if (values.back() == hi) return fmt::format("{} >= {}", param, values.front());
@@ -51,6 +53,8 @@ ScopeResult symbolic_scope(const std::string& param, std::int64_t lo, std::int64
         a.kind = f.kind;
         a.rule = f.rule;
         a.message = f.message;
+        a.first = f;
+        a.first_value = v;
       }
       if (a.values.empty() || a.values.back() != v) a.values.push_back(v);
     }
@@ -63,7 +67,9 @@ ScopeResult symbolic_scope(const std::string& param, std::int64_t lo, std::int64
     out.answers.push_back(std::move(a));
   }
   std::stable_sort(out.answers.begin(), out.answers.end(),
-                   [](const ScopeAnswer& a, const ScopeAnswer& b) { return a.values.front() < b.values.front(); });
+                   [](const ScopeAnswer& a, const ScopeAnswer& b) {
+                     return a.values.front() < b.values.front();
+                   });
   return out;
 }
 

@@ -127,8 +127,8 @@ class Checker {
       Finding f = static_finding(Kind::dead_rule, Severity::warning);
       f.rule = rule;
       f.where = b.where;
-      f.message = fmt::format("contradictory effects: '{}' is set twice in one step, to different values",
-                              v.name);
+      f.message = fmt::format(
+          "contradictory effects: '{}' is set twice in one step, to different values", v.name);
       f.details.push_back(fmt::format("the first assignment, at {}:{}:{}, is always overwritten",
                                       a.where.file, a.where.line, a.where.col));
       out.push_back(std::move(f));
@@ -172,7 +172,8 @@ std::vector<Finding> Engine::static_checks(const Options& o, const std::vector<F
     f.rule = "action:" + a.name;
     f.where = a.guard->where;
     f.message = fmt::format("'{}' can never be taken: its guard holds in no state", a.name);
-    f.details.push_back("no assignment of the variables within their ranges satisfies it (static check)");
+    f.details.push_back(
+        "no assignment of the variables within their ranges satisfies it (static check)");
     out.push_back(std::move(f));
   }
   for (const auto& t : g.triggers) {
@@ -182,7 +183,8 @@ std::vector<Finding> Engine::static_checks(const Options& o, const std::vector<F
     f.rule = "trigger:" + t.name;
     f.where = t.condition->where;
     f.message = fmt::format("trigger '{}' can never fire: its condition holds in no state", t.name);
-    f.details.push_back("no assignment of the variables within their ranges satisfies it (static check)");
+    f.details.push_back(
+        "no assignment of the variables within their ranges satisfies it (static check)");
     out.push_back(std::move(f));
   }
   for (const auto& e : g.end_conditions) {
@@ -193,7 +195,8 @@ std::vector<Finding> Engine::static_checks(const Options& o, const std::vector<F
     f.where = e.condition->where;
     f.message = fmt::format("'{}' can never {}: its condition holds in no state", e.name,
                             e.win ? "be won" : "be lost");
-    f.details.push_back("no assignment of the variables within their ranges satisfies it (static check)");
+    f.details.push_back(
+        "no assignment of the variables within their ranges satisfies it (static check)");
     out.push_back(std::move(f));
   }
 
@@ -245,7 +248,8 @@ std::vector<Finding> Engine::static_checks(const Options& o, const std::vector<F
       f.details.push_back("refuted by search: no reachable state leads here");
     } else {
       f.verdict = Verdict::unknown;
-      f.details.push_back("neither confirmed nor refuted: the search did not cover every reachable state");
+      f.details.push_back(
+          "neither confirmed nor refuted: the search did not cover every reachable state");
     }
     out.push_back(std::move(f));
   }

@@ -50,7 +50,11 @@ struct Cont {
 class Exec {
  public:
   explicit Exec(Encoding& en)
-      : en_(en), p_(en.prep), c_(en.ctx), pc_(c_.bool_val(true)), w_(en.x),
+      : en_(en),
+        p_(en.prep),
+        c_(en.ctx),
+        pc_(c_.bool_val(true)),
+        w_(en.x),
         b_(static_cast<std::size_t>(std::max(0, en.game.binder_slots)), 0) {}
 
   void run();
@@ -175,8 +179,8 @@ void Exec::run() {
     at(ctl.active) = I(a);
     active_ = a;
     const Saved base_state = save();
-    const z3::expr base = x[static_cast<std::size_t>(ctl.over)] == 0 &&
-                          x[static_cast<std::size_t>(ctl.active)] == a;
+    const z3::expr base =
+        x[static_cast<std::size_t>(ctl.over)] == 0 && x[static_cast<std::size_t>(ctl.active)] == a;
     // Pending triggers first: the first controller in turn order from the
     // active player who has one chooses among them.
     std::vector<z3::expr> any(static_cast<std::size_t>(n), c_.bool_val(false));
@@ -267,9 +271,8 @@ std::pair<z3::expr, z3::expr> Exec::enabled(int a, int p, int window) {
   if (!p_.covers(act.who, p, active_)) return {no, I(-1)};
   z3::expr pre = c_.bool_val(true);
   if (win.protocol == Protocol::priority || !win.roles.empty()) {
-    const z3::expr answering = win.protocol == Protocol::priority
-                                   ? en_.field(w_, ctl.stack_size) > 0
-                                   : c_.bool_val(false);
+    const z3::expr answering =
+        win.protocol == Protocol::priority ? en_.field(w_, ctl.stack_size) > 0 : c_.bool_val(false);
     const z3::expr acted = en_.field(w_, ctl.acted) != 0;
     auto speed_in = [&](const std::vector<int>& speeds) {
       return en_.game.speeds.empty() ||
@@ -446,8 +449,7 @@ void Exec::advance() {
             [&] {
               const bool last = step + 1 == steps;
               branch(
-                  end_turn, [&] { go(0, true); },
-                  [&] { go(last ? 0 : step + 1, last); });
+                  end_turn, [&] { go(0, true); }, [&] { go(last ? 0 : step + 1, last); });
             });
       });
 }
@@ -564,8 +566,8 @@ void Exec::take_action() {
   };
   if (act.play_kind < 0) return cost();
   const auto& zones = en_.game.zones;
-  const int from = zones[static_cast<std::size_t>(en_.game.hand_zone)].slot(h, act.play_kind,
-                                                                           p_.kinds);
+  const int from =
+      zones[static_cast<std::size_t>(en_.game.hand_zone)].slot(h, act.play_kind, p_.kinds);
   put(from, at(from) - 1);
   if (act.to_zone < 0) return cost();
   const int to = zones[static_cast<std::size_t>(act.to_zone)].slot(h, act.play_kind, p_.kinds);
@@ -614,8 +616,8 @@ void Exec::pass() {
         with_field(ctl.acted, [&](int acted) {
           std::size_t seat = static_cast<std::size_t>(seat0) + 1;
           bool answered = acted != 0;
-          while (seat < win.order.size() &&
-                 win.order[seat] == SequenceTurn::active_if_answered && !answered) {
+          while (seat < win.order.size() && win.order[seat] == SequenceTurn::active_if_answered &&
+                 !answered) {
             ++seat;
             answered = false;
           }
@@ -948,7 +950,8 @@ void Exec::exec_cards(const Stmt& s, const Cont* k) {
   if (s.kind == StmtKind::draw) {
     from_zone = en_.game.deck_zone;
     to_zone = en_.game.hand_zone;
-    if (from_zone < 0 || to_zone < 0) throw Unsupported("draw() without zones 'deck' and 'hand'", s.where);
+    if (from_zone < 0 || to_zone < 0)
+      throw Unsupported("draw() without zones 'deck' and 'hand'", s.where);
     from_owner = en_.eval_int(*s.args[0], ev);
     to_owner = from_owner;
     n = en_.eval_int(*s.args[1], ev);
@@ -957,7 +960,8 @@ void Exec::exec_cards(const Stmt& s, const Cont* k) {
     to_zone = s.args[1]->ref;
     const auto& fz = en_.game.zones[static_cast<std::size_t>(from_zone)];
     const auto& tz = en_.game.zones[static_cast<std::size_t>(to_zone)];
-    if (fz.per_player && !s.args[0]->args.empty()) from_owner = en_.eval_int(*s.args[0]->args[0], ev);
+    if (fz.per_player && !s.args[0]->args.empty())
+      from_owner = en_.eval_int(*s.args[0]->args[0], ev);
     if (tz.per_player && !s.args[1]->args.empty()) to_owner = en_.eval_int(*s.args[1]->args[0], ev);
     if (!chosen) kind = en_.eval_int(*s.args[2], ev);
     n = en_.eval_int(*s.args[chosen ? 2 : 3], ev);
@@ -979,7 +983,8 @@ void Exec::exec_cards(const Stmt& s, const Cont* k) {
                   if (chosen) {
                     for (int kd = 0; kd < kinds; ++kd) held = held + at(fz.slot(fo, kd, kinds));
                   } else {
-                    held = en_.select(kind, kinds, [&](int kd) { return at(fz.slot(fo, kd, kinds)); });
+                    held =
+                        en_.select(kind, kinds, [&](int kd) { return at(fz.slot(fo, kd, kinds)); });
                   }
                   branch(
                       held < n, [&] { gap(I(site)); },
@@ -1006,7 +1011,8 @@ void Exec::exec_cards(const Stmt& s, const Cont* k) {
                         for (int kd = 0; kd < kinds; ++kd) {
                           const int t = tz.slot(to, kd, kinds);
                           put(t, at(t) + take[static_cast<std::size_t>(kd)]);
-                          overfull = overfull || at(t) > en_.game.slots[static_cast<std::size_t>(t)].hi;
+                          overfull =
+                              overfull || at(t) > en_.game.slots[static_cast<std::size_t>(t)].hi;
                         }
                         branch(
                             overfull, [&] { gap(I(site + 1)); }, [&] { cont(k); });

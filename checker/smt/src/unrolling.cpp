@@ -13,8 +13,7 @@ namespace loophole::smt::detail {
 namespace {
 
 [[noreturn]] void fail(const std::string& why) {
-  throw std::logic_error("loophole: internal error: an smt counterexample does not replay: " +
-                         why);
+  throw std::logic_error("loophole: internal error: an smt counterexample does not replay: " + why);
 }
 
 }  // namespace
@@ -49,8 +48,7 @@ void Unrolling::extend() {
   const int k = depth();
   frames.push_back(new_frame());
   solver.add(en.instantiate(relation_, frames[static_cast<std::size_t>(k)],
-                            frames[static_cast<std::size_t>(k + 1)],
-                            tag_ + std::to_string(k)));
+                            frames[static_cast<std::size_t>(k + 1)], tag_ + std::to_string(k)));
 }
 
 z3::expr Unrolling::at(const z3::expr& over_x, int k) const {

@@ -52,11 +52,11 @@ struct Proof {
 };
 
 struct Statistics {
-  int depth = -1;              // deepest BMC frame checked
-  bool complete = false;       // no simple path is longer: every reachable state was covered
+  int depth = -1;         // deepest BMC frame checked
+  bool complete = false;  // no simple path is longer: every reachable state was covered
   double seconds = 0;
-  std::size_t paths = 0;       // disjuncts of the transition relation
-  std::size_t fields = 0;      // state fields
+  std::size_t paths = 0;              // disjuncts of the transition relation
+  std::size_t fields = 0;             // state fields
   std::vector<double> depth_seconds;  // cumulative time when each depth was done
 };
 
@@ -114,10 +114,12 @@ struct ScopeAnswer {
   std::string message;
   std::vector<std::int64_t> values;  // ascending
   std::string summary;               // "deck <= 2", "deck >= 3", "deck in {1, 4}"
+  properties::Finding first;         // the finding at the smallest value (with its trace)
+  std::int64_t first_value = 0;
 };
 struct ScopeResult {
   std::vector<ScopeAnswer> answers;
-  std::vector<std::int64_t> checked;    // the values checked
+  std::vector<std::int64_t> checked;  // the values checked
   std::optional<Unsupported> unsupported;
 };
 ScopeResult symbolic_scope(const std::string& param, std::int64_t lo, std::int64_t hi,

@@ -1,0 +1,42 @@
+// `loophole check --engine smt|auto` and `--symbolic NAME`: the SMT engine's
+// part of a check, kept apart from check_command.cpp so that the explicit
+// path there stays as it is.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "loophole/checker/explored.hpp"
+#include "loophole/model/game.hpp"
+#include "loophole/properties/finding.hpp"
+
+namespace loophole::cli {
+
+struct SmtCheck {
+  std::vector<properties::Finding> findings;
+  bool inconclusive = false;  // some question stayed unknown
+  std::string unsupported;    // "file:line:col: unsupported in the smt engine: ..." or ""
+};
+
+// --engine smt: BMC to `depth`, k-induction for what stays open, static checks.
+SmtCheck check_smt(const model::Game& game, int depth, const std::atomic<bool>& interrupted);
+
+// --engine auto after an explicit search that ended with `completion`: static
+// checks, and, when the search hit a limit, SMT answers for what it left
+// unknown. Returns the findings to add and replaces explicit `unknown`
+// findings that the SMT engine settled.
+SmtCheck complete_with_smt(const model::Game& game, std::vector<properties::Finding>& found,
+                           checker::Completion completion, int depth,
+                           const std::atomic<bool>& interrupted);
+
+// --symbolic NAME: each value of the param in its min..max, checked by BMC;
+// one finding per distinct problem, at the smallest value, with a detail
+// "appears when deck <= 2".
+SmtCheck symbolic_scope(const model::Game& game, const std::string& param, int depth,
+                        const std::function<const model::Game*(std::int64_t)>& load,
+                        const std::atomic<bool>& interrupted, std::string& error);
+
+}  // namespace loophole::cli
