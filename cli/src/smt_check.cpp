@@ -46,9 +46,11 @@ SmtCheck check_smt(const model::Game& game, int depth, const std::atomic<bool>& 
   const auto o = options(depth, interrupted);
   auto r = engine.check(o, smt_selection());
   auto statics = engine.static_checks(o, r.findings, r.statistics.complete);
+  // Candidate gaps left open are notes; only unanswered questions make the
+  // run inconclusive.
+  for (const auto& f : r.findings) out.inconclusive = out.inconclusive || is_unknown(f);
   out.findings = std::move(r.findings);
   for (auto& f : statics) out.findings.push_back(std::move(f));
-  for (const auto& f : out.findings) out.inconclusive = out.inconclusive || is_unknown(f);
   return out;
 }
 
