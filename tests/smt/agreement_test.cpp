@@ -222,10 +222,10 @@ TEST_P(Agreement, SameAnswersAndTraceLengths) {
                        << show(smt);
 }
 
-// Seed rulesets at the reduced scopes of tests/seeds, within a few moves:
+// Seed rulesets at the reduced scopes of tests/seeds, within three moves:
 // the language as the seeds use it (priority windows with a stack, triggers,
 // tags, records), not only the constructs the fixtures plant.
-TEST(SeedAgreement, OperatorsAndCosmereWithinFourMoves) {
+TEST(SeedAgreement, OperatorsAndCosmereWithinThreeMoves) {
   struct Seed {
     const char* file;
     std::map<std::string, std::int64_t> params;
@@ -234,7 +234,7 @@ TEST(SeedAgreement, OperatorsAndCosmereWithinFourMoves) {
        {Seed{"operators.yaml", {{"item_copies", 0}}},
         Seed{"cosmere.yaml", {{"face_copies", 1}, {"number_copies", 1}, {"hand_target", 2}}}}) {
     const auto l =
-        load(std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/" + seed.file, seed.params, 4);
+        load(std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/" + seed.file, seed.params, 3);
     ASSERT_TRUE(l->game);
     const Answers expl = ExplicitEngine::run(*l);
     const Answers smt = SmtEngine::run(*l);
