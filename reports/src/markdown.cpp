@@ -116,7 +116,10 @@ std::string render_markdown(const Report& report, const RenderOptions& options) 
   }
   if (!list.empty()) out += "### Findings that fail the run\n\n" + list;
   if (unlisted > 0) out += fmt::format("\n…and {} more; see the full report.\n", unlisted);
-  if (!stale.empty()) out += "\n### Stale baseline entries\n\n" + stale;
+  if (!stale.empty()) {
+    if (!list.empty()) out += "\n";  // the findings list ends without a blank line
+    out += "### Stale baseline entries\n\n" + stale;
+  }
   return out;
 }
 
