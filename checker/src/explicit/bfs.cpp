@@ -215,9 +215,10 @@ class Search {
         stop(Completion::memory_limit);
         return;
       }
+      const std::size_t first = b.words.size();
+      b.words.resize(first + out.count * words);  // within the capacity fit() made
       for (std::size_t i = 0; i < out.count; ++i) {
-        const std::size_t at = b.words.size();
-        b.words.resize(at + words);
+        const std::size_t at = first + i * words;
         if (out.has_dirty) {
           packer_.pack_fields(s.words.data(), out.state(i), out.dirty_of(i), &b.words[at]);
         } else {

@@ -31,6 +31,7 @@ struct MoveInfo {
 struct FlatSuccessors {
   struct Scratch {
     virtual ~Scratch() = default;
+    const void* owner = nullptr;  // what made it; a generator takes back only its own
   };
   std::size_t fields = 0;
   std::size_t count = 0;

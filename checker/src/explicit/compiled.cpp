@@ -704,8 +704,8 @@ struct FrameSave {
   bool nature = false, progress = false;
 };
 
+// owner: the Program these buffers are sized for.
 struct Scratch final : FlatSuccessors::Scratch {
-  const void* owner = nullptr;  // the Program these buffers are sized for
   std::vector<std::int32_t> work, gap_state;
   std::vector<std::uint64_t> dirty, gap_dirty;  // fields written since the source state
   std::vector<std::int64_t> binders, aux_binders;
@@ -1853,8 +1853,11 @@ CompiledSystem::CompiledSystem(const Semantics& sem)
 CompiledSystem::~CompiledSystem() = default;
 
 void CompiledSystem::successors_flat(const std::int32_t* state, FlatSuccessors& out) const {
-  auto* sc = dynamic_cast<Scratch*>(out.scratch.get());
-  if (sc == nullptr || sc->owner != prog_.get()) {
+  // No dynamic_cast per state: only a Program marks a scratch as its own.
+  auto* sc = out.scratch != nullptr && out.scratch->owner == prog_.get()
+                 ? static_cast<Scratch*>(out.scratch.get())
+                 : nullptr;
+  if (sc == nullptr) {
     out.scratch = std::make_unique<Scratch>();
     sc = static_cast<Scratch*>(out.scratch.get());
   }

@@ -9,16 +9,9 @@ namespace loophole::checker {
 
 EdgeStore::EdgeStore(MemoryBudget& budget) : budget_(budget) { code_.fill(-1); }
 
-std::uint16_t EdgeStore::label(MoveKind kind, bool progress, Chooser chooser, int chooser_player) {
-  if (chooser_player < -1 || chooser_player > 6 ||
-      static_cast<unsigned>(kind) > static_cast<unsigned>(MoveKind::decline)) {
-    throw std::logic_error(
-        "loophole: internal error: successor label out of range (chooser player " +
-        std::to_string(chooser_player) + ")");
-  }
-  return static_cast<std::uint16_t>(static_cast<unsigned>(kind) | (progress ? 1U : 0U) << 4 |
-                                    static_cast<unsigned>(chooser) << 5 |
-                                    static_cast<unsigned>(chooser_player + 1) << 7);
+void EdgeStore::bad_label(int chooser_player) {
+  throw std::logic_error("loophole: internal error: successor label out of range (chooser player " +
+                         std::to_string(chooser_player) + ")");
 }
 
 bool EdgeStore::reserve(std::uint64_t states, std::uint64_t edges) {

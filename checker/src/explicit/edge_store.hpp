@@ -28,7 +28,15 @@ class EdgeStore {
     return label(s.kind, s.progress, s.chooser, s.chooser_player);
   }
   [[nodiscard]] static std::uint16_t label(MoveKind kind, bool progress, Chooser chooser,
-                                           int chooser_player);
+                                           int chooser_player) {
+    if (chooser_player < -1 || chooser_player > 6 ||
+        static_cast<unsigned>(kind) > static_cast<unsigned>(MoveKind::decline)) {
+      bad_label(chooser_player);
+    }
+    return static_cast<std::uint16_t>(static_cast<unsigned>(kind) | (progress ? 1U : 0U) << 4 |
+                                      static_cast<unsigned>(chooser) << 5 |
+                                      static_cast<unsigned>(chooser_player + 1) << 7);
+  }
 
   // Room for `states` closed states and `edges` edges in all; false when the
   // budget refuses.
@@ -57,6 +65,7 @@ class EdgeStore {
   [[nodiscard]] std::uint64_t memory() const;
 
  private:
+  [[noreturn]] static void bad_label(int chooser_player);
   static constexpr unsigned group_shift = 10;
   void open_state();
 
