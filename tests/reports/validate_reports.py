@@ -65,7 +65,11 @@ def check_case(case_dir, report_validator, sarif_validator):
     if suites.tag != "testsuites":
         errors.append("report.junit.xml: root is not <testsuites>")
     total = 0
-    for suite, ruleset in zip(suites.findall("testsuite"), report["rulesets"]):
+    junit_suites = suites.findall("testsuite")
+    if len(junit_suites) != len(report["rulesets"]):
+        errors.append(f"report.junit.xml: {len(junit_suites)} testsuites but "
+                      f"{len(report['rulesets'])} rulesets in report.json")
+    for suite, ruleset in zip(junit_suites, report["rulesets"]):
         cases = suite.findall("testcase")
         total += len(cases)
         if int(suite.get("tests")) != len(cases):
