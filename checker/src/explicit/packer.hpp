@@ -47,6 +47,9 @@ class Packer {
   void pack_fields(const Word* base_words, const std::int32_t* state, const std::uint64_t* dirty,
                    Word* out) const;
   void unpack(const Word* in, StateVec& out) const;
+  // The portable loop unpack() uses where AVX2 is missing (for tests).
+  void unpack_scalar(const Word* in, std::int32_t* out) const;
+  [[nodiscard]] bool simd() const { return simd_; }
 
  private:
   struct Slot {
@@ -63,6 +66,17 @@ class Packer {
 
   std::vector<Slot> fields_;
   std::vector<std::uint32_t> straddlers_;  // fields continued in the next word
+  // unpack()'s view of fields_, one array per member, padded by three
+  // fields: the value of field i is lo + (word >> shift & mask), plus the
+  // next word's bits for straddlers. Fields laid end to end make each word's
+  // fields one run, [word_end_[w - 1], word_end_[w]). With AVX2 a run is
+  // unpacked four fields at a time from its word broadcast to every lane
+  // (no gathers: they are slow on some CPUs), a quarter of the scalar
+  // loop's instructions.
+  std::vector<std::int32_t> unpack_lo_;
+  std::vector<std::uint64_t> unpack_shift_, unpack_mask_;
+  std::vector<std::uint32_t> word_end_;
+  bool simd_ = false;
   std::vector<std::string> names_;
   std::size_t bits_ = 0;
   std::size_t words_ = 1;
