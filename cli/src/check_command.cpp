@@ -241,6 +241,12 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
         }
         if (!smt.unsupported.empty()) std::cerr << smt.unsupported << "\n";
         inconclusive = inconclusive || smt.inconclusive;
+        // What the run covered: an interrupt cuts the search short; the
+        // analyses the SMT engine never runs are not checked. (The run has
+        // no explored-state statistics; how deep BMC got is in the details
+        // of each finding it left unknown.)
+        if (smt.interrupted) rs.completion = checker::Completion::interrupted;
+        rs.not_checked = smt_not_checked();
         for (auto& f : smt.findings) rs.findings.push_back(std::move(f));
       } else if (args.engine != "structure") {
         rs.engine = "explicit";
@@ -259,7 +265,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
                                               stopped_exploring ? &never : &interrupted);
         if (!checked.not_run.empty()) rs.completion = checker::Completion::interrupted;
         rs.not_checked = std::move(checked.not_run);
-        if (rs.completion != checker::Completion::complete) inconclusive = true;
+        bool open = rs.completion != checker::Completion::complete;
         auto& found = checked.findings;
         // A step the phase graph already shows unreachable is reported once,
         // as the structural error, not again as a dead rule.
@@ -271,7 +277,13 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
           auto smt = complete_with_smt(g, found, rs.completion, args.depth, interrupted);
           if (!smt.unsupported.empty()) std::cerr << smt.unsupported << "\n";
           for (auto& f : smt.findings) found.push_back(std::move(f));
+          // After a limit, what is still open is what the merged findings
+          // leave unknown (an interrupt always leaves the run open).
+          if (smt.unsupported.empty() && rs.completion != checker::Completion::interrupted) {
+            open = smt.inconclusive || smt.interrupted;
+          }
         }
+        inconclusive = inconclusive || open;
         for (auto& f : found) {
           if (f.kind == properties::Kind::dead_rule && structural.count(f.rule) != 0) continue;
           rs.findings.push_back(std::move(f));

@@ -32,7 +32,30 @@ smt::Options options(int depth, const std::atomic<bool>& interrupted) {
 
 bool is_unknown(const properties::Finding& f) { return f.verdict == properties::Verdict::unknown; }
 
+// leads_to is liveness, which BMC over finite paths cannot settle: each one
+// is said to be unanswered rather than silently left out.
+void leads_to_unknown(const model::Game& game, std::vector<properties::Finding>& out) {
+  for (const auto& p : game.properties) {
+    if (p.kind != model::Property::Kind::leads_to) continue;
+    properties::Finding f;
+    f.kind = properties::Kind::property_violation;
+    f.severity = properties::Severity::note;
+    f.verdict = properties::Verdict::unknown;
+    f.engine = "smt";
+    f.rule = "property:" + p.name;
+    f.where = p.where;
+    f.message = fmt::format("'{}' (leads_to) is not checked by the smt engine", p.name);
+    f.details.emplace_back("liveness needs cycles; run --engine explicit or auto to check it");
+    out.push_back(std::move(f));
+  }
+}
+
 }  // namespace
+
+const std::vector<std::string>& smt_not_checked() {
+  static const std::vector<std::string> names{"response loops", "stalemates", "dead rules"};
+  return names;
+}
 
 SmtCheck check_smt(const model::Game& game, int depth, const std::atomic<bool>& interrupted) {
   SmtCheck out;
@@ -45,10 +68,12 @@ SmtCheck check_smt(const model::Game& game, int depth, const std::atomic<bool>& 
   }
   const auto o = options(depth, interrupted);
   auto r = engine.check(o, smt_selection());
-  auto statics = engine.static_checks(o, r.findings, r.statistics.complete);
+  auto statics = engine.static_checks(o, r.findings, r.statistics.complete || r.gaps_settled);
+  leads_to_unknown(game, r.findings);
   // Candidate gaps left open are notes; only unanswered questions make the
   // run inconclusive.
   for (const auto& f : r.findings) out.inconclusive = out.inconclusive || is_unknown(f);
+  out.interrupted = r.statistics.interrupted;
   out.findings = std::move(r.findings);
   for (auto& f : statics) out.findings.push_back(std::move(f));
   return out;
@@ -65,22 +90,34 @@ SmtCheck complete_with_smt(const model::Game& game, std::vector<properties::Find
     return out;
   }
   const auto o = options(depth, interrupted);
-  const bool complete = completion == checker::Completion::complete;
-  if (!complete) {
-    auto r = engine.check(o, smt_selection());
+  bool gaps_settled = completion == checker::Completion::complete;
+  if (!gaps_settled) {
+    // The proofs are wanted too: a property proved by k-induction (verdict
+    // holds) replaces the explicit `unknown` for it.
+    auto sel = smt_selection();
+    sel.report_holds = true;
+    auto r = engine.check(o, sel);
+    gaps_settled = r.statistics.complete || r.gaps_settled;
+    out.interrupted = r.statistics.interrupted;
     for (auto& f : r.findings) {
       // An explicit `unknown` the SMT engine settled is replaced; a violation
-      // only the SMT engine found (deeper than the explicit search got) is added.
+      // only the SMT engine found (deeper than the explicit search got) is
+      // added, and so is what it left open about deadlocks and rule gaps
+      // (whose absence the explicit search cannot claim either).
       bool known = false;
       for (auto& e : found) {
         if (e.kind != f.kind || e.rule != f.rule) continue;
         known = true;
         if (is_unknown(e) && !is_unknown(f)) e = f;
       }
-      if (!known && f.verdict == properties::Verdict::violated) found.push_back(std::move(f));
+      const bool open_marker = is_unknown(f) && (f.kind == properties::Kind::deadlock ||
+                                                 f.kind == properties::Kind::rule_gap);
+      if (!known && (f.verdict == properties::Verdict::violated || open_marker)) {
+        found.push_back(std::move(f));
+      }
     }
   }
-  out.findings = engine.static_checks(o, found, complete);
+  out.findings = engine.static_checks(o, found, gaps_settled);
   for (const auto& f : found) out.inconclusive = out.inconclusive || is_unknown(f);
   return out;
 }
@@ -109,14 +146,34 @@ SmtCheck symbolic_scope(const model::Game& game, const std::string& param, int d
     out.inconclusive = true;
     return out;
   }
+  out.interrupted = r.interrupted;
+  out.inconclusive = !r.unsettled.empty() || r.interrupted;
+  if (r.checked.empty()) return out;
+  std::string unsettled;
+  if (!r.unsettled.empty()) {
+    std::string values;
+    for (const auto v : r.unsettled) values += (values.empty() ? "" : ", ") + std::to_string(v);
+    unsettled = fmt::format("; not settled for {} = {}", param, values);
+  }
   for (const auto& a : r.answers) {
     properties::Finding f = a.first;
-    f.details.insert(f.details.begin(),
-                     fmt::format("appears {}{} (checked {} = {}..{}; the trace is at {} = {})",
-                                 a.summary.starts_with("for every") ? "" : "when ", a.summary,
-                                 param, r.checked.front(), r.checked.back(), param, a.first_value));
+    f.details.insert(
+        f.details.begin(),
+        fmt::format("appears {}{} (checked {} = {}..{}; the trace is at {} = {}{})",
+                    a.summary.starts_with("for every") ? "" : "when ", a.summary, param,
+                    r.checked.front(), r.checked.back(), param, a.first_value, unsettled));
     out.findings.push_back(std::move(f));
   }
+  for (const auto& a : r.open) {
+    properties::Finding f = a.first;
+    f.details.insert(f.details.begin(),
+                     fmt::format("unknown {}{} (checked {} = {}..{})",
+                                 a.summary.starts_with("for every") ? "" : "for ", a.summary, param,
+                                 r.checked.front(), r.checked.back()));
+    out.findings.push_back(std::move(f));
+  }
+  leads_to_unknown(game, out.findings);
+  for (const auto& f : out.findings) out.inconclusive = out.inconclusive || is_unknown(f);
   return out;
 }
 

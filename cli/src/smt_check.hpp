@@ -19,7 +19,13 @@ struct SmtCheck {
   std::vector<properties::Finding> findings;
   bool inconclusive = false;  // some question stayed unknown
   std::string unsupported;    // "file:line:col: unsupported in the smt engine: ..." or ""
+  bool interrupted = false;   // a signal stopped the SMT search
 };
+
+// The analyses the SMT engine never runs, named as properties::run_checks
+// names them (so reports mark them not checked): cycles and whole-graph
+// facts. leads_to properties get an `unknown` finding each instead.
+const std::vector<std::string>& smt_not_checked();
 
 // --engine smt: BMC to `depth`, k-induction for what stays open, static checks.
 SmtCheck check_smt(const model::Game& game, int depth, const std::atomic<bool>& interrupted);

@@ -85,10 +85,9 @@ std::string render_markdown(const Report& report, const RenderOptions& options) 
       }
     }
     if (fail) ++failing;
-    const std::string result = fail ? "❌ fails"
-                               : rs.completion != checker::Completion::complete
-                                   ? "⚠️ inconclusive"
-                                   : "✅ passes";
+    const bool open = rs.completion != checker::Completion::complete || c.inconclusive > 0 ||
+                      !rs.not_checked.empty();
+    const std::string result = fail ? "❌ fails" : open ? "⚠️ inconclusive" : "✅ passes";
     std::string states = rs.statistics ? group_digits(rs.statistics->states) : "–";
     table += fmt::format("| {} ({}) | {} | {} | {} | {} | {} | {} | {} |\n",
                          code(detail::run_label(rs)), cell(scope(rs)), result, c.errors, c.warnings,

@@ -65,14 +65,24 @@ Answers answers(const model::Game& g, const std::vector<Finding>& found) {
     const std::size_t len = f.trace ? f.trace->size() : 0;
     switch (f.kind) {
       case Kind::deadlock:
-        out["deadlock " + f.message] = Outcome{true, len};
-        break;
       case Kind::rule_gap:
-        if (f.message.starts_with("candidate")) break;
-        out["rule-gap " + f.rule + " " + f.message] = Outcome{true, len};
+        // `unknown`: "no other one within the depth", which the map says by
+        // leaving it out; a violation is a witness with its trace.
+        if (f.message.starts_with("candidate") || f.verdict == Verdict::unknown) break;
+        EXPECT_EQ(f.verdict, Verdict::violated) << f.message;
+        EXPECT_TRUE(f.trace) << f.message;
+        out[std::string(f.kind == Kind::deadlock ? "deadlock " : "rule-gap " + f.rule + " ") +
+            f.message] = Outcome{true, len};
         break;
       case Kind::unreachable_win:
-        out["unreached " + f.rule] = Outcome{false, 0};
+        // Not reached within the depth: proved never (violated) or not
+        // settled beyond it (unknown). Nothing else is an answer.
+        if (f.verdict == Verdict::violated || f.verdict == Verdict::unknown) {
+          out["unreached " + f.rule] = Outcome{false, 0};
+        } else {
+          ADD_FAILURE() << "unreachable-win with verdict " << properties::to_string(f.verdict)
+                        << ": " << f.message;
+        }
         break;
       case Kind::property_violation: {
         const auto it = std::find_if(g.properties.begin(), g.properties.end(),

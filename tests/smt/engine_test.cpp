@@ -134,7 +134,8 @@ TEST(StaticChecks, CandidateGapsAreConfirmedOrRefutedBySearch) {
     ++candidates;
     // 'coins += 2' is a candidate, and search refutes it.
     EXPECT_EQ(f.verdict, properties::Verdict::holds) << describe(f);
-    EXPECT_EQ(f.details.back(), "refuted by search: no reachable state leads here");
+    EXPECT_EQ(f.details.back(),
+              "refuted: no reachable state leads here (a complete search, or k-induction)");
   }
   EXPECT_EQ(candidates, 1U);
   const auto g = load("tests/fixtures/findings/rule-gap/empty-deck.yaml");

@@ -8,6 +8,7 @@
 // exists from an initial state; when none does, every reachable state has
 // been seen and each "not found" is final. What stays open is handed to
 // k-induction (induction.cpp).
+#include <algorithm>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -31,9 +32,15 @@ struct Goal {
   z3::expr pred;  // over the template state x
   bool multi = false;
   std::vector<z3::expr> blocks;
-  std::vector<std::pair<checker::StateVec, checker::Trace>> hits;
+  struct Hit {
+    checker::StateVec last;
+    checker::Trace trace;
+    bool beyond = false;  // found by k-induction's base case, deeper than the BMC depth
+  };
+  std::vector<Hit> hits;
   bool open = true;
   bool unknown = false;
+  Proof proof;  // after an incomplete search: what k-induction said about the rest
 };
 
 Finding smt_finding(Kind kind, Severity severity) {
@@ -64,7 +71,7 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
 
   std::vector<Goal> goals;
   auto add_goal = [&](Goal::What what, int ref, int player, const z3::expr& pred, bool multi) {
-    goals.push_back(Goal{what, ref, player, pred, multi, {}, {}, true, false});
+    goals.push_back(Goal{what, ref, player, pred, multi, {}, {}, true, false, Proof{}});
   };
   if (sel.deadlocks) add_goal(Goal::What::deadlock, -1, -1, en.deadlock(x), true);
   const auto& sites = en.sem.gaps();
@@ -95,6 +102,29 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
     }
   }
 
+  // A deadlock is blocked by its group (step, stage and the holder's seat,
+  // as properties/ groups them), a rule gap by its site.
+  auto block = [&](Goal& goal, const checker::StateVec& last) {
+    if (goal.what == Goal::What::gap) {
+      goal.blocks.push_back(X(ctl.gap) != last[static_cast<std::size_t>(ctl.gap)]);
+      return;
+    }
+    z3::expr same = X(ctl.step) == last[static_cast<std::size_t>(ctl.step)] &&
+                    X(ctl.stage) == last[static_cast<std::size_t>(ctl.stage)];
+    if (ctl.holder >= 0 &&
+        last[static_cast<std::size_t>(ctl.stage)] == static_cast<int>(checker::Stage::window)) {
+      const int seat = (last[static_cast<std::size_t>(ctl.holder)] -
+                        last[static_cast<std::size_t>(ctl.active)] + n) %
+                       n;
+      z3::expr_vector seats(c);
+      for (int a = 0; a < n; ++a) {
+        seats.push_back(X(ctl.active) == a && X(ctl.holder) == (a + seat) % n);
+      }
+      same = same && z3::mk_or(seats);
+    }
+    goal.blocks.push_back(!same);
+  };
+
   detail::Unrolling u(en, true, o.timeout_ms, "s");
   auto& stats = res.statistics;
   stats.paths = en.paths.size();
@@ -112,26 +142,9 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
         if (r == z3::sat) {
           const z3::model m = u.solver.get_model();
           const checker::StateVec last = u.state(m, k);
-          goal.hits.emplace_back(last, u.trace(m, k));
+          goal.hits.push_back({last, u.trace(m, k), false});
           if (goal.multi) {
-            if (goal.what == Goal::What::gap) {
-              goal.blocks.push_back(X(ctl.gap) != last[static_cast<std::size_t>(ctl.gap)]);
-            } else {
-              z3::expr same = X(ctl.step) == last[static_cast<std::size_t>(ctl.step)] &&
-                              X(ctl.stage) == last[static_cast<std::size_t>(ctl.stage)];
-              if (ctl.holder >= 0 && last[static_cast<std::size_t>(ctl.stage)] ==
-                                         static_cast<int>(checker::Stage::window)) {
-                const int seat = (last[static_cast<std::size_t>(ctl.holder)] -
-                                  last[static_cast<std::size_t>(ctl.active)] + n) %
-                                 n;
-                z3::expr_vector seats(c);
-                for (int a = 0; a < n; ++a) {
-                  seats.push_back(X(ctl.active) == a && X(ctl.holder) == (a + seat) % n);
-                }
-                same = same && z3::mk_or(seats);
-              }
-              goal.blocks.push_back(!same);
-            }
+            block(goal, last);
           } else {
             goal.open = false;
           }
@@ -163,20 +176,74 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
       break;
     }
   }
-  (void)interrupted;
+  stats.interrupted = interrupted;
 
   const bool complete = stats.complete;
+  res.gaps_settled = complete || std::none_of(goals.begin(), goals.end(), [](const Goal& goal) {
+                       return goal.what == Goal::What::gap;
+                     });
   const std::string depth_text =
       complete ? fmt::format("every reachable state lies within {} moves", stats.depth)
                : fmt::format("searched to depth {}", stats.depth);
-  auto proof = [&](const z3::expr& good) -> Proof {
-    if (complete || !o.induction) return Proof{};
-    return detail::prove(en, good, o);
+  // After an incomplete search, k-induction settles what BMC left open:
+  // that no bad state (beyond the deadlock groups and gap sites found) is
+  // reachable at any depth. Its base case may instead reach one deeper than
+  // the BMC depth: that is a real answer (replayed), kept as a hit, and for
+  // questions with several answers the proof is tried again without it.
+  for (auto& goal : goals) {
+    if (complete || (!goal.multi && !goal.hits.empty())) continue;
+    if (goal.unknown) {
+      goal.proof.reason = fmt::format("the solver gave up (timeout) at depth {}", stats.depth);
+      continue;
+    }
+    if (!o.induction) {
+      goal.proof.reason = "not tried";
+      continue;
+    }
+    for (int round = 0;; ++round) {
+      z3::expr rest = goal.pred;
+      for (const auto& b : goal.blocks) rest = rest && b;
+      Proof pr = detail::prove(en, !rest, o);
+      if (pr.status == ProofStatus::violated && pr.trace && round < 16) {
+        const auto replayed = en.sem.replay(*pr.trace);
+        goal.hits.push_back({replayed.states.back(), std::move(*pr.trace), true});
+        if (goal.multi) {
+          block(goal, goal.hits.back().last);
+          continue;
+        }
+      } else if (pr.status == ProofStatus::violated) {
+        pr.status = ProofStatus::unknown;
+        pr.reason = "too many answers beyond the depth";
+      }
+      goal.proof = std::move(pr);
+      break;
+    }
+  }
+  auto found_at = [&](const Goal::Hit& hit) {
+    return hit.beyond
+               ? fmt::format(
+                     "found by the base case of k-induction at depth {} (beyond "
+                     "the bounded model checking depth {})",
+                     hit.trace.size(), stats.depth)
+               : fmt::format("found by bounded model checking at depth {}", hit.trace.size());
+  };
+  // Deadlocks and rule gaps not found stay open unless the search was
+  // complete or k-induction proved them absent: one `unknown` finding each.
+  auto open_rest = [&](const Goal& goal, Kind kind, std::string_view what) {
+    if (complete || goal.proof.status == ProofStatus::proved) return true;
+    Finding f = smt_finding(kind, Severity::note);
+    f.verdict = Verdict::unknown;
+    f.rule = std::string(properties::to_string(kind));
+    f.message = fmt::format("no {}{} within depth {}; deeper ones are not ruled out",
+                            goal.hits.empty() ? "" : "other ", what, stats.depth);
+    f.details.push_back(fmt::format("{}; k-induction: {}", depth_text, goal.proof.reason));
+    res.findings.push_back(std::move(f));
+    return false;
   };
   for (auto& goal : goals) {
     switch (goal.what) {
       case Goal::What::deadlock:
-        for (auto& [last, trace] : goal.hits) {
+        for (auto& [last, trace, beyond] : goal.hits) {
           const int step = last[static_cast<std::size_t>(ctl.step)];
           const int stage = last[static_cast<std::size_t>(ctl.stage)];
           Finding f = smt_finding(Kind::deadlock, Severity::error);
@@ -193,25 +260,25 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
           } else {
             f.message = fmt::format("in '{}', no move is possible", detail::step_label(g, step));
           }
-          f.details.push_back(
-              fmt::format("found by bounded model checking at depth {}", trace.size()));
+          f.details.push_back(found_at({last, trace, beyond}));
           f.trace = std::move(trace);
           res.findings.push_back(std::move(f));
         }
+        open_rest(goal, Kind::deadlock, "deadlock");
         break;
       case Goal::What::gap:
-        for (auto& [last, trace] : goal.hits) {
+        for (auto& [last, trace, beyond] : goal.hits) {
           const auto& site =
               sites[static_cast<std::size_t>(last[static_cast<std::size_t>(ctl.gap)] - 1)];
           Finding f = smt_finding(Kind::rule_gap, Severity::error);
           f.rule = site.rule;
           f.where = site.where;
           f.message = site.message;
-          f.details.push_back(
-              fmt::format("found by bounded model checking at depth {}", trace.size()));
+          f.details.push_back(found_at({last, trace, beyond}));
           f.trace = std::move(trace);
           res.findings.push_back(std::move(f));
         }
+        res.gaps_settled = open_rest(goal, Kind::rule_gap, "rule gap");
         break;
       case Goal::What::property: {
         const auto& p = g.properties[static_cast<std::size_t>(goal.ref)];
@@ -220,7 +287,8 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
         f.where = p.where;
         const bool reachable = p.kind == model::Property::Kind::reachable;
         if (!goal.hits.empty()) {
-          auto& [last, trace] = goal.hits.front();
+          auto& [last, trace, beyond] = goal.hits.front();
+          if (beyond) f.details.push_back(found_at(goal.hits.front()));
           const std::string at = detail::step_label(g, last[static_cast<std::size_t>(ctl.step)]);
           if (reachable) {
             if (!sel.report_holds) break;
@@ -240,7 +308,7 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
         // Not found within the depth: final when the search was complete,
         // else a proof that the bad (or, for reachable, the good) states are
         // unreachable settles it.
-        const Proof pr = goal.unknown ? Proof{} : proof(!goal.pred);
+        const Proof& pr = goal.proof;
         const bool settled = complete || pr.status == ProofStatus::proved;
         const std::string why = complete ? depth_text
                                 : pr.status == ProofStatus::proved
@@ -272,7 +340,7 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
       case Goal::What::end: {
         if (!goal.hits.empty()) break;
         const auto& end = g.end_conditions[static_cast<std::size_t>(goal.ref)];
-        const Proof pr = goal.unknown ? Proof{} : proof(!goal.pred);
+        const Proof& pr = goal.proof;
         const bool settled = complete || pr.status == ProofStatus::proved;
         Finding f = smt_finding(
             Kind::unreachable_win,

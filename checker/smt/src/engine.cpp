@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "impl.hpp"
+#include "unrolling.hpp"
 
 namespace loophole::smt {
 
@@ -29,6 +30,11 @@ Engine::~Engine() = default;
 const std::optional<Unsupported>& Engine::unsupported() const { return impl_->unsupported; }
 
 const checker::Semantics& Engine::semantics() const { return impl_->sem; }
+
+checker::Trace trace_through(const checker::Semantics& sem,
+                             const std::vector<checker::StateVec>& states) {
+  return detail::trace_through(sem, states);
+}
 
 namespace detail {
 

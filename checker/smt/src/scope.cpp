@@ -34,7 +34,19 @@ ScopeResult symbolic_scope(const std::string& param, std::int64_t lo, std::int64
                            const std::function<const model::Game*(std::int64_t)>& load,
                            const Options& options, const properties::CheckSelection& selection) {
   ScopeResult out;
-  std::map<std::pair<properties::Kind, std::string>, ScopeAnswer> answers;
+  using Key = std::pair<properties::Kind, std::string>;
+  std::map<Key, ScopeAnswer> answers;
+  std::map<Key, ScopeAnswer> open;
+  auto note = [](ScopeAnswer& a, const properties::Finding& f, std::int64_t v) {
+    if (a.values.empty()) {
+      a.kind = f.kind;
+      a.rule = f.rule;
+      a.message = f.message;
+      a.first = f;
+      a.first_value = v;
+    }
+    if (a.values.empty() || a.values.back() != v) a.values.push_back(v);
+  };
   for (std::int64_t v = lo; v <= hi; ++v) {
     const model::Game* game = load(v);
     if (game == nullptr) continue;
@@ -46,30 +58,39 @@ ScopeResult symbolic_scope(const std::string& param, std::int64_t lo, std::int64
     }
     out.checked.push_back(v);
     const Result r = engine.check(options, selection);
+    out.depth = std::max(out.depth, r.statistics.depth);
+    bool settled = !r.statistics.interrupted;
     for (const auto& f : r.findings) {
-      if (f.verdict != properties::Verdict::violated) continue;
-      auto& a = answers[{f.kind, f.rule}];
-      if (a.values.empty()) {
-        a.kind = f.kind;
-        a.rule = f.rule;
-        a.message = f.message;
-        a.first = f;
-        a.first_value = v;
+      if (f.verdict == properties::Verdict::violated) note(answers[{f.kind, f.rule}], f, v);
+      if (f.verdict == properties::Verdict::unknown) {
+        note(open[{f.kind, f.rule}], f, v);
+        settled = false;
       }
-      if (a.values.empty() || a.values.back() != v) a.values.push_back(v);
     }
-    if (options.interrupt != nullptr && options.interrupt->load()) break;
+    if (!settled) out.unsettled.push_back(v);
+    if (options.interrupt != nullptr && options.interrupt->load()) {
+      out.interrupted = true;
+      break;
+    }
   }
   const std::int64_t first = out.checked.empty() ? lo : out.checked.front();
   const std::int64_t last = out.checked.empty() ? hi : out.checked.back();
-  for (auto& [key, a] : answers) {
-    a.summary = summarise_values(param, a.values, first, last);
-    out.answers.push_back(std::move(a));
+  auto collect = [&](std::map<Key, ScopeAnswer>& from, std::vector<ScopeAnswer>& to) {
+    for (auto& [key, a] : from) {
+      a.summary = summarise_values(param, a.values, first, last);
+      to.push_back(std::move(a));
+    }
+    std::stable_sort(to.begin(), to.end(), [](const ScopeAnswer& a, const ScopeAnswer& b) {
+      return a.values.front() < b.values.front();
+    });
+  };
+  collect(answers, out.answers);
+  collect(open, out.open);
+  // Where some value stayed unsettled, "deck <= 2" is only what the search
+  // saw: a deeper problem may appear at other values too.
+  if (!out.unsettled.empty()) {
+    for (auto& a : out.answers) a.summary += fmt::format(" within depth {}", out.depth);
   }
-  std::stable_sort(out.answers.begin(), out.answers.end(),
-                   [](const ScopeAnswer& a, const ScopeAnswer& b) {
-                     return a.values.front() < b.values.front();
-                   });
   return out;
 }
 

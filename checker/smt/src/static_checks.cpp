@@ -245,7 +245,8 @@ std::vector<Finding> Engine::static_checks(const Options& o, const std::vector<F
       f.trace = found->trace;
     } else if (complete) {
       f.verdict = Verdict::holds;
-      f.details.push_back("refuted by search: no reachable state leads here");
+      f.details.push_back(
+          "refuted: no reachable state leads here (a complete search, or k-induction)");
     } else {
       f.verdict = Verdict::unknown;
       f.details.push_back(

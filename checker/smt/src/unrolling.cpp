@@ -74,6 +74,7 @@ checker::Trace Unrolling::trace(const z3::model& m, int k) const {
 checker::Trace trace_through(const checker::Semantics& sem,
                              const std::vector<checker::StateVec>& states) {
   checker::Trace trace;
+  if (states.empty()) fail("it has no states");
   const auto initial = sem.initial_states();
   const auto it = std::find(initial.begin(), initial.end(), states.front());
   if (it == initial.end()) fail("its first state is not an initial state");

@@ -52,8 +52,9 @@ struct Proof {
 };
 
 struct Statistics {
-  int depth = -1;         // deepest BMC frame checked
-  bool complete = false;  // no simple path is longer: every reachable state was covered
+  int depth = -1;            // deepest BMC frame checked
+  bool complete = false;     // no simple path is longer: every reachable state was covered
+  bool interrupted = false;  // Options::interrupt stopped the search before `depth`
   double seconds = 0;
   std::size_t paths = 0;              // disjuncts of the transition relation
   std::size_t fields = 0;             // state fields
@@ -63,6 +64,9 @@ struct Statistics {
 struct Result {
   std::vector<properties::Finding> findings;  // engine "smt"
   Statistics statistics;
+  // Every rule gap site not reported is unreachable (the search was complete,
+  // or k-induction proved it): what static_checks needs to refute candidates.
+  bool gaps_settled = false;
 };
 
 class Engine {
@@ -94,7 +98,8 @@ class Engine {
   // effects, and candidate rule gaps (an effect that can leave its bounds
   // from some in-range state). `confirmed` holds the findings of a search
   // (explicit or BMC) used to confirm or refute each candidate; `complete`
-  // says whether that search covered every reachable state.
+  // says whether no other gap site is reachable (the search covered every
+  // reachable state, or Result::gaps_settled).
   std::vector<properties::Finding> static_checks(const Options& options,
                                                  const std::vector<properties::Finding>& searched,
                                                  bool complete);
@@ -107,7 +112,10 @@ class Engine {
 // Symbolic scope: for each value of `param` in lo..hi (each loaded by
 // `load`, which returns nullptr on an error), run the engine and report for
 // each violated finding the values at which it appears, summarised
-// ("deadlock appears when deck <= 2").
+// ("deadlock appears when deck <= 2"). A value whose check left a question
+// `unknown` (depth reached without completeness or proof) is *unsettled*:
+// the summaries then only hold within the depth, and the unknown answers are
+// kept (`open`), grouped the same way.
 struct ScopeAnswer {
   properties::Kind kind = properties::Kind::deadlock;
   std::string rule;
@@ -118,13 +126,25 @@ struct ScopeAnswer {
   std::int64_t first_value = 0;
 };
 struct ScopeResult {
-  std::vector<ScopeAnswer> answers;
-  std::vector<std::int64_t> checked;  // the values checked
+  std::vector<ScopeAnswer> answers;     // violated findings
+  std::vector<ScopeAnswer> open;        // unknown findings (values: where they are unknown)
+  std::vector<std::int64_t> checked;    // the values checked
+  std::vector<std::int64_t> unsettled;  // checked values with some question left unknown
+  int depth = -1;                       // the deepest BMC frame over all values
+  bool interrupted = false;
   std::optional<Unsupported> unsupported;
 };
 ScopeResult symbolic_scope(const std::string& param, std::int64_t lo, std::int64_t hi,
                            const std::function<const model::Game*(std::int64_t)>& load,
                            const Options& options, const properties::CheckSelection& selection);
+
+// The trace through a sequence of states, as every SMT counterexample is
+// decoded: each consecutive pair matched to the first successor of the
+// semantics that equals the next state, described and replayed. Throws
+// std::logic_error ("loophole: internal error: an smt counterexample does
+// not replay: ...") when a pair is not a move or the replay disagrees.
+checker::Trace trace_through(const checker::Semantics& sem,
+                             const std::vector<checker::StateVec>& states);
 
 // "deck <= 2" for values {min..2} of lo..hi, "deck >= 3", "deck == 4", "deck in {1, 3}".
 std::string summarise_values(const std::string& param, const std::vector<std::int64_t>& values,
