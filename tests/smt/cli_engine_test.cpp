@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -22,7 +23,7 @@ struct CheckRun {
   nlohmann::json report;
 };
 
-CheckRun check(CheckArgs args) {
+CheckRun check(CheckArgs args, bool interrupt = false, const std::string& junit = "") {
   const fs::path out =
       fs::temp_directory_path() /
       ("loophole-smt-cli-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
@@ -31,7 +32,8 @@ CheckRun check(CheckArgs args) {
   args.output = out.string();
   args.no_stats = true;
   for (auto& f : args.files) f = std::string(LOOPHOLE_SOURCE_DIR) + "/" + f;
-  std::atomic<bool> interrupted{false};
+  if (!junit.empty()) args.reports = {"junit:" + junit};
+  std::atomic<bool> interrupted{interrupt};
   CheckRun r;
   r.code = run_check(args, interrupted);
   std::ifstream in(out);
@@ -121,6 +123,121 @@ TEST(CliEngine, AutoAddsStaticChecksToACompleteExplicitSearch) {
   const auto got = kinds_and_engines(r.report);
   EXPECT_EQ(std::count(got.begin(), got.end(), "dead-rule violated smt"), 3);
   EXPECT_EQ(std::count(got.begin(), got.end(), "dead-rule violated explicit"), 2);
+}
+
+const nlohmann::json* finding(const nlohmann::json& report, const std::string& rule) {
+  for (const auto& f : report["rulesets"][0]["findings"]) {
+    if (f["rule"] == rule) return &f;
+  }
+  return nullptr;
+}
+
+TEST(CliEngine, SmtDepthReachedWithoutAnAnswerIsInconclusive) {
+  CheckArgs a;
+  a.files = {"tests/fixtures/smt/late-deadlock.yaml"};
+  a.engine = "smt";
+  a.depth = 1;
+  const CheckRun shallow = check(a);
+  EXPECT_EQ(shallow.code, 3);
+  const auto* open = finding(shallow.report, "deadlock");
+  ASSERT_NE(open, nullptr);
+  EXPECT_EQ((*open)["verdict"], "unknown");
+  EXPECT_EQ((*open)["message"], "no deadlock within depth 1; deeper ones are not ruled out");
+  EXPECT_EQ(shallow.report["rulesets"][0]["summary"]["inconclusive"], 1);
+  a.depth = 12;
+  const CheckRun deep = check(a);
+  EXPECT_EQ(deep.code, 1);
+  const auto* found = finding(deep.report, "step:combat.fight");
+  ASSERT_NE(found, nullptr);
+  EXPECT_EQ((*found)["verdict"], "violated");
+  EXPECT_EQ((*found)["trace"]["length"], 10);
+}
+
+TEST(CliEngine, AutoTakesSmtProofsForWhatTheStateLimitLeftOpen) {
+  CheckArgs a;
+  a.files = {"tests/fixtures/findings/property-violation/holds.yaml"};
+  a.engine = "auto";
+  a.max_states = 2;
+  const CheckRun r = check(a);
+  // The leads_to property and the step the 2 states never reach stay
+  // unknown (explicit only); the invariants are proved by the SMT engine.
+  EXPECT_EQ(r.code, 3);
+  std::map<std::string, std::string> verdicts;
+  for (const auto& f : r.report["rulesets"][0]["findings"]) {
+    verdicts[f["rule"].get<std::string>() + " " + f["engine"].get<std::string>()] = f["verdict"];
+  }
+  EXPECT_EQ(verdicts, (std::map<std::string, std::string>{
+                          {"property:alarm_answered explicit", "unknown"},
+                          {"property:full_treasury smt", "holds"},
+                          {"property:hand_limit smt", "holds"},
+                          {"property:no_overflow smt", "holds"},
+                          {"step:main.draw smt", "holds"},
+                          {"step:main.income explicit", "unknown"},
+                      }));
+  EXPECT_EQ(r.report["rulesets"][0]["completion"], "state-limit");
+  // Where the SMT engine settles everything the state limit left open, the
+  // run is conclusive, although explicit search alone is not.
+  CheckArgs b;
+  b.files = {"tests/fixtures/smt/unreachable-gap.yaml"};
+  b.max_states = 3;
+  EXPECT_EQ(check(b).code, 3);
+  b.engine = "auto";
+  const CheckRun settled = check(b);
+  EXPECT_EQ(settled.code, 0);
+  EXPECT_EQ(settled.report["rulesets"][0]["summary"]["inconclusive"], 0);
+  const auto* candidate = finding(settled.report, "step:main.income");
+  ASSERT_NE(candidate, nullptr);
+  EXPECT_EQ((*candidate)["verdict"], "holds");
+}
+
+TEST(CliEngine, SmtRunsSayWhatTheyDoNotCheck) {
+  CheckArgs a;
+  a.files = {"tests/fixtures/findings/response-loop/ward-duel.yaml"};
+  a.engine = "smt";
+  a.depth = 12;  // deep enough to be complete: every question it asks is answered
+  const fs::path junit = fs::temp_directory_path() / "loophole-smt-cli-ward-duel.xml";
+  const CheckRun r = check(a, false, junit.string());
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(r.report["rulesets"][0]["completion"], "complete");
+  EXPECT_EQ(r.report["rulesets"][0]["not_checked"],
+            nlohmann::json({"response loops", "stalemates", "dead rules"}));
+  std::ifstream in(junit);
+  std::stringstream s;
+  s << in.rdbuf();
+  fs::remove(junit);
+  const std::string xml = s.str();
+  // Each test case the SMT engine does not check is skipped, not passed.
+  for (const char* name : {"response-loop", "unbounded-chain", "stalemate", "dead-rule"}) {
+    const auto at = xml.find(std::string("<testcase name=\"") + name + "\"");
+    ASSERT_NE(at, std::string::npos) << name;
+    const auto end = xml.find("</testcase>", at);
+    EXPECT_NE(xml.substr(at, end - at).find("<skipped"), std::string::npos) << name;
+  }
+  const auto at = xml.find("<testcase name=\"deadlock\"");
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_EQ(xml.substr(at, xml.find("</testcase>", at) - at).find("<skipped"), std::string::npos);
+}
+
+TEST(CliEngine, AnInterruptedSmtRunSaysSo) {
+  CheckArgs a;
+  a.files = {"tests/fixtures/smt/late-deadlock.yaml"};
+  a.engine = "smt";
+  a.depth = 12;
+  const CheckRun r = check(a, true);
+  EXPECT_EQ(r.code, 3);
+  EXPECT_EQ(r.report["rulesets"][0]["completion"], "interrupted");
+}
+
+TEST(CliEngine, SmtLeadsToIsUnknownNotPassed) {
+  CheckArgs a;
+  a.files = {"tests/fixtures/findings/property-violation/holds.yaml"};
+  a.engine = "smt";
+  const CheckRun r = check(a);
+  EXPECT_EQ(r.code, 3);
+  const auto* f = finding(r.report, "property:alarm_answered");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ((*f)["verdict"], "unknown");
+  EXPECT_EQ((*f)["engine"], "smt");
 }
 
 }  // namespace

@@ -9,11 +9,13 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "loophole/checker/explicit.hpp"
 #include "loophole/checker/semantics.hpp"
 #include "loophole/model/diagnostics.hpp"
 #include "loophole/model/game.hpp"
@@ -61,6 +63,12 @@ Options small(int max_k) {
   return o;
 }
 
+std::string describe(const properties::Finding& f) {
+  return std::string(properties::to_string(f.kind)) + " " +
+         std::string(properties::to_string(f.verdict)) + " " + f.rule + " " +
+         std::to_string(f.where.line) + ":" + std::to_string(f.where.col) + " " + f.message;
+}
+
 TEST(Induction, ProvesAnInvariantOfAFixtureAtEveryDepth) {
   const auto l = load("tests/fixtures/findings/property-violation/holds.yaml");
   const Proof p = l->engine->prove_property(property(*l->game, "hand_limit"), small(3));
@@ -88,6 +96,21 @@ TEST(Induction, ProvesOperatorsCombatInvariantAndIsHonestlyUnknownOnAnother) {
       l->engine->prove_property(property(*l->game, "nobody_exhausted_after_support"), small(2));
   EXPECT_EQ(open.status, ProofStatus::unknown);
   EXPECT_EQ(open.reason, "not inductive up to k = 2");
+  // ... and it does hold there: explicit search, complete at this scope,
+  // finds no violation of it.
+  checker::ExplicitOptions eo;
+  eo.threads = 1;
+  const auto graph = checker::explore(*l->sem, eo);
+  ASSERT_EQ(graph->completion(), checker::Completion::complete);
+  std::size_t checked = 0;
+  for (const auto& f : properties::check_all(
+           *graph, properties::CheckSelection::only(properties::Kind::property_violation))) {
+    if (f.rule != "property:nobody_exhausted_after_support") continue;
+    ++checked;
+    ADD_FAILURE() << "explicit search reports " << properties::to_string(f.verdict) << ": "
+                  << f.message;
+  }
+  EXPECT_EQ(checked, 0U);
 }
 
 TEST(Induction, ProvesCosmereFaceLimit) {
@@ -98,10 +121,107 @@ TEST(Induction, ProvesCosmereFaceLimit) {
   EXPECT_EQ(p.k, 0);
 }
 
-std::string describe(const properties::Finding& f) {
-  return std::string(properties::to_string(f.kind)) + " " +
-         std::string(properties::to_string(f.verdict)) + " " + f.rule + " " +
-         std::to_string(f.where.line) + ":" + std::to_string(f.where.col) + " " + f.message;
+TEST(Induction, ProvesContainmentHandWithinTargetWithK1) {
+  const auto l = load("rulesets/containment.yaml",
+                      {{"hand_target", 1}, {"item_copies", 0}, {"opportunity_copies", 0}});
+  const Proof p = l->engine->prove_property(property(*l->game, "hand_within_target"), small(1));
+  EXPECT_EQ(p.status, ProofStatus::proved) << p.reason;
+  EXPECT_EQ(p.k, 1);
+}
+
+TEST(Induction, ProvesSpeedBiomesHandLimitAfterReset) {
+  const auto l = load("rulesets/speed-biomes.yaml", {{"gear_copies", 0}});
+  const Proof p = l->engine->prove_property(property(*l->game, "hand_limit_after_reset"), small(1));
+  EXPECT_EQ(p.status, ProofStatus::proved) << p.reason;
+  EXPECT_EQ(p.k, 0);
+}
+
+TEST(Induction, ProvesNoRuleGapForEveryDepth) {
+  // 'coins += 2' after 'coins := 0' never leaves 0..3; the inductive step
+  // needs the reset in the path, so k = 2.
+  const auto l = load("tests/fixtures/smt/unreachable-gap.yaml");
+  const Proof p = l->engine->prove_no_gap(small(3));
+  EXPECT_EQ(p.status, ProofStatus::proved) << p.reason;
+  EXPECT_EQ(p.k, 2);
+  // BMC at depth 1 covers neither every state nor the gap site; the proof
+  // settles it: no `unknown`, and the candidate gap is refuted.
+  Options o = small(3);
+  o.depth = 1;
+  const Result r = l->engine->check(o, properties::CheckSelection{});
+  EXPECT_FALSE(r.statistics.complete);
+  EXPECT_TRUE(r.gaps_settled);
+  for (const auto& f : r.findings) {
+    EXPECT_NE(f.kind, properties::Kind::rule_gap) << f.message;
+  }
+  const auto statics = l->engine->static_checks(o, r.findings, r.gaps_settled);
+  ASSERT_EQ(statics.size(), 1U);
+  EXPECT_EQ(statics[0].verdict, properties::Verdict::holds);
+}
+
+TEST(Bmc, ADeadlockBeyondTheDepthIsUnknownNotClean) {
+  const auto l = load("tests/fixtures/smt/late-deadlock.yaml");
+  Options o = small(6);
+  o.depth = 1;
+  const Result shallow = l->engine->check(o, properties::CheckSelection{});
+  EXPECT_FALSE(shallow.statistics.complete);
+  EXPECT_EQ(shallow.statistics.depth, 1);
+  std::vector<std::string> got;
+  for (const auto& f : shallow.findings) got.push_back(describe(f));
+  EXPECT_EQ(got, (std::vector<std::string>{
+                     "deadlock unknown deadlock 0:0 no deadlock within depth 1; deeper ones "
+                     "are not ruled out"}));
+  ASSERT_EQ(shallow.findings.size(), 1U);
+  EXPECT_EQ(shallow.findings[0].details.back(),
+            "searched to depth 1; k-induction: not inductive up to k = 6");
+  o.depth = 12;
+  const Result deep = l->engine->check(o, properties::CheckSelection{});
+  ASSERT_EQ(deep.findings.size(), 1U);
+  EXPECT_EQ(deep.findings[0].verdict, properties::Verdict::violated);
+  ASSERT_TRUE(deep.findings[0].trace);
+  EXPECT_EQ(deep.findings[0].trace->size(), 10U);
+  EXPECT_TRUE(l->sem->replay(*deep.findings[0].trace).ok);
+}
+
+TEST(Bmc, KInductionBaseCaseReportsADeadlockBeyondTheDepth) {
+  // no-pass deadlocks 2 moves in: BMC to depth 1 misses it, the base case
+  // of k-induction reaches it, with the same shortest trace.
+  const auto l = load("tests/fixtures/findings/deadlock/no-pass.yaml");
+  Options o = small(6);
+  o.depth = 1;
+  const Result r = l->engine->check(o, properties::CheckSelection{});
+  ASSERT_EQ(r.findings.size(), 1U);
+  EXPECT_EQ(r.findings[0].verdict, properties::Verdict::violated);
+  ASSERT_TRUE(r.findings[0].trace);
+  EXPECT_EQ(r.findings[0].trace->size(), 2U);
+  EXPECT_EQ(r.findings[0].details.back(),
+            "found by the base case of k-induction at depth 2 (beyond the bounded model "
+            "checking depth 1)");
+  // Without induction it is unknown.
+  o.induction = false;
+  const Result open = l->engine->check(o, properties::CheckSelection{});
+  ASSERT_EQ(open.findings.size(), 1U);
+  EXPECT_EQ(open.findings[0].verdict, properties::Verdict::unknown);
+}
+
+TEST(Decoding, AStateSequenceThatIsNotAMoveIsAnInternalError) {
+  const auto l = load("tests/fixtures/findings/deadlock/no-pass.yaml");
+  const auto initial = l->sem->initial_states();
+  ASSERT_FALSE(initial.empty());
+  // An initial state followed by itself: no move of the semantics stays put.
+  try {
+    (void)trace_through(*l->sem, {initial[0], initial[0]});
+    ADD_FAILURE() << "expected an internal error";
+  } catch (const std::logic_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(
+                  "loophole: internal error: an smt counterexample does not replay: move 1", 0),
+              0U)
+        << e.what();
+  }
+  // A real move decodes.
+  std::vector<checker::Successor> succ;
+  l->sem->successors(initial[0], succ, true);
+  ASSERT_FALSE(succ.empty());
+  EXPECT_EQ(trace_through(*l->sem, {initial[0], succ[0].state}).size(), 1U);
 }
 
 TEST(StaticChecks, FindPlantedDeadGuardsAndContradictoryEffects) {
