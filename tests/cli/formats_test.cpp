@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -194,6 +195,124 @@ TEST(Formats, GraphSvgHighlightsTheTraceOfAFinding) {
   EXPECT_EQ(no_trace.code, 2);
   EXPECT_EQ(no_trace.err,
             "loophole: error: --trace: finding 'dead-rule/action:big_spend' has no trace\n");
+}
+
+// The ruleset of tests/fixtures/findings/dead-rule/dead-action.yaml (three
+// stalemates and a dead rule), and an edit of it that moves every rule: a
+// comment on top, the windows moved after the actions, a blank line between
+// the actions. Code scanning tracks a finding by its SARIF fingerprint, so
+// the edit must leave every fingerprint as it was.
+constexpr const char* kBeforeEdit = R"yaml(loophole: 1
+game: dead-action
+players: 2
+speeds: [1]
+state:
+  coins: {type: int, range: [0, 5], init: 0}
+turn:
+  phases:
+    - name: main
+      steps:
+        - name: play
+          window: main
+windows:
+  main:
+    protocol: priority
+    active: {lead: [1]}
+actions:
+  - name: gain
+    who: active
+    speed: 1
+    answerable: false
+    limit: {per_window: 1}
+    effect: "coins := min(2, coins + 1)"
+  - name: big_spend
+    who: active
+    speed: 1
+    answerable: false
+    when: "coins > 3"
+    effect: "coins -= 4"
+)yaml";
+
+constexpr const char* kAfterEdit =
+    R"yaml(# 'big_spend' needs more coins than 'gain' can ever collect.
+loophole: 1
+game: dead-action
+players: 2
+speeds: [1]
+state:
+  coins: {type: int, range: [0, 5], init: 0}
+turn:
+  phases:
+    - name: main
+      steps:
+        # the only step
+        - name: play
+          window: main
+actions:
+  - name: gain
+    who: active
+    speed: 1
+    answerable: false
+    limit: {per_window: 1}
+    effect: "coins := min(2, coins + 1)"
+
+  - name: big_spend
+    who: active
+    speed: 1
+    answerable: false
+    when: "coins > 3"
+    effect: "coins -= 4"
+windows:
+  main:
+    protocol: priority
+    active: {lead: [1]}
+)yaml";
+
+struct SarifResult {
+  std::string rule;
+  std::string fingerprint;
+  int line = 0;
+};
+
+std::vector<SarifResult> sarif_results(const std::string& sarif) {
+  std::vector<SarifResult> out;
+  const auto report = nlohmann::json::parse(sarif);
+  for (const auto& r : report["runs"][0]["results"]) {
+    out.push_back({r["ruleId"].get<std::string>(),
+                   r["partialFingerprints"]["loopholeFindingId/v1"].get<std::string>(),
+                   r["locations"][0]["physicalLocation"]["region"]["startLine"].get<int>()});
+  }
+  return out;
+}
+
+TEST(Formats, SarifFingerprintsSurviveEditsThatMoveRules) {
+  const fs::path dir = temp_dir() / "fingerprints";
+  fs::create_directories(dir);
+  const std::string file = (dir / "dead-action.yaml").string();
+  std::ofstream(file, std::ios::binary) << kBeforeEdit;
+  const Outcome before = run("check -j 1 --no-stats --format sarif " + file);
+  std::ofstream(file, std::ios::binary) << kAfterEdit;
+  const Outcome after = run("check -j 1 --no-stats --format sarif " + file);
+  ASSERT_EQ(before.code, 0) << before.err;
+  ASSERT_EQ(after.code, 0) << after.err;
+  const auto old_results = sarif_results(before.out);
+  const auto new_results = sarif_results(after.out);
+  ASSERT_EQ(old_results.size(), 4u) << before.out;
+  ASSERT_EQ(new_results.size(), old_results.size()) << after.out;
+  std::set<std::string> distinct;
+  for (std::size_t i = 0; i < old_results.size(); ++i) {
+    SCOPED_TRACE(old_results[i].rule);
+    EXPECT_EQ(new_results[i].rule, old_results[i].rule);
+    EXPECT_EQ(new_results[i].fingerprint, old_results[i].fingerprint);
+    distinct.insert(old_results[i].fingerprint);
+  }
+  EXPECT_EQ(distinct.size(), old_results.size());  // each finding its own
+  // The edit did move them: the step down two lines, 'big_spend' up one.
+  EXPECT_EQ(old_results[0].line, 11);
+  EXPECT_EQ(new_results[0].line, 13);
+  EXPECT_EQ(old_results[3].rule, "dead-rule");
+  EXPECT_EQ(old_results[3].line, 24);
+  EXPECT_EQ(new_results[3].line, 23);
 }
 
 // A long run interrupted with SIGINT writes a complete report of what was
