@@ -1,6 +1,7 @@
 // End-to-end tests of the `loophole` binary: exit codes, where output goes,
 // bad input, limits, interruption and atomic report files. They run the real
 // executable, as CI and designers do.
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -10,7 +11,9 @@
 #include <thread>
 #include <vector>
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <pty.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -81,6 +84,111 @@ TEST(Cli, FailOnDecidesWhatFails) {
   const Outcome r = run("check --no-stats --fail-on warning " + file);
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(first_line(r.out).rfind(file + ":11:17: warning: stalemate: ", 0), 0u) << r.out;
+}
+
+TEST(Cli, FailOnWarningAndNoteFailOnWarnings) {
+  // Only warnings (a stalemate, two losses nobody can suffer): they fail the
+  // run at --fail-on warning and note, not at the default error.
+  const std::string file = " tests/fixtures/findings/stalemate/refill.yaml";
+  Outcome r = run("check --no-stats" + file);
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find(": warning: stalemate: "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(": error: "), std::string::npos) << r.out;
+  EXPECT_EQ(run("check --no-stats --fail-on error" + file).code, 0);
+  EXPECT_EQ(run("check --no-stats --fail-on warning" + file).code, 1);
+  EXPECT_EQ(run("check --no-stats --fail-on note" + file).code, 1);
+}
+
+TEST(Cli, FailOnNoteIgnoresInconclusiveAndStaleNotes) {
+  // Only notes: two win claims left inconclusive by the state limit. They
+  // never fail the run, even at --fail-on note: the run is inconclusive.
+  const std::string big = " --max-states 500 tests/fixtures/cli/big.yaml";
+  Outcome r = run("check --no-stats --fail-on note" + big);
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
+  EXPECT_NE(r.out.find(": note: unreachable win (inconclusive): P1 can never win by 'full'"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find(": warning: "), std::string::npos) << r.out;
+  // A stale baseline entry is a note about the project file; it fails nothing.
+  const fs::path dir = temp_dir() / "stale";
+  fs::create_directories(dir);
+  fs::copy_file("tests/fixtures/findings/unreachable-win/reachable.yaml", dir / "reachable.yaml",
+                fs::copy_options::overwrite_existing);
+  std::ofstream(dir / "loophole.yaml", std::ios::binary)
+      << "loophole: 1\nrulesets:\n  - file: reachable.yaml\n    accept:\n"
+         "      - id: deadlock/step:main.gone\n        reason: fixed long ago\n";
+  r = run("check --no-stats --fail-on note --project " + (dir / "loophole.yaml").string());
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("loophole.yaml:5:13: note: accepted finding 'deadlock/step:main.gone' no "
+                       "longer occurs"),
+            std::string::npos)
+      << r.out;
+}
+
+// Runs loophole with its stdout on a pseudo-terminal, as in a designer's
+// terminal (stderr goes to /dev/null); returns what it printed.
+std::string run_on_terminal(std::vector<std::string> args) {
+  args.insert(args.begin(), LOOPHOLE_BINARY);
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int master = -1;
+  const pid_t pid = forkpty(&master, nullptr, nullptr, nullptr);
+  if (pid < 0) return "forkpty failed";
+  if (pid == 0) {
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, STDERR_FILENO);
+    execv(LOOPHOLE_BINARY, argv.data());
+    _exit(127);
+  }
+  std::string out;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = read(master, buf, sizeof buf);
+    if (n > 0) {
+      out.append(buf, static_cast<std::size_t>(n));
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      break;  // EIO once the child closed the terminal
+    }
+  }
+  close(master);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return out;
+}
+
+TEST(Cli, TextIsColoredOnATerminalAndPlainOtherwise) {
+  const std::string file = "tests/fixtures/findings/deadlock/no-pass.yaml";
+  const std::string red_error = "\x1b[1;31merror\x1b[0m: deadlock: ";
+  // Piped (the default --color auto): not one escape byte.
+  Outcome r = run("check --no-stats " + file);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.out.find("error: deadlock: "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;
+  // --color always colors even a pipe: bold location, red severity.
+  r = run("check --no-stats --color always " + file);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.out.rfind("\x1b[1m" + file + ":14:19\x1b[0m: " + red_error, 0), 0u) << r.out;
+  const Outcome warning =
+      run("check --no-stats --color always tests/fixtures/findings/stalemate/refill.yaml");
+  EXPECT_NE(warning.out.find("\x1b[1;35mwarning\x1b[0m: stalemate: "), std::string::npos)
+      << warning.out;
+  // On a terminal, auto colors; --color never does not.
+  std::string tty = run_on_terminal({"check", "--no-stats", file});
+  EXPECT_NE(tty.find(red_error), std::string::npos) << tty;
+  tty = run_on_terminal({"check", "--no-stats", "--color", "never", file});
+  EXPECT_NE(tty.find("error: deadlock: "), std::string::npos) << tty;
+  EXPECT_EQ(tty.find('\x1b'), std::string::npos) << tty;
+  // A report file written from a terminal is plain.
+  const fs::path report = temp_dir() / "from-terminal.txt";
+  fs::remove(report);
+  run_on_terminal({"check", "--no-stats", "-o", report.string(), file});
+  const std::string text = slurp(report);
+  EXPECT_NE(text.find("error: deadlock: "), std::string::npos) << text;
+  EXPECT_EQ(text.find('\x1b'), std::string::npos) << text;
 }
 
 TEST(Cli, BadInputExitsTwoWithLocatedDiagnostic) {
@@ -161,14 +269,32 @@ TEST(Cli, OutputFileIsWrittenWhole) {
   }
 }
 
-TEST(Cli, BadInputWritesNoOutputFileButReports) {
+// DISABLED until cli/src/check_command.cpp skips writing report files when a
+// ruleset did not load: today `check -o FILE` on bad input replaces FILE with
+// an empty (or partial) report. The rule this test states: bad input (exit 2)
+// leaves no report file behind and leaves an existing one as it was; the
+// diagnostics are on stderr.
+TEST(Cli, DISABLED_BadInputLeavesNoReportFileAndAnExistingOneAlone) {
   const fs::path report = temp_dir() / "bad-report.txt";
+  const fs::path extra = temp_dir() / "bad-report.json";
   fs::remove(report);
-  const Outcome r = run("check -o " + report.string() + " tests/fixtures/cli/bad.yaml");
+  fs::remove(extra);
+  Outcome r = run("check -o " + report.string() + " --report json:" + extra.string() +
+                  " tests/fixtures/cli/bad.yaml");
   EXPECT_EQ(r.code, 2);
-  // The (empty) report is still written atomically; no temporary file remains.
+  EXPECT_NE(r.err.find("error: unknown zone 'discard_pile'"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(report));
+  EXPECT_FALSE(fs::exists(extra));
+  // An earlier report survives a run that fails on bad input, even when the
+  // other rulesets of the run loaded.
+  std::ofstream(report, std::ios::binary) << "the report of an earlier run\n";
+  r = run("check -o " + report.string() +
+          " tests/fixtures/cli/bad.yaml tests/fixtures/findings/deadlock/no-pass.yaml");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(slurp(report), "the report of an earlier run\n");
   for (const auto& entry : fs::directory_iterator(temp_dir())) {
-    EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos);
+    EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos)
+        << "left behind: " << entry.path();
   }
 }
 
