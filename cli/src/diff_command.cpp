@@ -1,15 +1,23 @@
 // `loophole diff OLD NEW`: checks two versions of a ruleset the same way and
 // reports what the edit changed (reports/diff.hpp). A version is a file or a
 // git revision of one (`REV:path`, or `FILE --rev A [--rev B]`). A revision
-// is written next to the file it is a version of, under a hidden temporary
-// name, so the includes it names resolve as they do for the file itself; it
-// is removed afterwards, and reports name it `REV:path`.
+// is the revision's YAML files written to a temporary directory at their
+// paths in the repository, so the file and everything it includes are of
+// that revision, not of the working tree; the directory is removed
+// afterwards, and reports name the files `REV:path`.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -40,26 +48,46 @@ std::string shell_quote(const std::string& s) {
 struct Version {
   std::string path;     // what is loaded
   std::string display;  // what reports call it
-  fs::path temporary;   // removed when done ("" for a plain file)
+  // A git revision: the directory it is written to (removed when done), the
+  // place in it that stands for the file's own directory, its directory in
+  // the working tree, and the revision.
+  fs::path temporary;
+  fs::path anchor;
+  fs::path dir;
+  std::string rev;
   Version() = default;
   Version(const Version&) = delete;
   Version& operator=(const Version&) = delete;
-  Version(Version&&) = default;
-  Version& operator=(Version&&) = default;
+  Version(Version&& o) noexcept { *this = std::move(o); }
+  Version& operator=(Version&& o) noexcept {
+    std::swap(path, o.path);
+    std::swap(display, o.display);
+    std::swap(temporary, o.temporary);
+    std::swap(anchor, o.anchor);
+    std::swap(dir, o.dir);
+    std::swap(rev, o.rev);
+    return *this;
+  }
   ~Version() {
     std::error_code ec;
-    if (!temporary.empty()) fs::remove(temporary, ec);
+    if (!temporary.empty()) fs::remove_all(temporary, ec);
+  }
+
+  // What reports call a file this version loaded: `REV:path` (path as seen
+  // from the current directory) for a file of a revision.
+  [[nodiscard]] std::string display_of(const std::string& file) const {
+    if (file == path) return display;
+    if (temporary.empty()) return file;
+    const fs::path rel = fs::path(file).lexically_relative(anchor);
+    if (rel.empty()) return file;
+    const fs::path shown = (dir == "." ? rel : dir / rel).lexically_normal();
+    return fmt::format("{}:{}", rev, shown.string());
   }
 };
 
-// `git show REV:./NAME` run in the file's directory, written next to it.
-std::optional<Version> from_git(const std::string& rev, const std::string& file,
-                                std::string& error) {
-  const fs::path p(file);
-  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  const std::string name = p.filename().string();
-  const std::string cmd = fmt::format("git -C {} show {} 2>&1", shell_quote(dir.string()),
-                                      shell_quote(rev + ":./" + name));
+// Runs `cmd` through the shell; its stdout, or nullopt (and `error` from the
+// first line it printed, or the command) when it fails.
+std::optional<std::string> run_git(const std::string& cmd, std::string& error) {
   std::FILE* pipe = ::popen(cmd.c_str(), "r");
   if (pipe == nullptr) {
     error = "cannot run 'git'";
@@ -73,22 +101,115 @@ std::optional<Version> from_git(const std::string& rev, const std::string& file,
     const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     std::string why = text.substr(0, text.find('\n'));
     if (why.rfind("fatal: ", 0) == 0) why = why.substr(7);
-    error = code == 127 ? "cannot run 'git'"
-                        : fmt::format("cannot read '{}:{}' from git: {}", rev, file, why);
+    if (why.empty()) why = fmt::format("'{}' failed", cmd.substr(0, cmd.find(" 2>")));
+    error = code == 127 ? "cannot run 'git'" : why;
     return std::nullopt;
   }
-  std::string tag;
-  for (const char c : rev) tag += std::isalnum(static_cast<unsigned char>(c)) != 0 ? c : '_';
+  return text;
+}
+
+bool is_yaml(const std::string& name) {
+  const auto ext = fs::path(name).extension().string();
+  return ext == ".yaml" || ext == ".yml";
+}
+
+// Writes every YAML file of revision `rev` (and `main`, its repository path)
+// under `root`, at its path in the repository, so that the includes of the
+// revision resolve to files of the same revision: the file list from
+// `git ls-tree`, the contents (as `git show REV:path` gives them) from one
+// `git cat-file --batch`.
+bool write_tree(const std::string& git, const std::string& rev, const std::string& main,
+                const fs::path& root, std::string& error) {
+  const auto listing = run_git(
+      fmt::format("{} ls-tree -r -z --full-tree {} 2>/dev/null", git, shell_quote(rev)), error);
+  if (!listing) return false;
+  std::vector<std::string> paths;
+  std::string objects;
+  for (std::size_t at = 0; at < listing->size();) {
+    const auto end = listing->find('\0', at);
+    const std::string entry = listing->substr(at, end - at);
+    at = end == std::string::npos ? listing->size() : end + 1;
+    // "MODE TYPE OBJECT\tPATH"; only regular files (not links, submodules).
+    const auto tab = entry.find('\t');
+    if (tab == std::string::npos || entry.rfind("100", 0) != 0) continue;
+    const std::string name = entry.substr(tab + 1);
+    if (!is_yaml(name) && name != main) continue;
+    paths.push_back(name);
+    objects += entry.substr(entry.rfind(' ', tab) + 1, tab - entry.rfind(' ', tab) - 1) + "\n";
+  }
+  const fs::path list = root / ".objects";
+  std::ofstream(list, std::ios::binary) << objects;
+  const auto blobs = run_git(
+      fmt::format("{} cat-file --batch <{} 2>/dev/null", git, shell_quote(list.string())), error);
+  if (!blobs) return false;
+  // Each blob is "OBJECT blob SIZE\n" + SIZE bytes + "\n".
+  std::size_t at = 0;
+  for (const auto& name : paths) {
+    const auto eol = blobs->find('\n', at);
+    if (eol == std::string::npos) break;
+    const std::string header = blobs->substr(at, eol - at);
+    const auto space = header.rfind(' ');
+    if (header.find(" blob ") == std::string::npos) {
+      error = fmt::format("no blob for '{}' ({})", name, header);
+      return false;
+    }
+    const std::size_t size = std::stoull(header.substr(space + 1));
+    if (eol + 1 + size > blobs->size()) {
+      error = fmt::format("'git cat-file' cut '{}' short", name);
+      return false;
+    }
+    const fs::path target = root / name;
+    std::error_code ec;
+    fs::create_directories(target.parent_path(), ec);
+    std::ofstream out(target, std::ios::binary);
+    out.write(blobs->data() + eol + 1, static_cast<std::streamsize>(size));
+    if (!out) {
+      error = fmt::format("cannot write '{}'", target.string());
+      return false;
+    }
+    at = eol + 1 + size + 1;
+  }
+  return true;
+}
+
+// FILE at revision REV: the revision's tree of YAML files written to a
+// temporary directory (write_tree), FILE loaded from there, so it and every
+// file it includes are of that revision.
+std::optional<Version> from_git(const std::string& rev, const std::string& file,
+                                std::string& error) {
+  const fs::path p(file);
+  const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  const std::string name = p.filename().string();
+  const std::string git = "git -C " + shell_quote(dir.string());
+  // The file itself first, for a plain message when it is not in the revision.
+  if (!run_git(fmt::format("{} show {} 2>&1", git, shell_quote(rev + ":./" + name)), error)) {
+    if (error != "cannot run 'git'") {
+      error = fmt::format("cannot read '{}:{}' from git: {}", rev, file, error);
+    }
+    return std::nullopt;
+  }
+  auto prefix = run_git(git + " rev-parse --show-prefix 2>&1", error);
+  if (!prefix) {
+    error = fmt::format("cannot read '{}:{}' from git: {}", rev, file, error);
+    return std::nullopt;
+  }
+  prefix->erase(prefix->find_last_not_of('\n') + 1);
   Version v;
-  v.temporary = dir / fmt::format(".{}.loophole-diff-{}-{}{}", p.stem().string(), tag, ::getpid(),
-                                  p.extension().string());
-  std::ofstream out(v.temporary, std::ios::binary);
-  out << text;
-  if (!out) {
-    error = fmt::format("cannot write '{}'", v.temporary.string());
+  std::string root_name = (fs::temp_directory_path() / "loophole-diff-XXXXXX").string();
+  if (::mkdtemp(root_name.data()) == nullptr) {
+    error = fmt::format("cannot create a temporary directory: {}", std::strerror(errno));
     return std::nullopt;
   }
-  v.path = v.temporary.string();
+  v.temporary = root_name;
+  v.anchor = (v.temporary / *prefix).lexically_normal();
+  if (v.anchor.filename().empty()) v.anchor = v.anchor.parent_path();
+  v.dir = dir;
+  v.rev = rev;
+  if (!write_tree(git, rev, *prefix + name, v.temporary, error)) {
+    error = fmt::format("cannot read '{}:{}' from git: {}", rev, file, error);
+    return std::nullopt;
+  }
+  v.path = (v.anchor / name).string();
   v.display = fmt::format("{}:{}", rev, file);
   return v;
 }
@@ -106,16 +227,22 @@ std::optional<Version> resolve(const std::string& arg, std::string& error) {
   return from_git(arg.substr(0, colon), arg.substr(colon + 1), error);
 }
 
-void rename_file(reports::RulesetReport& rs, const Version& v) {
+void rename_files(reports::RulesetReport& rs, const Version& v) {
   if (v.temporary.empty()) return;
-  for (auto& f : rs.findings) {
-    if (f.where.file == v.path) f.where.file = v.display;
-  }
+  for (auto& f : rs.findings) f.where.file = v.display_of(f.where.file);
 }
 
-std::string replace_all(std::string text, const std::string& from, const std::string& to) {
-  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
-    text.replace(at, from.size(), to);
+// The diagnostics with the files of a revision named as reports name them:
+// each path into its temporary directory runs to the next ':', quote,
+// parenthesis or space.
+std::string rename_files(std::string text, const Version& v) {
+  if (v.temporary.empty()) return text;
+  const std::string root = v.temporary.string();
+  for (auto at = text.find(root); at != std::string::npos; at = text.find(root, at)) {
+    const auto end = text.find_first_of(":'\"() \n", at);
+    const std::string shown = v.display_of(text.substr(at, end - at));
+    text.replace(at, end - at, shown);
+    at += shown.size();
   }
   return text;
 }
@@ -167,14 +294,12 @@ int run_diff(const DiffArgs& args, const std::atomic<bool>& interrupted) {
   for (const auto& v : versions) {
     auto a = analyze(v.path, v.display, load, explore, sources, sink);
     if (!a) continue;
-    rename_file(a->report, v);
+    rename_files(a->report, v);
     runs.push_back(std::move(*a));
   }
   if (!sink.all().empty()) {
     std::string text = sink.render(sources);
-    for (const auto& v : versions) {
-      if (!v.temporary.empty()) text = replace_all(text, v.path, v.display);
-    }
+    for (const auto& v : versions) text = rename_files(std::move(text), v);
     std::cerr << text;
   }
   if (runs.size() != 2) return 2;

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 
@@ -93,8 +94,8 @@ TEST(DiffCli, BadUsageAndBadInputExitTwo) {
 
 // Two commits of a ruleset in a subdirectory that includes a file next to
 // it: the edit of the second commit makes both wins unreachable. The end
-// conditions live in the included file (read from the working tree), so the
-// findings point there.
+// conditions live in the included file (of the same revision), so the
+// findings point there, named REV:path.
 TEST(DiffCli, ComparesGitRevisionsWithIncludes) {
   ASSERT_EQ(std::system("command -v git >/dev/null"), 0) << "git is missing";
   const fs::path repo = temp_dir() / "repo";
@@ -125,7 +126,7 @@ TEST(DiffCli, ComparesGitRevisionsWithIncludes) {
   EXPECT_EQ(r.err, "");
   EXPECT_EQ(r.out.rfind("loophole diff HEAD~1:rules/game.yaml -> HEAD:rules/game.yaml\n"
                         "findings added (2):\n"
-                        "  rules/ends.yaml:2:11: error: unreachable win: P1 can never win by "
+                        "  HEAD:rules/ends.yaml:2:11: error: unreachable win: P1 can never win by "
                         "'points' [unreachable-win/end:points/P1]\n",
                         0),
             0u)
@@ -153,6 +154,88 @@ TEST(DiffCli, ComparesGitRevisionsWithIncludes) {
                               0),
             0u)
       << missing.err;
+}
+
+// A revision is the revision throughout: when only an included file changed
+// between two commits (and the working tree has yet another version of it),
+// `diff --rev A --rev B` compares the included files of A and B.
+TEST(DiffCli, RevisionsReadTheirIncludedFilesFromGit) {
+  const fs::path repo = temp_dir() / "repo-includes";
+  const fs::path tmp = temp_dir() / "tmpdir";  // TMPDIR of the runs: left empty
+  fs::remove_all(repo);
+  fs::remove_all(tmp);
+  fs::create_directories(repo / "rules");
+  fs::create_directories(repo / "shared");
+  fs::create_directories(tmp);
+  const std::string old_text = slurp("tests/fixtures/diff/win-unreachable/old.yaml");
+  const std::string body = old_text.substr(0, old_text.find("\nend:\n") + 1);
+  std::ofstream(repo / "rules" / "game.yaml") << body << "include: [../shared/ends.yaml]\n";
+  const auto write_ends = [&](const std::string& points) {
+    std::ofstream(repo / "shared" / "ends.yaml")
+        << "end:\n  - name: points\n    win: each\n    when: \"" << points
+        << "\"\n  - name: dead\n    lose: each\n    when: \"life[self] == 0\"\n";
+  };
+  const std::string reachable = "score[self] >= 2";
+  const std::string unreachable = "score[self] >= 2 and life[self] > 2";
+  write_ends(reachable);
+  const std::string git =
+      "cd '" + repo.string() + "' && git -c user.name=t -c user.email=t@t.invalid ";
+  ASSERT_EQ(
+      std::system(
+          (git + "init -q && " + git + "add . && " + git + "commit -qm old >/dev/null").c_str()),
+      0);
+  write_ends(unreachable);
+  ASSERT_EQ(std::system((git + "commit -qam new >/dev/null").c_str()), 0);
+  write_ends(reachable);  // the working tree is back at the old ends
+
+  const std::string env = "TMPDIR='" + tmp.string() + "' ";
+  const fs::path out = temp_dir() / "stdout";
+  const fs::path err = temp_dir() / "stderr";
+  const auto run_env = [&](const std::string& args) {
+    const std::string cmd = "cd '" + repo.string() + "' && " + env + LOOPHOLE_BINARY + " " + args +
+                            " >" + out.string() + " 2>" + err.string() + " </dev/null";
+    const int status = std::system(cmd.c_str());
+    Outcome o;
+    o.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    o.out = slurp(out);
+    o.err = slurp(err);
+    return o;
+  };
+  Outcome r = run_env("diff -j 1 rules/game.yaml --rev HEAD~1 --rev HEAD");
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out,
+            "loophole diff HEAD~1:rules/game.yaml -> HEAD:rules/game.yaml\n"
+            "findings added (3):\n"
+            "  HEAD:rules/game.yaml:25:14: error: rule gap: assignment leaves the range of "
+            "'score' [rule-gap/action:gain]\n"
+            "  HEAD:shared/ends.yaml:2:11: error: unreachable win: P1 can never win by 'points' "
+            "[unreachable-win/end:points/P1]\n"
+            "  HEAD:shared/ends.yaml:2:11: error: unreachable win: P2 can never win by 'points' "
+            "[unreachable-win/end:points/P2]\n"
+            "findings removed (0):\n"
+            "findings unchanged: 0\n"
+            "end conditions:\n"
+            "  became unreachable: P1 win by 'points' (end:points/P1)\n"
+            "  became unreachable: P2 win by 'points' (end:points/P2)\n"
+            "states 237 -> 541 (+304)  transitions 289 -> 677 (+388)\n");
+  // HEAD against the working tree: the edit undoes it.
+  r = run_env("diff -j 1 rules/game.yaml --rev HEAD");
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("findings removed (3):\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  became reachable: P1 win by 'points' (end:points/P1)\n"),
+            std::string::npos)
+      << r.out;
+  // An included file that does not load is named by its revision too.
+  std::ofstream(repo / "shared" / "ends.yaml") << "end: [\n";
+  ASSERT_EQ(std::system((git + "commit -qam broken >/dev/null").c_str()), 0);
+  r = run_env("diff -j 1 rules/game.yaml --rev HEAD~1 --rev HEAD");
+  EXPECT_EQ(r.code, 2) << r.out << r.err;
+  EXPECT_EQ(r.err.rfind("HEAD:shared/ends.yaml:", 0), 0u) << r.err;
+  EXPECT_EQ(r.err.find(tmp.string()), std::string::npos) << r.err;
+  // Nothing is left in the temporary directory or next to the files.
+  EXPECT_TRUE(fs::is_empty(tmp));
+  EXPECT_EQ(std::distance(fs::directory_iterator(repo / "rules"), fs::directory_iterator{}), 1);
 }
 
 }  // namespace
