@@ -174,7 +174,9 @@ struct SmtEngine {
 };
 
 // ---------------------------------------------------------------------------
-// Typed: the same pinned answers from every engine.
+// Typed: the same pinned answers from every engine, one fixture per kind of
+// question (a deadlock, a rule gap, a violated property, an unreachable win,
+// a reachable property and invariants that hold).
 
 struct Pinned {
   std::string file;  // under tests/fixtures/
@@ -186,6 +188,16 @@ const std::vector<Pinned>& pinned() {
       {"findings/deadlock/no-pass.yaml",
        {{"deadlock in 'combat · fight', P1 holds priority and can neither act nor pass",
          {true, 2}}}},
+      {"findings/rule-gap/empty-deck.yaml",
+       {{"rule-gap step:main.draw draw from an empty deck", {true, 3}}}},
+      {"findings/property-violation/hand-limit.yaml",
+       {{"violated property:hand_limit", {true, 6}}}},
+      {"findings/unreachable-win/first-player-only.yaml",
+       {{"unreached end:points/P2", {false, 0}}}},
+      {"findings/property-violation/holds.yaml",
+       {{"reached property:full_treasury", {true, 6}},
+        {"violated property:hand_limit", {false, 0}},
+        {"violated property:no_overflow", {false, 0}}}},
   };
   return cases;
 }
@@ -200,6 +212,7 @@ TYPED_TEST(EngineAgreement, PinnedAnswers) {
     const auto l = load(std::string(LOOPHOLE_SOURCE_DIR) + "/tests/fixtures/" + c.file);
     ASSERT_TRUE(l->game);
     const Answers got = TypeParam::run(*l);
+    EXPECT_FALSE(got.empty()) << c.file;
     EXPECT_EQ(got, c.expected) << c.file << ":\n" << show(got);
   }
 }
