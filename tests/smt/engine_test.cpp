@@ -294,6 +294,33 @@ TEST(SymbolicScope, FindsTheValuesAtWhichAGapAppears) {
                  }));
 }
 
+TEST(SymbolicScope, ADepthTooShallowLeavesValuesUnsettledNotClean) {
+  std::vector<std::unique_ptr<Loaded>> kept;
+  const auto load_value = [&](std::int64_t v) -> const model::Game* {
+    kept.push_back(load("tests/fixtures/smt/scope-deck.yaml", {{"deck", v}}));
+    return kept.back()->game ? &*kept.back()->game : nullptr;
+  };
+  properties::CheckSelection sel;
+  sel.response_loops = sel.stalemates = sel.dead_rules = false;
+  Options o = small(1);
+  o.depth = 2;  // the gap at deck <= 2 is 3 moves in
+  const ScopeResult r = symbolic_scope("deck", 1, 4, load_value, o, sel);
+  EXPECT_EQ(r.depth, 2);
+  EXPECT_EQ(r.unsettled, (std::vector<std::int64_t>{1, 2, 3, 4}));
+  std::vector<std::string> got;
+  for (const auto& a : r.answers) got.push_back(a.rule + ": " + a.summary);
+  for (const auto& a : r.open) got.push_back("unknown " + a.rule + ": " + a.summary);
+  // The real gap (deck <= 2, 3 moves in) is not lost: rule gaps stay
+  // unknown at every value, and what was found is qualified by the depth.
+  EXPECT_EQ(got, (std::vector<std::string>{
+                     "end:three_in_hand/P1: deck <= 2 within depth 2",
+                     "end:three_in_hand/P2: deck <= 2 within depth 2",
+                     "unknown rule-gap: for every deck in 1..4",
+                     "unknown end:three_in_hand/P1: deck >= 3",
+                     "unknown end:three_in_hand/P2: deck >= 3",
+                 }));
+}
+
 TEST(SymbolicScope, Summaries) {
   EXPECT_EQ(summarise_values("deck", {1, 2}, 1, 6), "deck <= 2");
   EXPECT_EQ(summarise_values("deck", {3, 4, 5, 6}, 1, 6), "deck >= 3");
