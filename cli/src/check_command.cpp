@@ -313,11 +313,15 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
                                 [](const auto& r) { return r.first == reports::Format::html; });
   if (html) add_phase_graphs(report, render);
   const std::string rendered = reports::render(format, report, sources, render);
-  if (!write_output(args.output, rendered, error)) {
+  // Bad input (exit 2): the diagnostics are on stderr; report files are left
+  // as they were, so CI never uploads a report of a run that did not check.
+  const bool to_file = !args.output.empty() && args.output != "-";
+  if (!(bad_input && to_file) && !write_output(args.output, rendered, error)) {
     std::cerr << "loophole: error: " << error << "\n";
     return 2;
   }
   for (const auto& [extra_format, path] : *extra_reports) {
+    if (bad_input) break;
     reports::RenderOptions plain = render;
     plain.text.color = false;
     if (!write_output(path, reports::render(extra_format, report, sources, plain), error)) {

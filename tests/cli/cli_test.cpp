@@ -269,12 +269,9 @@ TEST(Cli, OutputFileIsWrittenWhole) {
   }
 }
 
-// DISABLED until cli/src/check_command.cpp skips writing report files when a
-// ruleset did not load: today `check -o FILE` on bad input replaces FILE with
-// an empty (or partial) report. The rule this test states: bad input (exit 2)
-// leaves no report file behind and leaves an existing one as it was; the
-// diagnostics are on stderr.
-TEST(Cli, DISABLED_BadInputLeavesNoReportFileAndAnExistingOneAlone) {
+// Bad input (exit 2) leaves no report file behind and leaves an existing one
+// as it was (-o and --report alike); the diagnostics are on stderr.
+TEST(Cli, BadInputLeavesNoReportFileAndAnExistingOneAlone) {
   const fs::path report = temp_dir() / "bad-report.txt";
   const fs::path extra = temp_dir() / "bad-report.json";
   fs::remove(report);
