@@ -4,13 +4,17 @@
 // each thread count and prints every run and the medians:
 //
 //   explore_bench [--runs N] [--threads 1,2] [--param NAME=V]... [--players N]
-//                 [--max-states N] [--reference] (RULESET.yaml | --synthetic FIELDS,RANGE)
+//                 [--max-states N] [--reference] [--json]
+//                 (RULESET.yaml | --synthetic FIELDS,RANGE)
 //
 // --control runs only a pure-arithmetic loop, the same work per thread on 1
 // and on 2 threads: equal wall times mean a second core was free.
 //
 // --reference explores through the reference Semantics instead of the
 // compiled successor generator, for comparison.
+//
+// --json prints one JSON object per run (and per control round) instead of
+// the text lines, for scripts (bench/spin_bench); give it before --control.
 //
 // Figures go to stdout; record them with the date in bench/RESULTS.md.
 #include <algorithm>
@@ -91,11 +95,12 @@ struct Run {
 };
 
 [[noreturn]] void usage(const char* why) {
-  std::fprintf(stderr,
-               "explore_bench: %s\nusage: explore_bench [--runs N] [--threads 1,2] "
-               "[--param NAME=V]... [--players N] [--max-states N] [--reference] [--control] "
-               "(RULESET.yaml | --synthetic FIELDS,RANGE)\n",
-               why);
+  std::fprintf(
+      stderr,
+      "explore_bench: %s\nusage: explore_bench [--runs N] [--threads 1,2] "
+      "[--param NAME=V]... [--players N] [--max-states N] [--reference] [--json] [--control] "
+      "(RULESET.yaml | --synthetic FIELDS,RANGE)\n",
+      why);
   std::exit(2);
 }
 
@@ -126,6 +131,18 @@ const char* completion_name(checker::Completion c) {
       return "interrupted";
   }
   return "?";
+}
+
+void print_json(int threads, const Run& r) {
+  const auto& s = r.stats;
+  std::printf(
+      "{\"threads\": %d, \"states\": %llu, \"transitions\": %llu, \"depth\": %u, "
+      "\"seconds\": %.6f, \"cpu_seconds\": %.6f, \"peak_bytes\": %llu, "
+      "\"bytes_per_state\": %.3f, \"completion\": \"%s\", \"generator\": \"%s\"}\n",
+      threads, static_cast<unsigned long long>(s.states),
+      static_cast<unsigned long long>(s.transitions), s.depth, s.seconds, r.cpu,
+      static_cast<unsigned long long>(s.bytes), s.bytes_per_state, completion_name(r.completion),
+      s.generator.c_str());
 }
 
 void print_run(const char* label, const Run& r) {
@@ -171,6 +188,7 @@ int main(int argc, char** argv) {
   std::string path;
   std::optional<std::pair<int, int>> synthetic;
   bool reference = false;
+  bool json = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -196,10 +214,16 @@ int main(int argc, char** argv) {
       load.players = std::atoi(value().c_str());
     } else if (a == "--max-states") {
       max_states = std::strtoull(value().c_str(), nullptr, 10);
+    } else if (a == "--json") {
+      json = true;
     } else if (a == "--control") {
       for (int r = 0; r < runs; ++r) {
         const double one = control_loop(1);
         const double two = control_loop(2);
+        if (json) {
+          std::printf("{\"control_1t_seconds\": %.6f, \"control_2t_seconds\": %.6f}\n", one, two);
+          continue;
+        }
         std::printf("control  1 thread %.3f s  2 threads %.3f s (same work per thread)\n", one,
                     two);
       }
@@ -226,7 +250,9 @@ int main(int argc, char** argv) {
   std::unique_ptr<checker::TransitionSystem> system;
   if (synthetic) {
     system = std::make_unique<Synthetic>(synthetic->first, synthetic->second);
-    std::printf("synthetic %d counters 0..%d\n", synthetic->first, synthetic->second - 1);
+    if (!json) {
+      std::printf("synthetic %d counters 0..%d\n", synthetic->first, synthetic->second - 1);
+    }
   } else {
     game = model::load_game(path, load, sources, sink);
     if (!game) {
@@ -235,12 +261,16 @@ int main(int argc, char** argv) {
     }
     sem = std::make_unique<checker::Semantics>(*game);
     if (reference) system = std::make_unique<checker::SemanticsSystem>(*sem);
-    std::printf("%s (%s), %d players\n", path.c_str(), game->name.c_str(), game->players);
+    if (!json) {
+      std::printf("%s (%s), %d players\n", path.c_str(), game->name.c_str(), game->players);
+    }
   }
   const checker::Layout& layout = system ? system->layout() : sem->layout();
   const checker::Packer packer(layout);
-  std::printf("layout   %zu fields (%zu data), %zu bits: %zu bytes packed\n", layout.fields.size(),
-              layout.data_fields, packer.bits(), packer.bytes());
+  if (!json) {
+    std::printf("layout   %zu fields (%zu data), %zu bits: %zu bytes packed\n",
+                layout.fields.size(), layout.data_fields, packer.bits(), packer.bytes());
+  }
 
   for (const int threads : thread_counts) {
     std::vector<double> seconds, cpu, rates, bytes;
@@ -260,6 +290,10 @@ int main(int argc, char** argv) {
         run.memory = eg->memory_use();
       }
       const std::string label = std::to_string(threads) + "t #" + std::to_string(r + 1);
+      if (json) {
+        print_json(threads, run);
+        continue;
+      }
       print_run(label.c_str(), run);
       seconds.push_back(run.stats.seconds);
       cpu.push_back(run.cpu);
@@ -267,6 +301,7 @@ int main(int argc, char** argv) {
           run.stats.seconds > 0 ? static_cast<double>(run.stats.states) / run.stats.seconds : 0);
       bytes.push_back(run.stats.bytes_per_state);
     }
+    if (json) continue;
     std::printf("median   threads %d  time %.3f s  cpu %.3f s  rate %.0f k/s  peak %.1f B/state\n",
                 threads, median(seconds), median(cpu), median(rates) / 1000, median(bytes));
   }
