@@ -7,6 +7,7 @@
 // budget for the growth before allocating the new table.
 #include "state_store.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <cstring>
@@ -118,7 +119,17 @@ bool StateStore::grow_index(std::uint64_t states, const ParallelFor& parallel) {
   const std::size_t bytes = capacity * sizeof(std::uint32_t);
   slots_.reset(static_cast<std::uint32_t*>(std::malloc(bytes)));
   if (!slots_) throw std::bad_alloc();
-  std::memset(slots_.get(), 0xFF, bytes);
+  // Filling the table is its first touch (the page faults too), as long as
+  // rehashing it for large tables: on the workers as well.
+  constexpr std::size_t fill_grain = std::size_t{1} << 20;
+  auto* fill = reinterpret_cast<std::uint8_t*>(slots_.get());
+  if (parallel && bytes > fill_grain) {
+    parallel((bytes + fill_grain - 1) / fill_grain, [&](std::size_t t) {
+      std::memset(fill + t * fill_grain, 0xFF, std::min(fill_grain, bytes - t * fill_grain));
+    });
+  } else {
+    std::memset(fill, 0xFF, bytes);
+  }
   bits_ = bits;
   mask_ = static_cast<std::uint32_t>(capacity - 1);
   tombstones_ = 0;
