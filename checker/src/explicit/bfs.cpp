@@ -12,8 +12,8 @@
 // parallel: copy new states into the arena and finish their hash slots.
 // Numbering, parents and edges are therefore exactly those of a one-thread
 // search, for every thread count and every chunking. What stays serial is per
-// task or per source (offsets), never per move, so the successor function
-// stays the bottleneck.
+// task, never per source or move, so the successor function stays the
+// bottleneck.
 //
 // Limits are checked between chunks and, for time and interrupts, inside the
 // expand phase; a stopped chunk is dropped whole, and a state limit cuts the
@@ -249,12 +249,23 @@ class Search {
     }
   }
 
-  // Numbers the new states and appends the edges on all threads: count the
-  // first claims per task, give each task its first id and first edge
-  // position (serial, per task and per source only), then assign the ids,
-  // and then write the edges (which may point at ids of later tasks) while
-  // the new states are committed. The result is walk_serial()'s.
+  // Numbers the new states and appends the edges on all threads: give each
+  // task its first edge position and count its first claims, give each task
+  // its first id (serial, per task only), then assign the ids, and then
+  // write the edges (which may point at ids of later tasks) while the new
+  // states are committed. The sources' edge offsets are closed alongside,
+  // in two parallel passes (group bases, then offsets). The result is
+  // walk_serial()'s.
   void walk_parallel(std::size_t tasks) {
+    if (edges_.states() != tasks_[0].first) {
+      throw std::logic_error("loophole: internal error: a chunk does not start at the open state");
+    }
+    std::uint64_t edge = edges_.size();
+    for (std::size_t t = 0; t < tasks; ++t) {
+      tasks_[t].first_edge = edge;
+      edge += tasks_[t].refs.size();
+    }
+    edges_.prepare_close(tasks_[tasks - 1].last);
     workers_.run(tasks, [&](std::size_t t, int) {
       TaskBuffer& b = tasks_[t];
       const std::uint64_t base = std::uint64_t{t} << 32;
@@ -263,24 +274,24 @@ class Search {
         const StateStore::Ref r = b.refs[k];
         if (store_.is_tentative(r) && store_.first(r, base | k)) ++b.fresh;
       }
+      edges_.close_bases(b.first, b.first_edge, b.degrees);
     });
-    std::uint64_t id = store_.size(), edge = edges_.size();
+    std::uint64_t id = store_.size();
     for (std::size_t t = 0; t < tasks; ++t) {
       TaskBuffer& b = tasks_[t];
       b.first_id = static_cast<StateId>(id);
-      b.first_edge = edge;
       id += b.fresh;
-      edge += b.refs.size();
       for (std::size_t w = 0; w < b.seen.size(); ++w) {
         for (std::uint64_t bits = b.seen[w]; bits != 0; bits &= bits - 1) {
           edges_.intern(static_cast<std::uint16_t>(w * 64 + std::countr_zero(bits)));
         }
       }
-      edges_.close_states(b.degrees);
     }
+    edges_.finish_close(tasks_[tasks - 1].last, edge);
     store_.set_assigned(id - store_.size());
     workers_.run(tasks, [&](std::size_t t, int) {
       const TaskBuffer& b = tasks_[t];
+      edges_.close_offsets(b.first, b.first_edge, b.degrees);
       const std::uint64_t base = std::uint64_t{t} << 32;
       StateId next = b.first_id, src = b.first;
       std::size_t k = 0;

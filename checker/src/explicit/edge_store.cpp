@@ -25,12 +25,49 @@ bool EdgeStore::reserve(std::uint64_t states, std::uint64_t edges) {
 
 void EdgeStore::open_state() {
   const std::uint64_t s = closed_;
-  if ((s & ((std::uint64_t{1} << group_shift) - 1)) == 0) base_.push_back(count_);
-  const std::uint64_t rel = count_ - base_[s >> group_shift];
+  if ((s & group_mask) == 0) base_.push_back(count_);
+  set_rel(s, count_);
+}
+
+void EdgeStore::set_rel(std::uint64_t s, std::uint64_t count) {
+  const std::uint64_t rel = count - base_[s >> group_shift];
   if (rel > ~std::uint32_t{0}) {
     throw std::length_error("loophole: more than 4 billion moves from 1024 consecutive states");
   }
   rel_[s] = static_cast<std::uint32_t>(rel);
+}
+
+// base_ holds one entry per group up to the open state's; the chunk's
+// groups get theirs from the tasks that hold their first state.
+void EdgeStore::prepare_close(std::uint64_t end) {
+  if (base_.size() < (end >> group_shift) + 1) base_.resize((end >> group_shift) + 1);
+}
+
+void EdgeStore::close_bases(std::uint64_t first, std::uint64_t first_edge,
+                            const std::vector<std::uint32_t>& degrees) {
+  std::uint64_t count = first_edge, s = first;
+  for (const std::uint32_t d : degrees) {
+    if ((s & group_mask) == 0) base_[s >> group_shift] = count;
+    count += d;
+    ++s;
+  }
+}
+
+void EdgeStore::close_offsets(std::uint64_t first, std::uint64_t first_edge,
+                              const std::vector<std::uint32_t>& degrees) {
+  std::uint64_t count = first_edge, s = first;
+  for (const std::uint32_t d : degrees) {
+    set_rel(s, count);
+    count += d;
+    ++s;
+  }
+}
+
+void EdgeStore::finish_close(std::uint64_t end, std::uint64_t edges) {
+  closed_ = end;
+  count_ = edges;
+  if ((end & group_mask) == 0) base_[end >> group_shift] = edges;
+  set_rel(end, edges);
 }
 
 std::uint8_t EdgeStore::intern(std::uint16_t raw_label) {

@@ -51,6 +51,19 @@ class EdgeStore {
   // their positions (thread-safe for distinct positions).
   std::uint8_t intern(std::uint16_t raw_label);
   void close_states(const std::vector<std::uint32_t>& degrees);
+  // close_states() split over the tasks of a chunk, for states [states(),
+  // end) whose edges start at known positions: prepare_close(end) (serial),
+  // then close_bases() for every task (parallel, each its own run of states
+  // and degrees, starting at state `first` and edge `first_edge`), then
+  // close_offsets() for every task (parallel, after all close_bases()), and
+  // finish_close(end, edges) (serial, any time after close_bases()). The
+  // result is close_states()'s.
+  void prepare_close(std::uint64_t end);
+  void close_bases(std::uint64_t first, std::uint64_t first_edge,
+                   const std::vector<std::uint32_t>& degrees);
+  void close_offsets(std::uint64_t first, std::uint64_t first_edge,
+                     const std::vector<std::uint32_t>& degrees);
+  void finish_close(std::uint64_t end, std::uint64_t edges);
   void set(std::uint64_t e, StateId to, std::uint16_t raw_label) {
     to_[e] = to;
     attr_[e] = static_cast<std::uint8_t>(code_[raw_label]);
@@ -67,7 +80,9 @@ class EdgeStore {
  private:
   [[noreturn]] static void bad_label(int chooser_player);
   static constexpr unsigned group_shift = 10;
+  static constexpr std::uint64_t group_mask = (std::uint64_t{1} << group_shift) - 1;
   void open_state();
+  void set_rel(std::uint64_t s, std::uint64_t count);
 
   MemoryBudget& budget_;
   Segmented<StateId> to_;
