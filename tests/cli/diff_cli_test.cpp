@@ -53,6 +53,19 @@ Outcome run_in(const fs::path& cwd, const std::string& args) {
 
 Outcome run(const std::string& args) { return run_in(fs::current_path(), args); }
 
+// Runs `git ARGS` in `repo` with a fixed identity; every "{git}" in ARGS is
+// the same git command (for chains such as "init -q && {git} add .").
+// Returns the shell's exit code.
+int git(const fs::path& repo, std::string args) {
+  const std::string command = "git -c user.name=t -c user.email=t@t.invalid";
+  for (std::size_t at = args.find("{git}"); at != std::string::npos; at = args.find("{git}", at)) {
+    args.replace(at, 5, command);
+    at += command.size();
+  }
+  return std::system(
+      ("cd '" + repo.string() + "' && " + command + " " + args + " >/dev/null").c_str());
+}
+
 std::string pair(const std::string& name) {
   return " tests/fixtures/diff/" + name + "/old.yaml tests/fixtures/diff/" + name + "/new.yaml";
 }
@@ -112,14 +125,9 @@ TEST(DiffCli, ComparesGitRevisionsWithIncludes) {
   };
   std::ofstream(repo / "rules" / "ends.yaml") << ends;
   write(old_body);
-  const std::string git =
-      "cd '" + repo.string() + "' && git -c user.name=t -c user.email=t@t.invalid ";
-  ASSERT_EQ(
-      std::system(
-          (git + "init -q && " + git + "add . && " + git + "commit -qm old >/dev/null").c_str()),
-      0);
+  ASSERT_EQ(git(repo, "init -q && {git} add . && {git} commit -qm old"), 0);
   write(new_body);
-  ASSERT_EQ(std::system((git + "commit -qam new >/dev/null").c_str()), 0);
+  ASSERT_EQ(git(repo, "commit -qam new"), 0);
 
   Outcome r = run_in(repo, "diff -j 1 rules/game.yaml --rev HEAD~1 --rev HEAD");
   EXPECT_EQ(r.code, 1) << r.err;
@@ -178,14 +186,9 @@ TEST(DiffCli, RevisionsReadTheirIncludedFilesFromGit) {
   const std::string reachable = "score[self] >= 2";
   const std::string unreachable = "score[self] >= 2 and life[self] > 2";
   write_ends(reachable);
-  const std::string git =
-      "cd '" + repo.string() + "' && git -c user.name=t -c user.email=t@t.invalid ";
-  ASSERT_EQ(
-      std::system(
-          (git + "init -q && " + git + "add . && " + git + "commit -qm old >/dev/null").c_str()),
-      0);
+  ASSERT_EQ(git(repo, "init -q && {git} add . && {git} commit -qm old"), 0);
   write_ends(unreachable);
-  ASSERT_EQ(std::system((git + "commit -qam new >/dev/null").c_str()), 0);
+  ASSERT_EQ(git(repo, "commit -qam new"), 0);
   write_ends(reachable);  // the working tree is back at the old ends
 
   const std::string env = "TMPDIR='" + tmp.string() + "' ";
@@ -228,7 +231,7 @@ TEST(DiffCli, RevisionsReadTheirIncludedFilesFromGit) {
       << r.out;
   // An included file that does not load is named by its revision too.
   std::ofstream(repo / "shared" / "ends.yaml") << "end: [\n";
-  ASSERT_EQ(std::system((git + "commit -qam broken >/dev/null").c_str()), 0);
+  ASSERT_EQ(git(repo, "commit -qam broken"), 0);
   r = run_env("diff -j 1 rules/game.yaml --rev HEAD~1 --rev HEAD");
   EXPECT_EQ(r.code, 2) << r.out << r.err;
   EXPECT_EQ(r.err.rfind("HEAD:shared/ends.yaml:", 0), 0u) << r.err;

@@ -273,8 +273,9 @@ TEST(StaticChecks, CandidateGapsAreConfirmedOrRefutedBySearch) {
                 "empty deck | confirmed by search: reached in 3 moves"}));
 }
 
-TEST(SymbolicScope, FindsTheValuesAtWhichAGapAppears) {
-  std::vector<std::unique_ptr<Loaded>> kept;
+// symbolic_scope over deck = 1..4 of tests/fixtures/smt/scope-deck.yaml;
+// `kept` keeps the loaded games (which the findings point into) alive.
+ScopeResult scope_deck(int depth, std::vector<std::unique_ptr<Loaded>>& kept) {
   const auto load_value = [&](std::int64_t v) -> const model::Game* {
     kept.push_back(load("tests/fixtures/smt/scope-deck.yaml", {{"deck", v}}));
     return kept.back()->game ? &*kept.back()->game : nullptr;
@@ -282,8 +283,13 @@ TEST(SymbolicScope, FindsTheValuesAtWhichAGapAppears) {
   properties::CheckSelection sel;
   sel.response_loops = sel.stalemates = sel.dead_rules = false;
   Options o = small(1);
-  o.depth = 8;
-  const ScopeResult r = symbolic_scope("deck", 1, 4, load_value, o, sel);
+  o.depth = depth;
+  return symbolic_scope("deck", 1, 4, load_value, o, sel);
+}
+
+TEST(SymbolicScope, FindsTheValuesAtWhichAGapAppears) {
+  std::vector<std::unique_ptr<Loaded>> kept;
+  const ScopeResult r = scope_deck(8, kept);
   EXPECT_EQ(r.checked, (std::vector<std::int64_t>{1, 2, 3, 4}));
   std::vector<std::string> got;
   for (const auto& a : r.answers) got.push_back(a.rule + ": " + a.summary);
@@ -296,15 +302,7 @@ TEST(SymbolicScope, FindsTheValuesAtWhichAGapAppears) {
 
 TEST(SymbolicScope, ADepthTooShallowLeavesValuesUnsettledNotClean) {
   std::vector<std::unique_ptr<Loaded>> kept;
-  const auto load_value = [&](std::int64_t v) -> const model::Game* {
-    kept.push_back(load("tests/fixtures/smt/scope-deck.yaml", {{"deck", v}}));
-    return kept.back()->game ? &*kept.back()->game : nullptr;
-  };
-  properties::CheckSelection sel;
-  sel.response_loops = sel.stalemates = sel.dead_rules = false;
-  Options o = small(1);
-  o.depth = 2;  // the gap at deck <= 2 is 3 moves in
-  const ScopeResult r = symbolic_scope("deck", 1, 4, load_value, o, sel);
+  const ScopeResult r = scope_deck(2, kept);  // the gap at deck <= 2 is 3 moves in
   EXPECT_EQ(r.depth, 2);
   EXPECT_EQ(r.unsettled, (std::vector<std::int64_t>{1, 2, 3, 4}));
   std::vector<std::string> got;
