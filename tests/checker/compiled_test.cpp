@@ -353,7 +353,8 @@ class Census {
 // tagged and computed-kind zone counts, `sum` and `count` over tagged kinds
 // and `others`, nested choices with a `for` between them, a draw that
 // branches and a chosen move, `if ... else`, fire of a custom event, and
-// limits per turn and per window.
+// limits per turn and per window; and an end condition that never holds,
+// for instruction forms of the compiler the corpus lacks.
 const char* const extra_yaml = R"yaml(
 loophole: 1
 game: extra
@@ -420,6 +421,12 @@ windows:
   main:
     protocol: alternate
     may_pass: true
+end:
+  # never holds (pos and slot stay within 0..3), but runs after every move:
+  # it exercises fused forms the corpus lacks (see CorpusRunsEveryInstructionForm)
+  - name: never
+    lose: each
+    when: "slot[self] > 5 or (pos > 8 or slot[self] + pos > 9) or (self == P3) == (pos > 7) and pos > 3 or slot[self] * 2 > pos * 3 + 9 or (pos + 1) != (1 + pos) or count(hand[top_controller], red) > 3"
 )yaml";
 
 // ---------------------------------------------------------------------------
@@ -507,6 +514,44 @@ TEST(Compiled, CorpusUsesEveryConstruct) {
   std::string missing;
   for (const auto& m : census.missing()) missing += m + "; ";
   EXPECT_EQ(missing, "");
+}
+
+// The compiler's own forms (fused comparisons, player-relative slots, leaves
+// folded into the operator or the and/or after them, one-leaf programs): the
+// corpus the agreement tests run must use each of them, so a wrong fusion
+// cannot hide behind a construct that happens to compile the plain way.
+TEST(Compiled, CorpusRunsEveryInstructionForm) {
+  std::set<std::string> used;
+  const auto add = [&](const Semantics& sem) {
+    const CompiledSystem c(sem);
+    for (const auto& f : c.instruction_forms()) used.insert(f);
+  };
+  for (const std::string& path : corpus_files()) {
+    auto l = load(path);
+    if (!l->game) continue;
+    add(Semantics(*l->game));
+  }
+  for (const char* seed : {"rulesets/containment.yaml", "rulesets/cosmere.yaml",
+                           "rulesets/operators.yaml", "rulesets/speed-biomes.yaml"}) {
+    auto l = load(seed);
+    ASSERT_TRUE(l->game.has_value());
+    add(Semantics(*l->game));
+  }
+  const auto extra = testing::load_ruleset("extra.yaml", extra_yaml);
+  ASSERT_TRUE(extra->sem);
+  add(*extra->sem);
+  std::string missing;
+  for (const auto& f : CompiledSystem::all_instruction_forms()) {
+    if (used.count(f) == 0) missing += f + "; ";
+  }
+  EXPECT_EQ(missing, "");
+  // And nothing is used that the list does not know.
+  const auto all = CompiledSystem::all_instruction_forms();
+  std::string unknown;
+  for (const auto& f : used) {
+    if (!std::binary_search(all.begin(), all.end(), f)) unknown += f + "; ";
+  }
+  EXPECT_EQ(unknown, "");
 }
 
 TEST(Compiled, ExploreUsesTheCompiledGenerator) {

@@ -16,6 +16,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "bfs.hpp"
 
@@ -42,6 +43,12 @@ class CompiledSystem final : public TransitionSystem {
   void successors(const StateVec& state, std::vector<Successor>& out) const override;
   void successors_flat(const std::int32_t* state, FlatSuccessors& out) const override;
   [[nodiscard]] std::string generator() const override { return "compiled"; }
+
+  // The instruction forms the expression programs use ("load", "rel self
+  // next", "bound then and", "cmp_k lt", ...), for the tests' census: every
+  // form the compiler can emit must be run by some ruleset of the corpus.
+  [[nodiscard]] std::vector<std::string> instruction_forms() const;
+  [[nodiscard]] static std::vector<std::string> all_instruction_forms();
 
   struct Program;
 
