@@ -88,8 +88,12 @@ Agreement agree(const Semantics& sem, const std::string& name, std::uint64_t cap
     if (seen.insert(s).second) queue.push_back(s);
   }
   std::vector<Successor> ref, got;
-  FlatSuccessors flat;
+  FlatSuccessors flat, packed;
   flat.fields = sem.layout().fields.size();
+  packed.fields = flat.fields;
+  const Packer packer(sem.layout());
+  packed.pack_with = &packer;
+  std::vector<Word> base(packer.words()), want(packer.words());
   int failures = 0;
   for (std::size_t head = 0; head < queue.size(); ++head) {
     if (queue.size() > cap) return a;
@@ -110,6 +114,20 @@ Agreement agree(const Semantics& sem, const std::string& name, std::uint64_t cap
                  " without marking it written";
           break;
         }
+      }
+    }
+    // The engine's path: each successor packed as it is made, from the
+    // source's words, is the packed reference successor.
+    packer.pack(s, base.data());
+    packed.pack_base = base.data();
+    compiled.successors_flat(s.data(), packed);
+    if (diff.empty() && (!packed.wrote_packed || packed.count != ref.size())) {
+      diff = "the packed path gave " + std::to_string(packed.count) + " successors";
+    }
+    for (std::size_t i = 0; diff.empty() && i < packed.count; ++i) {
+      packer.pack(ref[i].state, want.data());
+      if (!std::equal(want.begin(), want.end(), packed.packed.begin() + i * packer.words())) {
+        diff = "successor " + std::to_string(i) + " packs differently on the engine's path";
       }
     }
     if (!diff.empty()) {

@@ -26,6 +26,7 @@
 #include <atomic>
 #include <bit>
 #include <chrono>
+#include <cstring>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -210,6 +211,8 @@ class Search {
       store_.load(src, s.words.data());
       packer_.unpack(s.words.data(), s.state);
       FlatSuccessors& out = s.successors;
+      out.pack_with = &packer_;
+      out.pack_base = s.words.data();
       system_.successors_flat(s.state.data(), out);
       if (!fit(b, out.count)) {
         stop(Completion::memory_limit);
@@ -217,9 +220,14 @@ class Search {
       }
       const std::size_t first = b.words.size();
       b.words.resize(first + out.count * words);  // within the capacity fit() made
+      if (out.wrote_packed && out.count != 0) {
+        std::memcpy(&b.words[first], out.packed.data(), out.count * words * sizeof(Word));
+      }
       for (std::size_t i = 0; i < out.count; ++i) {
         const std::size_t at = first + i * words;
-        if (out.has_dirty) {
+        if (out.wrote_packed) {
+          // packed by the generator
+        } else if (out.has_dirty) {
           packer_.pack_fields(s.words.data(), out.state(i), out.dirty_of(i), &b.words[at]);
         } else {
           packer_.pack_delta(s.state.data(), s.words.data(), out.state(i), &b.words[at]);
@@ -460,6 +468,7 @@ void TransitionSystem::successors_flat(const std::int32_t* state, FlatSuccessors
   out.fields = n;
   out.count = 0;
   out.has_dirty = false;
+  out.wrote_packed = false;
   sc->state.assign(state, state + n);
   successors(sc->state, sc->successors);
   for (const Successor& x : sc->successors) {

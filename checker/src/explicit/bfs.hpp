@@ -13,6 +13,7 @@
 #include "loophole/checker/semantics.hpp"
 
 #include "explicit_graph.hpp"
+#include "packer.hpp"
 
 namespace loophole::checker {
 
@@ -48,6 +49,23 @@ struct FlatSuccessors {
   [[nodiscard]] std::uint64_t* dirty_of(std::size_t i) { return &dirty[i * dirty_words(fields)]; }
   [[nodiscard]] const std::uint64_t* dirty_of(std::size_t i) const {
     return &dirty[i * dirty_words(fields)];
+  }
+  // The engine's fast path: with pack_with set (and pack_base, the source's
+  // packed words), a generator may pack each successor as it makes it, into
+  // packed[i * pack_with->words() ..], and say so with wrote_packed; states
+  // and dirty are then not filled. Generators that do not set wrote_packed
+  // leave the packing to the engine.
+  const Packer* pack_with = nullptr;
+  const Word* pack_base = nullptr;
+  bool wrote_packed = false;
+  std::vector<Word> packed;
+  // Appends a successor as packed words; returns where to write them.
+  Word* add_packed(const MoveInfo& m) {
+    const std::size_t words = pack_with->words();
+    if (moves.size() <= count) moves.resize(count + 1);
+    if (packed.size() < (count + 1) * words) packed.resize((count + 1) * words);
+    moves[count] = m;
+    return &packed[count++ * words];
   }
   // Appends a successor; returns where to write its fields.
   std::int32_t* add(const MoveInfo& m) {

@@ -961,6 +961,7 @@ class Runner {
     out_.count = 0;
     out_.fields = fields_;
     out_.has_dirty = true;
+    out_.wrote_packed = out_.pack_with != nullptr;
     sc_.frames.clear();
     before_ = s;
     if (s[ctl_.over] != 0) return;
@@ -1723,6 +1724,10 @@ class Runner {
       m.chooser_player = static_cast<std::int8_t>(picker_);
     } else if (nature_) {
       m.chooser = Chooser::nature;
+    }
+    if (out_.wrote_packed) {
+      out_.pack_with->pack_fields(out_.pack_base, state, dirty, out_.add_packed(m));
+      return;
     }
     std::memcpy(out_.add(m), state, fields_ * sizeof(std::int32_t));
     std::memcpy(out_.dirty_of(out_.count - 1), dirty, dirty_words_ * sizeof(std::uint64_t));
