@@ -188,6 +188,12 @@ struct CompiledSystem::Program {
   // the action's `who` and the window's roles and speeds let player active+rel act.
   std::vector<std::uint8_t> allowed;
   int actions = 0;
+  // The same as lists: the window's actions in order that player active+rel
+  // may take, at candidates[((w * 4 + answering * 2 + acted) * players + rel)].
+  std::vector<std::vector<int>> candidates;
+  // Every live trigger's pending flags, one contiguous run of fields (the
+  // layout allocates them together): most states have none set.
+  int pending_first = 0, pending_fields = 0;
 };
 
 namespace {
@@ -895,6 +901,31 @@ void compile(CompiledSystem::Program& p) {
       }
     }
   }
+  p.candidates.assign(g.windows.size() * 4 * static_cast<std::size_t>(n), {});
+  for (std::size_t w = 0; w < g.windows.size(); ++w) {
+    for (std::size_t mode = 0; mode < 4; ++mode) {
+      for (int rel = 0; rel < n; ++rel) {
+        auto& list = p.candidates[(w * 4 + mode) * n + rel];
+        for (const int a : p.prep.window_actions[w]) {
+          if (p.allowed[((w * g.actions.size() + a) * 4 + mode) * n + rel] != 0) list.push_back(a);
+        }
+      }
+    }
+  }
+  const auto& pending = p.prep.ctl.pending;
+  int first = -1, last = -1;
+  for (const int f : pending) {
+    if (f < 0) continue;
+    if (first < 0 || f < first) first = f;
+    last = std::max(last, f + n);
+  }
+  int live = 0;
+  for (const int f : pending) live += f >= 0 ? 1 : 0;
+  if (first >= 0 && last - first != live * n) {
+    throw std::logic_error("loophole: internal error: pending trigger flags are not contiguous");
+  }
+  p.pending_first = std::max(first, 0);
+  p.pending_fields = first < 0 ? 0 : last - first;
 }
 
 // ---------------------------------------------------------------------------
@@ -1272,7 +1303,9 @@ class Runner {
     sc_.moves.clear();
     const int active = s[ctl_.active];
     const int players = p_.prep.players;
-    for (int i = 0; i < players; ++i) {
+    std::int32_t any = 0;
+    for (int f = 0; f < p_.pending_fields; ++f) any |= s[p_.pending_first + f];
+    for (int i = 0; i < players && any != 0; ++i) {
       const int c = (active + i) % players;
       for (std::size_t t = 0; t < ctl_.pending.size(); ++t) {
         if (ctl_.pending[t] < 0 || s[ctl_.pending[t] + c] == 0) continue;
@@ -1307,9 +1340,9 @@ class Runner {
     const auto& win = g_.windows[w];
     const int h = get(s, ctl_.holder);
     bool any_action = false;
-    for (int a : p_.prep.window_actions[w]) {
+    for (int a : candidates(s, h, w)) {
       int error = -1;
-      const int r = enabled(s, a, h, w, error);
+      const int r = enabled(s, a, h, error);
       if (r == 0) continue;
       sc_.moves.push_back(Move{MoveKind::action, h, a, r < 0 ? error : -1});
       any_action = any_action || r > 0;
@@ -1335,17 +1368,19 @@ class Runner {
     }
   }
 
-  int enabled(const std::int32_t* s, int a, int p, int w, int& error) {
+  // The actions of window w that p's role and speed let p take now, in order
+  // (the role and speed part of Run::enabled).
+  const std::vector<int>& candidates(const std::int32_t* s, int p, int w) const {
     const int players = p_.prep.players;
-    const int active = s[ctl_.active];
     const int answering = get(s, ctl_.stack_size) > 0 ? 1 : 0;
     const int acted = get(s, ctl_.acted) != 0 ? 1 : 0;
-    const int rel = (p - active + players) % players;
-    if (p_.allowed[((static_cast<std::size_t>(w) * p_.actions + a) * 4 + answering * 2 + acted) *
-                       players +
-                   rel] == 0) {
-      return 0;
-    }
+    const int rel = (p - s[ctl_.active] + players) % players;
+    return p_.candidates[(static_cast<std::size_t>(w) * 4 + answering * 2 + acted) * players + rel];
+  }
+
+  // The rest of Run::enabled for a candidate a: 1 enabled, 0 not, -1 a gap
+  // (error set).
+  int enabled(const std::int32_t* s, int a, int p, int& error) {
     const auto& act = g_.actions[a];
     if (ctl_.turn_uses[a] >= 0 && s[ctl_.turn_uses[a] + p] >= act.limit.per_turn) return 0;
     if (ctl_.window_uses[a] >= 0 && s[ctl_.window_uses[a] + p] >= act.limit.per_window) return 0;
@@ -1532,9 +1567,9 @@ class Runner {
     const int players = p_.prep.players;
     for (int i = 1; i <= players; ++i) {
       const int p = (from + i) % players;
-      for (int a : p_.prep.window_actions[window]) {
+      for (int a : candidates(w_, p, window)) {
         int error = -1;
-        const int r = enabled(w_, a, p, window, error);
+        const int r = enabled(w_, a, p, error);
         if (r < 0) return error;
         if (r > 0) {
           set(ctl_.holder, p);
