@@ -572,6 +572,38 @@ TEST(Compiled, CorpusRunsEveryInstructionForm) {
   EXPECT_EQ(unknown, "");
 }
 
+// The compiled generator skips the end checks of a move that wrote nothing
+// they read. A game where that goes wrong if the skip is too eager: the
+// condition starts to hold when only the turn passes (its player is
+// `active`, and it reads no field that changes then).
+const char* const ends_on_handover_yaml = R"yaml(
+loophole: 1
+game: ends-on-handover
+players: 2
+state:
+  idle: {type: int, range: [0, 2], init: 0}
+turn:
+  phases:
+    - name: main
+      steps:
+        - name: rest    # first: the move that passes the turn writes no idle
+        - name: tick
+          do: "idle := (idle + 1) % 3"
+end:
+  - name: second_player_idles
+    lose: active
+    when: "self == P2 and idle == 1"
+)yaml";
+
+TEST(Compiled, EndChecksSkippedOnlyWhenNothingTheyReadChanged) {
+  const auto l = testing::load_ruleset("ends-on-handover.yaml", ends_on_handover_yaml);
+  ASSERT_TRUE(l->sem);
+  const Agreement a = agree(*l->sem, "ends-on-handover.yaml", 1000);
+  EXPECT_TRUE(a.complete);
+  EXPECT_EQ(a.states, 4U);  // P2 loses as the turn passes to them
+  EXPECT_EQ(a.gaps, 0U);
+}
+
 TEST(Compiled, ExploreUsesTheCompiledGenerator) {
   const auto l = testing::load_ruleset("windows.yaml", testing::windows_yaml);
   ASSERT_TRUE(l->sem);

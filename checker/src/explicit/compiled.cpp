@@ -194,6 +194,10 @@ struct CompiledSystem::Program {
   // Every live trigger's pending flags, one contiguous run of fields (the
   // layout allocates them together): most states have none set.
   int pending_first = 0, pending_fields = 0;
+  // The fields the end conditions read (with the active player, who decides
+  // whose conditions are checked), one bit per field; all set when a
+  // condition reads fields it names only at run time.
+  std::vector<std::uint64_t> end_reads;
 };
 
 namespace {
@@ -912,6 +916,65 @@ void compile(CompiledSystem::Program& p) {
       }
     }
   }
+  // What the end conditions read: every instruction's fields, where the
+  // instruction names them; anything else reads "all".
+  const std::size_t fields = p.prep.layout.fields.size();
+  p.end_reads.assign(FlatSuccessors::dirty_words(fields), 0);
+  const auto reads = [&](int f) {
+    if (f >= 0) p.end_reads[static_cast<std::size_t>(f) >> 6] |= std::uint64_t{1} << (f & 63);
+  };
+  bool all = false;
+  reads(p.prep.ctl.active);  // whose conditions are checked
+  for (const int start : p.end_condition) {
+    for (int pc = start; start >= 0; ++pc) {
+      const XIns& x = p.xcode[static_cast<std::size_t>(pc)];
+      if (x.op == X::ret) break;
+      switch (x.op) {
+        case X::load:
+          reads(x.a);
+          break;
+        case X::rel:
+          reads(x.d);
+          for (int q = 0; q < n; ++q) reads(x.a + q * x.b);
+          break;
+        case X::konst:
+        case X::self:
+        case X::bound:
+        case X::next_player:
+        case X::cmp_k:
+        case X::not_:
+        case X::neg:
+        case X::add:
+        case X::sub:
+        case X::mul:
+        case X::div:
+        case X::mod:
+        case X::eq:
+        case X::ne:
+        case X::lt:
+        case X::le:
+        case X::gt:
+        case X::ge:
+        case X::to_bool:
+        case X::and_jump:
+        case X::or_jump:
+        case X::jump_if0:
+        case X::jump:
+        case X::quant_begin:
+        case X::quant_step:
+        case X::abs:
+        case X::min:
+        case X::max:
+        case X::clamp:
+          break;
+        default:  // top, var_dyn, zone_*: fields chosen at run time
+          all = true;
+          break;
+      }
+    }
+  }
+  if (all) std::fill(p.end_reads.begin(), p.end_reads.end(), ~std::uint64_t{0});
+
   const auto& pending = p.prep.ctl.pending;
   int first = -1, last = -1;
   for (const int f : pending) {
@@ -1708,8 +1771,20 @@ class Runner {
     }
   }
 
+  // Whether this path wrote a field some end condition reads. When it did
+  // not, the conditions come out as on the source, where none holds (every
+  // state not over has passed the end checks: initial states after setup,
+  // the others in emit()). The first move from an initial state checks all
+  // the same, so that nothing hangs on how the initial states were made.
+  [[nodiscard]] bool end_inputs_written() const {
+    if (before_[ctl_.stage] == static_cast<std::int32_t>(Stage::start)) return true;
+    std::uint64_t hit = 0;
+    for (std::size_t i = 0; i < dirty_words_; ++i) hit |= dirty_[i] & p_.end_reads[i];
+    return hit != 0;
+  }
+
   void emit() {
-    if (w_[ctl_.over] == 0) {
+    if (w_[ctl_.over] == 0 && !g_.end_conditions.empty() && end_inputs_written()) {
       const int active = w_[ctl_.active];
       const int players = p_.prep.players;
       for (std::size_t c = 0; c < g_.end_conditions.size(); ++c) {
