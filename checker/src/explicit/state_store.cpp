@@ -13,6 +13,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include <sys/mman.h>
+
 namespace loophole::checker {
 
 namespace {
@@ -35,6 +37,24 @@ inline void copy_bytes(std::uint8_t* to, const std::uint8_t* from, std::size_t n
 }  // namespace
 
 void StateStore::FreeSlots::operator()(std::uint32_t* p) const { std::free(p); }
+
+void* huge_alloc(std::size_t bytes) {
+  // Claims, commits and rehashing touch the index at random: with 4 KiB
+  // pages nearly every access misses the TLB as well as the caches. Where
+  // the kernel's transparent huge pages are opt-in (madvise), opt in.
+  constexpr std::size_t huge = std::size_t{2} << 20;
+  void* p = nullptr;
+  if (bytes >= huge) {
+    if (posix_memalign(&p, huge, (bytes + huge - 1) / huge * huge) != 0) p = nullptr;
+#ifdef MADV_HUGEPAGE
+    if (p != nullptr) madvise(p, (bytes + huge - 1) / huge * huge, MADV_HUGEPAGE);
+#endif
+  } else {
+    p = std::malloc(bytes);
+  }
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
 
 StateStore::StateStore(std::size_t words, std::size_t bytes, MemoryBudget& budget)
     : words_(words), bytes_(bytes), budget_(budget) {
@@ -117,8 +137,7 @@ bool StateStore::grow_index(std::uint64_t states, const ParallelFor& parallel) {
   if (!budget_.acquire((capacity - old_capacity) * sizeof(std::uint32_t))) return false;
   slots_.reset();
   const std::size_t bytes = capacity * sizeof(std::uint32_t);
-  slots_.reset(static_cast<std::uint32_t*>(std::malloc(bytes)));
-  if (!slots_) throw std::bad_alloc();
+  slots_.reset(static_cast<std::uint32_t*>(huge_alloc(bytes)));
   // Filling the table is its first touch (the page faults too), as long as
   // rehashing it for large tables: on the workers as well.
   constexpr std::size_t fill_grain = std::size_t{1} << 20;

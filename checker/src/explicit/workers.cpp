@@ -1,39 +1,64 @@
-// The thread team of workers.hpp. Tasks are handed out under one mutex: a
-// phase has at most a few hundred tasks of thousands of states each, so the
-// lock is never contended enough to matter, and it keeps the code obvious.
+// The thread team of workers.hpp. A phase hands out its tasks through one
+// atomic counter. Between phases the helpers spin for a short while on the
+// phase counter before they sleep on a condition variable: BFS runs several
+// short phases per level, and a futex wake-up costs a VM tens of
+// microseconds, as long as a small phase.
 #include "workers.hpp"
 
 #include <utility>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define LOOPHOLE_PAUSE() _mm_pause()
+#else
+#define LOOPHOLE_PAUSE() ((void)0)
+#endif
+
 namespace loophole::checker {
 
-Workers::Workers(int threads) {
+Workers::Workers(int threads)
+    // More threads than cores: a spinning thread would take a core from one
+    // that works, so those sleep at once.
+    : spin_(threads <= static_cast<int>(std::thread::hardware_concurrency()) ? spin_rounds : 0) {
   for (int w = 1; w < threads; ++w) helpers_.emplace_back([this, w] { helper(w); });
 }
 
 Workers::~Workers() {
   {
     const std::lock_guard lock(mutex_);
-    stop_ = true;
+    stop_.store(true, std::memory_order_release);
+    generation_.fetch_add(1, std::memory_order_release);
   }
   wake_.notify_all();
   for (auto& t : helpers_) t.join();
 }
 
 void Workers::run(std::size_t tasks, const std::function<void(std::size_t, int)>& fn) {
+  if (helpers_.empty()) {
+    for (std::size_t t = 0; t < tasks; ++t) fn(t, 0);
+    return;
+  }
+  fn_ = &fn;
+  tasks_ = tasks;
+  next_.store(0, std::memory_order_relaxed);
+  failed_.store(false, std::memory_order_relaxed);
+  busy_.store(size(), std::memory_order_relaxed);
   {
     const std::lock_guard lock(mutex_);
-    fn_ = &fn;
-    tasks_ = tasks;
-    next_ = 0;
-    error_ = nullptr;
-    busy_ = size();
-    ++generation_;
+    generation_.fetch_add(1, std::memory_order_release);
   }
-  wake_.notify_all();
+  if (sleeping_.load(std::memory_order_acquire) != 0) wake_.notify_all();
   work(0);
-  std::unique_lock lock(mutex_);
-  done_.wait(lock, [this] { return busy_ == 0; });
+  // Wait for the helpers: spin, then sleep.
+  for (int i = 0; busy_.load(std::memory_order_acquire) != 0; ++i) {
+    if (i < spin_) {
+      LOOPHOLE_PAUSE();
+      continue;
+    }
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [this] { return busy_.load(std::memory_order_acquire) == 0; });
+    break;
+  }
   fn_ = nullptr;
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
 }
@@ -41,31 +66,40 @@ void Workers::run(std::size_t tasks, const std::function<void(std::size_t, int)>
 void Workers::helper(int worker) {
   std::uint64_t seen = 0;
   for (;;) {
-    {
-      std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
-      if (stop_) return;
-      seen = generation_;
+    int i = 0;
+    while (generation_.load(std::memory_order_acquire) == seen && i < spin_) {
+      LOOPHOLE_PAUSE();
+      ++i;
     }
+    if (generation_.load(std::memory_order_acquire) == seen) {
+      std::unique_lock lock(mutex_);
+      sleeping_.fetch_add(1, std::memory_order_acq_rel);
+      wake_.wait(lock, [&] { return generation_.load(std::memory_order_acquire) != seen; });
+      sleeping_.fetch_sub(1, std::memory_order_acq_rel);
+    }
+    if (stop_.load(std::memory_order_acquire)) return;
+    seen = generation_.load(std::memory_order_acquire);
     work(worker);
   }
 }
 
 void Workers::work(int worker) {
-  std::unique_lock lock(mutex_);
-  while (next_ < tasks_ && !error_) {
-    const std::size_t task = next_++;
-    lock.unlock();
+  for (;;) {
+    if (failed_.load(std::memory_order_relaxed)) break;
+    const std::size_t task = next_.fetch_add(1, std::memory_order_relaxed);
+    if (task >= tasks_) break;
     try {
       (*fn_)(task, worker);
     } catch (...) {
-      lock.lock();
+      const std::lock_guard lock(mutex_);
       if (!error_) error_ = std::current_exception();
-      continue;
+      failed_.store(true, std::memory_order_relaxed);
     }
-    lock.lock();
   }
-  if (--busy_ == 0) done_.notify_all();
+  if (busy_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    const std::lock_guard lock(mutex_);
+    done_.notify_all();
+  }
 }
 
 }  // namespace loophole::checker

@@ -5,7 +5,9 @@
 // tasks of that phase are skipped.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <cstddef>
 #include <exception>
 #include <functional>
@@ -31,14 +33,21 @@ class Workers {
   void helper(int worker);
   void work(int worker);
 
+  // Pause instructions a waiting thread spins before it sleeps (some tens of
+  // microseconds: about one short phase).
+  static constexpr int spin_rounds = 20000;
+  const int spin_;  // spin_rounds, or 0 with more threads than cores
+
   std::vector<std::thread> helpers_;
   std::mutex mutex_;
   std::condition_variable wake_, done_;
-  std::uint64_t generation_ = 0;
-  bool stop_ = false;
-  int busy_ = 0;
+  std::atomic<std::uint64_t> generation_{0};
+  std::atomic<bool> stop_{false};
+  std::atomic<int> sleeping_{0};
+  std::atomic<int> busy_{0};
+  std::atomic<std::size_t> next_{0};
+  std::atomic<bool> failed_{false};
   std::size_t tasks_ = 0;
-  std::size_t next_ = 0;
   const std::function<void(std::size_t, int)>* fn_ = nullptr;
   std::exception_ptr error_;
 };
