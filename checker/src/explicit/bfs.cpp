@@ -362,24 +362,30 @@ class Search {
   // Expands sources [begin, end) of the current level; false when stopped.
   bool expand_chunk(StateId begin, StateId end) {
     const StateId n = end - begin;
-    // Four tasks per thread: enough to even out sources of unequal cost,
-    // few enough that the per-task work (buffers, keys, the walk's serial
-    // pass) stays small (measured against 2, 8 and 32 on the seeds).
+    // Tasks are contiguous runs of sources that shrink as the chunk goes on
+    // (guided scheduling: a quarter of what is left per thread, at least 16
+    // sources): few tasks, and the last ones small, so that no thread waits
+    // long for another at the end of a phase (one thread: four equal tasks).
+    // The split depends on the chunk and the team size only, and the
+    // numbering not at all.
     const auto team = static_cast<StateId>(workers_.size());
-    const StateId per_task =
-        std::max<StateId>(std::min<StateId>(16, n), (n + 4 * team - 1) / (4 * team));
-    const std::size_t tasks = (n + per_task - 1) / per_task;
-    if (tasks_.size() < tasks) tasks_.resize(tasks);
-    for (std::size_t t = 0; t < tasks; ++t) {
-      TaskBuffer& b = tasks_[t];
-      b.first = begin + static_cast<StateId>(t) * per_task;
-      b.last = std::min(end, b.first + per_task);
+    std::size_t tasks = 0;
+    for (StateId first = begin; first < end; ++tasks) {
+      const StateId left = end - first;
+      const StateId size =
+          team == 1 ? std::min(left, std::max<StateId>(16, (n + 3) / 4))
+                    : std::min(left, std::max<StateId>(16, left / (4 * team)));
+      if (tasks_.size() <= tasks) tasks_.resize(tasks + 1);
+      TaskBuffer& b = tasks_[tasks];
+      b.first = first;
+      b.last = first + size;
       b.words.clear();
       b.hashes.clear();
       b.labels.clear();
       b.refs.clear();
       b.degrees.clear();
       b.seen.fill(0);
+      first += size;
     }
     workers_.run(tasks, [&](std::size_t t, int w) {
       expand_task(tasks_[t], scratch_[static_cast<std::size_t>(w)]);
