@@ -85,10 +85,10 @@ class Search {
         budget_(graph.budget()),
         workers_(threads),
         scratch_(static_cast<std::size_t>(threads)) {
-    for (auto& s : scratch_) {
-      s.words.resize(packer_.words());
-      s.successors.fields = packer_.fields();
-    }
+    // Each worker sizes its buffers itself (expand_task): allocated here, on
+    // one thread, the workers' source words would share cache lines, written
+    // by both for every source.
+    for (auto& s : scratch_) s.successors.fields = packer_.fields();
   }
 
   ~Search() {
@@ -198,6 +198,7 @@ class Search {
 
   void expand_task(TaskBuffer& b, WorkerScratch& s) {
     const std::size_t words = packer_.words();
+    if (s.words.size() != words) s.words.resize(words);
     for (StateId src = b.first; src < b.last; ++src) {
       if (stopped()) return;
       if (options_.interrupt != nullptr && options_.interrupt->load(std::memory_order_relaxed)) {
