@@ -1864,8 +1864,17 @@ class Runner {
         case S::assign: {
           int error = -1;
           int slot = i.a;
-          if (slot < 0) slot = static_cast<int>(value(i.b, error));
-          const std::int64_t v = error >= 0 ? 0 : value(i.c, error);
+          if (slot < 0) {
+            // A player's slot (`life[self]`, `f_hit[next(self)]`) without a call.
+            const XIns& t = p_.xcode[static_cast<std::size_t>(i.b)];
+            slot = t.single && t.op == X::rel_slot
+                       ? rel_slot(t, w_, sc_.binders.data(), self_)
+                       : static_cast<int>(value(i.b, error));
+          }
+          const XIns& c = p_.xcode[static_cast<std::size_t>(i.c)];
+          const std::int64_t v = error >= 0                          ? 0
+                                 : c.single && c.op == X::konst      ? c.k
+                                                                     : value(i.c, error);
           if (error >= 0) {
             gap(error);
             alive = false;
