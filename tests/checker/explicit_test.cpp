@@ -19,10 +19,15 @@ namespace {
 using namespace std::chrono_literals;
 using testing::ReferenceGraph;
 
+// On several threads every chunk goes to the team, however small (the
+// engine runs small chunks on one thread; ChunkingDoesNotChangeTheGraph
+// covers that mix).
 std::unique_ptr<ExplicitGraph> run(const TransitionSystem& sys, ExplicitOptions options = {},
                                    int threads = 1) {
   options.threads = threads;
-  return explore_system(sys, options, nullptr);
+  SearchTuning tuning;
+  if (threads > 1) tuning.solo_below = 0;
+  return explore_system(sys, options, nullptr, tuning);
 }
 
 // Every state, parent, parent index, depth and edge of `g` equals the
@@ -150,7 +155,8 @@ void expect_identical(const TransitionSystem& sys) {
 TEST(Explicit, ChunkingDoesNotChangeTheGraph) {
   const testing::Scrambled sys(9, 1, 60);
   const ReferenceGraph ref = testing::reference_bfs(sys);
-  for (const SearchTuning tuning : {SearchTuning{1, 1, 1}, SearchTuning{50, 3, 40}}) {
+  for (const SearchTuning tuning : {SearchTuning{1, 1, 1, 0}, SearchTuning{50, 3, 40, 0},
+                                    SearchTuning{50, 3, 40, 20}, SearchTuning{}}) {
     for (const int threads : {1, 2}) {
       ExplicitOptions o;
       o.threads = threads;

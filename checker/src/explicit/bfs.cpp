@@ -275,7 +275,7 @@ class Search {
       edge += tasks_[t].refs.size();
     }
     edges_.prepare_close(tasks_[tasks - 1].last);
-    workers_.run(tasks, [&](std::size_t t, int) {
+    run_phase(tasks, [&](std::size_t t, int) {
       TaskBuffer& b = tasks_[t];
       const std::uint64_t base = std::uint64_t{t} << 32;
       b.fresh = 0;
@@ -298,7 +298,7 @@ class Search {
     }
     edges_.finish_close(tasks_[tasks - 1].last, edge);
     store_.set_assigned(id - store_.size());
-    workers_.run(tasks, [&](std::size_t t, int) {
+    run_phase(tasks, [&](std::size_t t, int) {
       const TaskBuffer& b = tasks_[t];
       edges_.close_offsets(b.first, b.first_edge, b.degrees);
       const std::uint64_t base = std::uint64_t{t} << 32;
@@ -360,9 +360,19 @@ class Search {
     return true;
   }
 
+  // Runs a phase of the current chunk: on the team, or on this thread alone
+  // when the chunk is too small to share (every phase of a chunk alike).
+  void run_phase(std::size_t tasks, const std::function<void(std::size_t, int)>& fn) {
+    if (!solo_) return workers_.run(tasks, fn);
+    for (std::size_t t = 0; t < tasks; ++t) fn(t, 0);
+  }
+
   // Expands sources [begin, end) of the current level; false when stopped.
   bool expand_chunk(StateId begin, StateId end) {
     const StateId n = end - begin;
+    // A level of a few hundred states is done sooner by one thread than
+    // handed around (each phase costs the team a hand-over and a barrier).
+    solo_ = n < tuning_.solo_below;
     // Tasks are contiguous runs of sources that shrink as the chunk goes on
     // (guided scheduling: a quarter of what is left per thread, at least 16
     // sources): few tasks, and the last ones small, so that no thread waits
@@ -388,7 +398,7 @@ class Search {
       b.seen.fill(0);
       first += size;
     }
-    workers_.run(tasks, [&](std::size_t t, int w) {
+    run_phase(tasks, [&](std::size_t t, int w) {
       expand_task(tasks_[t], scratch_[static_cast<std::size_t>(w)]);
     });
     if (stopped()) return false;
@@ -405,7 +415,7 @@ class Search {
       return false;
     }
     for (auto& w : scratch_) w.cursor = {};
-    workers_.run(tasks, [&](std::size_t t, int w) {
+    run_phase(tasks, [&](std::size_t t, int w) {
       claim_task(t, scratch_[static_cast<std::size_t>(w)].cursor);
     });
     const bool serial = options_.max_states != 0 && store_.size() + records > options_.max_states;
@@ -418,7 +428,7 @@ class Search {
     // Commit the new states (and, after walk_parallel, write the edges).
     const std::size_t edge_tasks = serial ? 0 : tasks;
     const std::size_t entries = store_.scratch_entries();
-    workers_.run(edge_tasks + (entries + commit_grain - 1) / commit_grain, [&](std::size_t r, int) {
+    run_phase(edge_tasks + (entries + commit_grain - 1) / commit_grain, [&](std::size_t r, int) {
       if (r < edge_tasks) {
         write_edges(r);
       } else {
@@ -455,6 +465,7 @@ class Search {
   EdgeStore& edges_;
   MemoryBudget& budget_;
   Workers workers_;
+  bool solo_ = false;  // this chunk runs on the calling thread alone
   std::vector<WorkerScratch> scratch_;
   std::vector<TaskBuffer> tasks_;
   std::atomic<int> stop_{0};  // 0, or 1 + the Completion that stopped the search

@@ -120,6 +120,9 @@ struct SearchTuning {
   std::uint64_t chunk_records = std::uint64_t{1} << 17;  // successors per chunk, roughly
   StateId min_chunk = 64;                                // sources per chunk
   StateId max_chunk = StateId{1} << 16;
+  // A chunk of fewer sources runs on the calling thread alone (handing a
+  // few hundred states to the team costs more than it saves).
+  StateId solo_below = 256;
 };
 
 // `semantics` (may be null) is what the returned graph's semantics() gives.
