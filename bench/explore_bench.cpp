@@ -8,7 +8,9 @@
 //                 (RULESET.yaml | --synthetic FIELDS,RANGE)
 //
 // --control runs only a pure-arithmetic loop, the same work per thread on 1
-// and on 2 threads: equal wall times mean a second core was free.
+// and on 2 threads: equal wall times mean a second core was free; and the
+// same with random reads from 64 MiB per thread, which shows a memory system
+// that busy neighbours share (the arithmetic loop does not).
 //
 // --reference explores through the reference Semantics instead of the
 // compiled successor generator, for comparison.
@@ -177,6 +179,34 @@ double control_loop(int threads) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// The same for random reads from a 64 MiB table per thread (what claims
+// and commits do to the hash index): a machine whose memory system is
+// shared with busy neighbours slows this down while the arithmetic loop
+// above runs at full speed.
+double control_memory(int threads) {
+  constexpr std::size_t entries = std::size_t{1} << 23;  // 64 MiB of 8-byte entries
+  std::vector<std::vector<std::uint64_t>> tables(static_cast<std::size_t>(threads));
+  for (auto& t : tables) t.assign(entries, 1);
+  std::vector<std::uint64_t> sinks(static_cast<std::size_t>(threads) * 8);
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::thread> team;
+  for (int t = 0; t < threads; ++t) {
+    team.emplace_back([&, t] {
+      const std::uint64_t* table = tables[static_cast<std::size_t>(t)].data();
+      std::uint64_t x = 88172645463325252ULL + static_cast<std::uint64_t>(t), sum = 0;
+      for (int i = 0; i < 20000000; ++i) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        sum += table[x & (entries - 1)];
+      }
+      sinks[static_cast<std::size_t>(t) * 8] = sum;
+    });
+  }
+  for (auto& th : team) th.join();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -220,12 +250,19 @@ int main(int argc, char** argv) {
       for (int r = 0; r < runs; ++r) {
         const double one = control_loop(1);
         const double two = control_loop(2);
+        const double mem_one = control_memory(1);
+        const double mem_two = control_memory(2);
         if (json) {
-          std::printf("{\"control_1t_seconds\": %.6f, \"control_2t_seconds\": %.6f}\n", one, two);
+          std::printf(
+              "{\"control_1t_seconds\": %.6f, \"control_2t_seconds\": %.6f, "
+              "\"control_memory_1t_seconds\": %.6f, \"control_memory_2t_seconds\": %.6f}\n",
+              one, two, mem_one, mem_two);
           continue;
         }
         std::printf("control  1 thread %.3f s  2 threads %.3f s (same work per thread)\n", one,
                     two);
+        std::printf("memory   1 thread %.3f s  2 threads %.3f s (random reads, 64 MiB each)\n",
+                    mem_one, mem_two);
       }
       return 0;
     } else if (a == "--reference") {
