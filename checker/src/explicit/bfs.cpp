@@ -13,7 +13,9 @@
 // Numbering, parents and edges are therefore exactly those of a one-thread
 // search, for every thread count and every chunking. What stays serial is per
 // task, never per source or move, so the successor function stays the
-// bottleneck.
+// bottleneck. Tasks shrink towards the end of a chunk (guided sizes), so the
+// threads finish a phase together; a chunk of a few hundred sources runs on
+// the calling thread alone.
 //
 // Limits are checked between chunks and, for time and interrupts, inside the
 // expand phase; a stopped chunk is dropped whole, and a state limit cuts the
