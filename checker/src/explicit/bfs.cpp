@@ -201,6 +201,7 @@ class Search {
   void expand_task(TaskBuffer& b, WorkerScratch& s) {
     const std::size_t words = packer_.words();
     if (s.words.size() != words) s.words.resize(words);
+    if (s.state.size() != packer_.unpacked_size()) s.state.resize(packer_.unpacked_size());
     for (StateId src = b.first; src < b.last; ++src) {
       if (stopped()) return;
       if (options_.interrupt != nullptr && options_.interrupt->load(std::memory_order_relaxed)) {
@@ -212,7 +213,7 @@ class Search {
         return;
       }
       store_.load(src, s.words.data());
-      packer_.unpack(s.words.data(), s.state);
+      packer_.unpack(s.words.data(), s.state.data());
       FlatSuccessors& out = s.successors;
       out.pack_with = &packer_;
       out.pack_base = s.words.data();

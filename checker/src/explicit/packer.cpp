@@ -181,13 +181,17 @@ void Packer::pack_fields(const Word* base_words, const std::int32_t* state,
 }
 
 void Packer::unpack(const Word* in, StateVec& out) const {
+  // Written into the padding too, then cut back (capacity stays).
+  out.resize(unpacked_size());
+  unpack(in, out.data());
+  out.resize(fields_.size());
+}
+
+void Packer::unpack(const Word* in, std::int32_t* out) const {
 #ifdef LOOPHOLE_PACKER_AVX2
   if (simd_) {
-    // Written into the padding too, then cut back (capacity stays).
-    out.resize(unpack_lo_.size());
     unpack_avx2(in, words_, word_end_.data(), unpack_shift_.data(), unpack_mask_.data(),
-                unpack_lo_.data(), out.data());
-    out.resize(fields_.size());
+                unpack_lo_.data(), out);
     for (const std::uint32_t i : straddlers_) {
       const Slot& s = fields_[i];
       const auto high = static_cast<std::uint32_t>(in[s.word + 1] << (64 - s.shift)) & s.mask;
@@ -196,8 +200,7 @@ void Packer::unpack(const Word* in, StateVec& out) const {
     return;
   }
 #endif
-  out.resize(fields_.size());
-  unpack_scalar(in, out.data());
+  unpack_scalar(in, out);
 }
 
 void Packer::unpack_scalar(const Word* in, std::int32_t* v) const {

@@ -9,6 +9,7 @@
 // differ, which is most of the work saved: a move changes few fields.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -47,6 +48,12 @@ class Packer {
   void pack_fields(const Word* base_words, const std::int32_t* state, const std::uint64_t* dirty,
                    Word* out) const;
   void unpack(const Word* in, StateVec& out) const;
+  // The same into `out`, which must hold unpacked_size() values (fields()
+  // and some padding the vector code may write).
+  void unpack(const Word* in, std::int32_t* out) const;
+  [[nodiscard]] std::size_t unpacked_size() const {
+    return std::max(fields_.size(), unpack_lo_.size());
+  }
   // The portable loop unpack() uses where AVX2 is missing (for tests).
   void unpack_scalar(const Word* in, std::int32_t* out) const;
   [[nodiscard]] bool simd() const { return simd_; }
