@@ -1542,13 +1542,9 @@ class Runner {
   }
 
   [[nodiscard]] bool any_pending() const {
-    for (int base : ctl_.pending) {
-      if (base < 0) continue;
-      for (int p = 0; p < p_.prep.players; ++p) {
-        if (w_[base + p] != 0) return true;
-      }
-    }
-    return false;
+    std::int32_t any = 0;  // the flags are one run of fields (Program::pending_first)
+    for (int f = 0; f < p_.pending_fields; ++f) any |= w_[p_.pending_first + f];
+    return any != 0;
   }
 
   void run_step_do() {
