@@ -386,9 +386,8 @@ class Search {
     std::size_t tasks = 0;
     for (StateId first = begin; first < end; ++tasks) {
       const StateId left = end - first;
-      const StateId size =
-          team == 1 ? std::min(left, std::max<StateId>(16, (n + 3) / 4))
-                    : std::min(left, std::max<StateId>(16, left / (4 * team)));
+      const StateId size = team == 1 ? std::min(left, std::max<StateId>(16, (n + 3) / 4))
+                                     : std::min(left, std::max<StateId>(16, left / (4 * team)));
       if (tasks_.size() <= tasks) tasks_.resize(tasks + 1);
       TaskBuffer& b = tasks_[tasks];
       b.first = first;

@@ -567,8 +567,7 @@ class Compiler {
       case ExprKind::unary:
         return e.op == model::Op::not_;
       case ExprKind::binary:
-        return comparison(e.op) != Cmp::none || e.op == model::Op::and_ ||
-               e.op == model::Op::or_;
+        return comparison(e.op) != Cmp::none || e.op == model::Op::and_ || e.op == model::Op::or_;
       case ExprKind::quant:
         return e.op == model::Op::exists || e.op == model::Op::forall;
       default:
@@ -1139,29 +1138,29 @@ class Runner {
           break;
 // A leaf's value, then what XIns::then says (an if chain: a jump table here
 // costs more in mispredictions than it saves).
-#define LOOPHOLE_LEAF(value)                            \
-  {                                                     \
-    const std::int64_t v = (value);                     \
-    if (x.then == Then::push) {                         \
-      st[sp++] = compare(v, x.cmp, x.k);                \
-    } else if (x.then == Then::and_) {                  \
-      if (compare(v, x.cmp, x.k) == 0) {                \
-        st[sp++] = 0;                                   \
-        pc = x.j;                                       \
-      }                                                 \
-    } else if (x.then == Then::or_) {                   \
-      if (compare(v, x.cmp, x.k) != 0) {                \
-        st[sp++] = 1;                                   \
-        pc = x.j;                                       \
-      }                                                 \
-    } else if (x.then == Then::add) {                   \
-      st[sp - 1] += v;                                  \
-    } else if (x.then == Then::sub) {                   \
-      st[sp - 1] -= v;                                  \
-    } else {                                            \
-      st[sp - 1] = compare(st[sp - 1], x.cmp, v);       \
-    }                                                   \
-    break;                                              \
+#define LOOPHOLE_LEAF(value)                      \
+  {                                               \
+    const std::int64_t v = (value);               \
+    if (x.then == Then::push) {                   \
+      st[sp++] = compare(v, x.cmp, x.k);          \
+    } else if (x.then == Then::and_) {            \
+      if (compare(v, x.cmp, x.k) == 0) {          \
+        st[sp++] = 0;                             \
+        pc = x.j;                                 \
+      }                                           \
+    } else if (x.then == Then::or_) {             \
+      if (compare(v, x.cmp, x.k) != 0) {          \
+        st[sp++] = 1;                             \
+        pc = x.j;                                 \
+      }                                           \
+    } else if (x.then == Then::add) {             \
+      st[sp - 1] += v;                            \
+    } else if (x.then == Then::sub) {             \
+      st[sp - 1] -= v;                            \
+    } else {                                      \
+      st[sp - 1] = compare(st[sp - 1], x.cmp, v); \
+    }                                             \
+    break;                                        \
   }
         case X::load:
           LOOPHOLE_LEAF(s[x.a])
@@ -1863,14 +1862,13 @@ class Runner {
           if (slot < 0) {
             // A player's slot (`life[self]`, `f_hit[next(self)]`) without a call.
             const XIns& t = p_.xcode[static_cast<std::size_t>(i.b)];
-            slot = t.single && t.op == X::rel_slot
-                       ? rel_slot(t, w_, sc_.binders.data(), self_)
-                       : static_cast<int>(value(i.b, error));
+            slot = t.single && t.op == X::rel_slot ? rel_slot(t, w_, sc_.binders.data(), self_)
+                                                   : static_cast<int>(value(i.b, error));
           }
           const XIns& c = p_.xcode[static_cast<std::size_t>(i.c)];
-          const std::int64_t v = error >= 0                          ? 0
-                                 : c.single && c.op == X::konst      ? c.k
-                                                                     : value(i.c, error);
+          const std::int64_t v = error >= 0                     ? 0
+                                 : c.single && c.op == X::konst ? c.k
+                                                                : value(i.c, error);
           if (error >= 0) {
             gap(error);
             alive = false;
@@ -2261,12 +2259,12 @@ CompiledSystem::~CompiledSystem() = default;
 namespace {
 
 constexpr const char* op_names[] = {
-    "konst",   "load",  "self",     "top",     "next_player", "var_dyn",     "var_slot",
-    "zone_kind", "zone_dyn", "zone_sum", "zone_range", "bound", "not",   "neg",
-    "add",     "sub",   "mul",      "div",     "mod",         "eq",          "ne",
-    "lt",      "le",    "gt",       "ge",      "to_bool",     "and_jump",    "or_jump",
-    "jump_if0", "jump", "quant_begin", "quant_step", "abs",   "min",         "max",
-    "clamp",   "rel",   "rel_slot", "cmp_k",   "ret"};
+    "konst",     "load",     "self",        "top",        "next_player", "var_dyn",  "var_slot",
+    "zone_kind", "zone_dyn", "zone_sum",    "zone_range", "bound",       "not",      "neg",
+    "add",       "sub",      "mul",         "div",        "mod",         "eq",       "ne",
+    "lt",        "le",       "gt",          "ge",         "to_bool",     "and_jump", "or_jump",
+    "jump_if0",  "jump",     "quant_begin", "quant_step", "abs",         "min",      "max",
+    "clamp",     "rel",      "rel_slot",    "cmp_k",      "ret"};
 static_assert(std::size(op_names) == static_cast<std::size_t>(X::ret) + 1);
 
 const char* cmp_name(Cmp c) {
@@ -2339,11 +2337,13 @@ std::vector<std::string> CompiledSystem::all_instruction_forms() {
   for (const char* op : {"rel", "rel_slot"}) {
     for (const char* f : {" slot", " self", " binder", " next"}) out.push_back(std::string(op) + f);
   }
-  for (const char* c : {"lt", "eq", "le", "gt", "ne", "ge"}) out.push_back(std::string("cmp_k ") + c);
+  for (const char* c : {"lt", "eq", "le", "gt", "ne", "ge"})
+    out.push_back(std::string("cmp_k ") + c);
   for (const char* op : {"konst", "load", "bound", "rel", "rel_slot", "self", "top"}) {
     out.push_back(std::string("single ") + op);
   }
-  for (const char* op : {"load", "bound", "rel", "self", "top"}) out.push_back(std::string(op) + " cmp");
+  for (const char* op : {"load", "bound", "rel", "self", "top"})
+    out.push_back(std::string(op) + " cmp");
   out.emplace_back("self then cmp");  // p == self
   for (const char* op : {"load", "bound", "rel"}) {
     for (const char* t : {"add", "sub", "cmp", "and", "or"}) {
