@@ -1,0 +1,916 @@
+// The compiler of the compiled successor generator (see compiled.hpp):
+// every expression of the rules becomes a program of the stack machine of
+// compiled_program.hpp (with the fused instructions described in
+// compiled.cpp), every effect a flat statement program, with slots, gap
+// sites and domains resolved; and the census of instruction forms the
+// tests use.
+#include <algorithm>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "compiled_program.hpp"
+
+namespace loophole::checker {
+
+using model::Expr;
+using model::ExprKind;
+using model::Protocol;
+using model::SequenceTurn;
+using model::Stmt;
+using model::StmtKind;
+using semantics::get;
+using semantics::put;
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Compilation
+
+class Compiler {
+ public:
+  explicit Compiler(CompiledSystem::Program& p) : p_(p), game_(p.prep.game) {}
+
+  // Compiles e into a program; -1 for a missing expression.
+  int expr(const Expr* e) {
+    if (e == nullptr) return -1;
+    const int start = static_cast<int>(p_.xcode.size());
+    depth_ = 0;
+    emit_expr(*e);
+    emit(X::ret);
+    mark_single(start);
+    return start;
+  }
+
+  int stmt_program(const Stmt* s) {
+    if (s == nullptr) return -1;
+    const int start = static_cast<int>(p_.scode.size());
+    stmt(*s);
+    SIns done;
+    done.op = S::done;
+    p_.scode.push_back(done);
+    return start;
+  }
+
+ private:
+  void emit(X op, std::int32_t a = 0, std::int32_t b = 0, std::int32_t c = 0, std::int32_t d = 0,
+            std::int64_t k = 0) {
+    XIns x;
+    x.op = op;
+    x.a = a;
+    x.b = b;
+    x.c = c;
+    x.d = d;
+    x.k = k;
+    p_.xcode.push_back(x);
+  }
+  // A program of one leaf instruction (and ret) runs without the loop.
+  void mark_single(int start) {
+    const XIns& x = p_.xcode[start];
+    if (here() - start == 2 && leaf(x.op) && x.then == Then::push) p_.xcode[start].single = true;
+  }
+  // A leaf not yet fused with what follows it (konst is folded elsewhere).
+  static bool fusable(const XIns& x) {
+    return leaf(x.op) && x.op != X::konst && x.then == Then::push;
+  }
+  // Instructions that push one value, pop nothing and cannot fail.
+  static bool leaf(X op) {
+    return op == X::konst || op == X::load || op == X::self || op == X::top || op == X::bound ||
+           op == X::rel || op == X::rel_slot;
+  }
+  // The player `e` names, relative to self, a control slot or a binder:
+  // P + add, P = s[src] (src >= 0), self (src -1) or binders[-2 - src].
+  bool relative_player(const Expr& e, int& src, int& add) const {
+    const auto& ctl = p_.prep.ctl;
+    switch (e.kind) {
+      case ExprKind::self:
+        src = -1;
+        add = 0;
+        return true;
+      case ExprKind::active:
+      case ExprKind::opponent:
+        if (ctl.active < 0) return false;
+        src = ctl.active;
+        add = e.kind == ExprKind::opponent ? 1 : 0;
+        return true;
+      case ExprKind::next_player:
+        if (!relative_player(*e.args[0], src, add)) return false;
+        ++add;
+        return true;
+      case ExprKind::bound:
+        src = -2 - e.ref;
+        add = 0;
+        return true;
+      default:
+        return false;
+    }
+  }
+  void push(int n = 1) {
+    depth_ += n;
+    if (depth_ > max_stack - 4) {
+      throw CompiledSystem::Unsupported("an expression nests deeper than " +
+                                        std::to_string(max_stack - 4) + " operands");
+    }
+  }
+  void pop(int n = 1) { depth_ -= n; }
+  [[nodiscard]] int here() const { return static_cast<int>(p_.xcode.size()); }
+
+  int site(const void* node) const {
+    const auto it = p_.prep.gaps.at.find(node);
+    return it == p_.prep.gaps.at.end() ? no_site : it->second;
+  }
+
+  static bool constant(const Expr& e, std::int64_t& v) {
+    switch (e.kind) {
+      case ExprKind::int_lit:
+      case ExprKind::bool_lit:
+      case ExprKind::enum_lit:
+      case ExprKind::player_lit:
+      case ExprKind::kind_lit:
+      case ExprKind::action_lit:
+        v = e.value;
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  void load_ctl(int index) {
+    if (index < 0) {
+      emit(X::konst, 0, 0, 0, 0, 0);
+    } else {
+      emit(X::load, index);
+    }
+    push();
+  }
+
+  int domain(const model::Domain& d) {
+    using K = model::Domain::Kind;
+    CDomain c;
+    c.kind = d.kind;
+    switch (d.kind) {
+      case K::players:
+      case K::others:
+        c.size = p_.prep.players;
+        break;
+      case K::range:
+        c.lo = d.lo;
+        c.size = d.hi < d.lo ? 0 : static_cast<int>(d.hi - d.lo + 1);
+        break;
+      case K::enum_values:
+        c.size = static_cast<int>(game_.enums[d.ref].values.size());
+        break;
+      case K::kinds:
+        c.size = p_.prep.kinds;
+        break;
+      case K::kinds_tagged:
+        c.list = static_cast<int>(p_.lists.size());
+        p_.lists.push_back(p_.prep.kinds_by_tag[d.ref]);
+        c.size = static_cast<int>(p_.lists.back().size());
+        break;
+    }
+    p_.domains.push_back(c);
+    return static_cast<int>(p_.domains.size()) - 1;
+  }
+
+  // A `var` expression: its slot when every index is constant and in range,
+  // else -1 after emitting the operands of var_dyn / var_slot.
+  int var_operands(const Expr& e) {
+    const auto& v = game_.vars[e.ref];
+    std::size_t arg = 0;
+    std::int64_t player = 0, index = 0;
+    bool fixed = true;
+    if (v.per_player) fixed = constant(*e.args[arg++], player) && fixed;
+    if (v.array > 0) {
+      fixed = constant(*e.args[arg], index) && fixed && index >= 0 && index < v.array;
+    }
+    if (fixed) return v.slot(static_cast<int>(player), static_cast<int>(index), e.field);
+    arg = 0;
+    if (v.per_player) emit_expr(*e.args[arg++]);
+    if (v.array > 0) emit_expr(*e.args[arg]);
+    return -1;
+  }
+
+  // var[P] or var[P][i] with a relative player P and a constant index in
+  // range: one rel (or rel_slot) instruction.
+  bool relative_var(const Expr& e, X op) {
+    const auto& v = game_.vars[e.ref];
+    if (!v.per_player) return false;
+    int src = 0, add = 0;
+    if (!relative_player(*e.args[0], src, add)) return false;
+    std::int64_t index = 0;
+    if (v.array > 0 && (!constant(*e.args[1], index) || index < 0 || index >= v.array)) {
+      return false;
+    }
+    const int nf = static_cast<int>(v.fields.size());
+    const int stride = (v.array == 0 ? 1 : v.array) * nf;
+    emit(op, v.first_slot + static_cast<int>(index) * nf + e.field, stride, add, src);
+    push();
+    return true;
+  }
+
+  void var_op(X op, const Expr& e) {
+    const auto& v = game_.vars[e.ref];
+    const int nf = static_cast<int>(v.fields.size());
+    const int stride = (v.array == 0 ? 1 : v.array) * nf;
+    emit(op, v.first_slot, v.per_player ? stride : -1, v.array, nf * 65536 + e.field, site(&e));
+    pop((v.per_player ? 1 : 0) + (v.array > 0 ? 1 : 0));
+    push();
+  }
+
+ public:
+  // Pushes the slot of an assignment target; returns the slot when constant.
+  int target_slot(const Expr& e, int& program) {
+    program = -1;
+    const int start = here();
+    depth_ = 0;
+    if (relative_var(e, X::rel_slot)) {
+      emit(X::ret);
+      mark_single(start);
+      program = start;
+      return -1;
+    }
+    const int slot = var_operands(e);
+    if (slot >= 0) return slot;
+    var_op(X::var_slot, e);
+    emit(X::ret);
+    program = start;
+    return -1;
+  }
+
+ private:
+  void emit_expr(const Expr& e) {
+    const auto& ctl = p_.prep.ctl;
+    std::int64_t v = 0;
+    if (constant(e, v)) {
+      emit(X::konst, 0, 0, 0, 0, v);
+      push();
+      return;
+    }
+    switch (e.kind) {
+      case ExprKind::active:
+        return load_ctl(ctl.active);
+      case ExprKind::opponent:
+        load_ctl(ctl.active);
+        emit(X::next_player);
+        return;
+      case ExprKind::self:
+        emit(X::self);
+        return push();
+      case ExprKind::turn_number:
+        return load_ctl(ctl.turn);
+      case ExprKind::stack_size:
+        return load_ctl(ctl.stack_size);
+      case ExprKind::top_action:
+      case ExprKind::top_controller:
+        if (ctl.stack_size < 0) {
+          emit(X::konst, 0, 0, 0, 0, 0);
+        } else {
+          emit(X::top, ctl.stack_size,
+               ctl.stack_base + (e.kind == ExprKind::top_action ? 0 : 1) - 2);
+        }
+        return push();
+      case ExprKind::next_player:
+        emit_expr(*e.args[0]);
+        emit(X::next_player);
+        return;
+      case ExprKind::var: {
+        if (relative_var(e, X::rel)) return;
+        const int slot = var_operands(e);
+        if (slot >= 0) {
+          emit(X::load, slot);
+          return push();
+        }
+        return var_op(X::var_dyn, e);
+      }
+      case ExprKind::zone_count:
+        return zone(e);
+      case ExprKind::bound:
+        emit(X::bound, e.ref);
+        return push();
+      case ExprKind::unary:
+        emit_expr(*e.args[0]);
+        emit(e.op == model::Op::not_ ? X::not_ : X::neg);
+        return;
+      case ExprKind::binary:
+        return binary(e);
+      case ExprKind::cond: {
+        emit_expr(*e.args[0]);
+        const int j0 = here();
+        emit(X::jump_if0);
+        pop();
+        emit_expr(*e.args[1]);
+        pop();
+        const int j1 = here();
+        emit(X::jump);
+        p_.xcode[j0].a = here();
+        emit_expr(*e.args[2]);
+        p_.xcode[j1].a = here();
+        return;
+      }
+      case ExprKind::quant: {
+        const int dom = domain(e.domain);
+        const int begin = here();
+        emit(X::quant_begin, e.ref, dom, static_cast<int>(e.op));
+        push(3);
+        const int body = here();
+        emit_expr(*e.args[0]);
+        emit(X::quant_step, e.ref, dom, static_cast<int>(e.op), body);
+        pop(3);
+        p_.xcode[begin].d = here();
+        return;
+      }
+      case ExprKind::builtin: {
+        for (const auto& a : e.args) emit_expr(*a);
+        switch (e.op) {
+          case model::Op::abs:
+            emit(X::abs);
+            return;
+          case model::Op::min:
+            emit(X::min);
+            return pop();
+          case model::Op::max:
+            emit(X::max);
+            return pop();
+          case model::Op::clamp:
+            emit(X::clamp);
+            return pop(2);
+          default:
+            break;
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    throw CompiledSystem::Unsupported("expression '" + e.text + "' (kind " +
+                                      std::to_string(static_cast<int>(e.kind)) + ")");
+  }
+
+  static Cmp comparison(model::Op op) {
+    using model::Op;
+    switch (op) {
+      case Op::eq:
+        return Cmp::eq;
+      case Op::ne:
+        return Cmp::ne;
+      case Op::lt:
+        return Cmp::lt;
+      case Op::le:
+        return Cmp::le;
+      case Op::gt:
+        return Cmp::gt;
+      case Op::ge:
+        return Cmp::ge;
+      default:
+        return Cmp::none;
+    }
+  }
+  // k <cmp> x as x <mirror(cmp)> k.
+  static Cmp mirror(Cmp c) {
+    switch (c) {
+      case Cmp::lt:
+        return Cmp::gt;
+      case Cmp::le:
+        return Cmp::ge;
+      case Cmp::gt:
+        return Cmp::lt;
+      case Cmp::ge:
+        return Cmp::le;
+      default:
+        return c;
+    }
+  }
+  // Whether e's value is always 0 or 1 (to_bool is then a no-op).
+  static bool boolean(const Expr& e) {
+    switch (e.kind) {
+      case ExprKind::bool_lit:
+        return true;
+      case ExprKind::unary:
+        return e.op == model::Op::not_;
+      case ExprKind::binary:
+        return comparison(e.op) != Cmp::none || e.op == model::Op::and_ || e.op == model::Op::or_;
+      case ExprKind::quant:
+        return e.op == model::Op::exists || e.op == model::Op::forall;
+      default:
+        return false;
+    }
+  }
+
+  void zone(const Expr& e) {
+    const auto& z = game_.zones[e.ref];
+    const int kinds = p_.prep.kinds;
+    const bool owned = z.per_player && !e.args.empty();
+    std::int64_t owner = 0;
+    const bool fixed = !owned || constant(*e.args[0], owner);
+    if (!owned) owner = 0;
+    const int stride = z.per_player ? kinds : 0;
+    if (e.value >= 0 && fixed) {
+      emit(X::load, z.slot(static_cast<int>(owner), static_cast<int>(e.value), kinds));
+      return push();
+    }
+    int src = 0, add = 0;
+    if (e.value >= 0 && owned && relative_player(*e.args[0], src, add)) {
+      emit(X::rel, z.first_slot + static_cast<int>(e.value), stride, add, src);
+      return push();
+    }
+    if (owned) {
+      emit_expr(*e.args[0]);
+    } else {
+      emit(X::konst, 0, 0, 0, 0, 0);
+      push();
+    }
+    if (e.value >= 0) {
+      emit(X::zone_kind, z.first_slot + static_cast<int>(e.value), stride);
+    } else if (e.value == -1) {
+      emit(X::zone_range, z.first_slot, stride, kinds);
+    } else if (e.value == -3) {
+      emit_expr(*e.args.back());
+      emit(X::zone_dyn, z.first_slot, stride);
+      pop();
+    } else {
+      p_.lists.push_back(p_.prep.kinds_by_tag[e.tag]);
+      emit(X::zone_sum, z.first_slot, stride, static_cast<int>(p_.lists.back().size()),
+           static_cast<int>(p_.lists.size()) - 1);
+    }
+  }
+
+  void binary(const Expr& e) {
+    using model::Op;
+    if (e.op == Op::and_ || e.op == Op::or_) {
+      const int start = here();
+      emit_expr(*e.args[0]);
+      const int j = here() - 1;
+      if (here() - start == 1 && fusable(p_.xcode[j])) {
+        // A one-leaf left operand tests itself (no and_jump / or_jump).
+        p_.xcode[j].then = e.op == Op::and_ ? Then::and_ : Then::or_;
+        pop();
+        emit_expr(*e.args[1]);
+        if (!boolean(*e.args[1])) emit(X::to_bool);
+        p_.xcode[j].j = here();
+        return;
+      }
+      emit(e.op == Op::and_ ? X::and_jump : X::or_jump);
+      pop();
+      emit_expr(*e.args[1]);
+      if (!boolean(*e.args[1])) emit(X::to_bool);
+      p_.xcode[j + 1].a = here();
+      return;
+    }
+    // A comparison with a constant: fused into a leaf before it, else cmp_k.
+    if (const Cmp cmp = comparison(e.op); cmp != Cmp::none) {
+      std::int64_t k = 0;
+      const Expr* lhs = e.args[0].get();
+      Cmp c = cmp;
+      if (!constant(*e.args[1], k) && constant(*e.args[0], k)) {
+        lhs = e.args[1].get();
+        c = mirror(cmp);
+      } else if (!constant(*e.args[1], k)) {
+        lhs = nullptr;
+      }
+      if (lhs != nullptr) {
+        const int start = here();
+        emit_expr(*lhs);
+        XIns& last = p_.xcode.back();
+        if (here() - start == 1 && fusable(last)) {
+          last.cmp = c;
+          last.k = k;
+        } else {
+          emit(X::cmp_k, 0, 0, 0, 0, k);
+          p_.xcode.back().cmp = c;
+        }
+        return;
+      }
+    }
+    emit_expr(*e.args[0]);
+    const int right = here();
+    emit_expr(*e.args[1]);
+    pop();
+    if (here() - right == 1 && fusable(p_.xcode[right]) && p_.xcode[right].cmp == Cmp::none) {
+      // A one-leaf right operand of +, - or a comparison folds into the top.
+      XIns& x = p_.xcode[right];
+      if (e.op == Op::add) {
+        x.then = Then::add;
+        return;
+      }
+      if (e.op == Op::sub) {
+        x.then = Then::sub;
+        return;
+      }
+      if (const Cmp c = comparison(e.op); c != Cmp::none) {
+        x.then = Then::cmp;
+        x.cmp = c;
+        return;
+      }
+    }
+    switch (e.op) {
+      case Op::add:
+        return emit(X::add);
+      case Op::sub:
+        return emit(X::sub);
+      case Op::mul:
+        return emit(X::mul);
+      case Op::div:
+        return emit(X::div, site(&e));
+      case Op::mod:
+        return emit(X::mod, site(&e));
+      case Op::eq:
+        return emit(X::eq);
+      case Op::ne:
+        return emit(X::ne);
+      case Op::lt:
+        return emit(X::lt);
+      case Op::le:
+        return emit(X::le);
+      case Op::gt:
+        return emit(X::gt);
+      case Op::ge:
+        return emit(X::ge);
+      default:
+        break;
+    }
+    throw CompiledSystem::Unsupported("binary operator in '" + e.text + "'");
+  }
+
+  // Statements, laid out in execution order (the reference's continuations
+  // become fall-through and jumps).
+  [[nodiscard]] int shere() const { return static_cast<int>(p_.scode.size()); }
+  int sadd(const SIns& i) {
+    p_.scode.push_back(i);
+    return shere() - 1;
+  }
+
+  void stmt(const Stmt& s) {
+    SIns i;
+    switch (s.kind) {
+      case StmtKind::block:
+        for (const auto& b : s.bodies) stmt(*b);
+        return;
+      case StmtKind::assign: {
+        i.op = S::assign;
+        int program = -1;
+        i.a = target_slot(*s.target, program);
+        i.b = program;
+        i.c = expr(s.value.get());
+        i.d = static_cast<int>(s.op);
+        i.e = p_.prep.gaps.at.at(&s);
+        sadd(i);
+        return;
+      }
+      case StmtKind::if_: {
+        std::vector<int> to_end;
+        for (std::size_t c = 0; c < s.conds.size(); ++c) {
+          SIns j;
+          j.op = S::jump_if_not;
+          j.a = expr(s.conds[c].get());
+          const int at = sadd(j);
+          if (s.bodies[c]) stmt(*s.bodies[c]);
+          SIns out;
+          out.op = S::jump;
+          to_end.push_back(sadd(out));
+          p_.scode[at].b = shere();
+        }
+        if (s.bodies.size() > s.conds.size() && s.bodies.back()) stmt(*s.bodies.back());
+        for (int at : to_end) p_.scode[at].b = shere();
+        return;
+      }
+      case StmtKind::for_: {
+        const int dom = domain(s.domain);
+        const int reg = p_.registers++;
+        i.op = S::for_begin;
+        i.a = dom;
+        i.c = s.ref;
+        i.d = reg;
+        const int begin = sadd(i);
+        const int body = shere();
+        if (!s.bodies.empty() && s.bodies[0]) stmt(*s.bodies[0]);
+        SIns n;
+        n.op = S::for_next;
+        n.a = dom;
+        n.b = body;
+        n.c = s.ref;
+        n.d = reg;
+        sadd(n);
+        p_.scode[begin].b = shere();
+        return;
+      }
+      case StmtKind::choose:
+      case StmtKind::pick: {
+        i.op = S::choose;
+        i.a = domain(s.domain);
+        i.c = s.ref;
+        i.d = s.conds.empty() ? -1 : expr(s.conds[0].get());
+        i.e = s.kind == StmtKind::pick ? 1 : 0;
+        const int at = sadd(i);
+        if (!s.bodies.empty() && s.bodies[0]) stmt(*s.bodies[0]);
+        p_.scode[at].b = shere();
+        return;
+      }
+      case StmtKind::draw:
+        if (game_.deck_zone < 0 || game_.hand_zone < 0) {
+          // The reference throws only after evaluating the operands, and
+          // only when the draw runs.
+          i.op = S::no_zones;
+        } else {
+          i.op = S::draw;
+        }
+        i.a = expr(s.args[0].get());
+        i.b = expr(s.args[1].get());
+        i.e = p_.prep.gaps.at.at(&s);
+        sadd(i);
+        return;
+      case StmtKind::move_kind:
+      case StmtKind::move_any: {
+        const bool chosen = s.kind == StmtKind::move_any;
+        i.op = S::move;
+        auto owner = [&](const Expr& zone) {
+          if (!game_.zones[zone.ref].per_player || zone.args.empty()) return -1;
+          return expr(zone.args[0].get());
+        };
+        i.a = s.args[0]->ref;
+        i.b = owner(*s.args[0]);
+        i.c = s.args[1]->ref;
+        i.d = owner(*s.args[1]);
+        i.f = chosen ? -1 : expr(s.args[2].get());
+        i.g = expr(s.args[chosen ? 2 : 3].get());
+        i.e = p_.prep.gaps.at.at(&s);
+        sadd(i);
+        return;
+      }
+      case StmtKind::fire:
+        i.op = S::fire;
+        i.a = s.ref;
+        sadd(i);
+        return;
+      case StmtKind::win:
+      case StmtKind::lose:
+        i.op = S::end;
+        i.a = expr(s.args[0].get());
+        i.b = s.kind == StmtKind::win ? 1 : 0;
+        sadd(i);
+        return;
+      case StmtKind::negate:
+        i.op = S::negate;
+        sadd(i);
+        return;
+      case StmtKind::shuffle:
+      case StmtKind::skip:
+        return;
+      case StmtKind::call:
+        break;
+    }
+    throw CompiledSystem::Unsupported("statement '" + s.text + "'");
+  }
+
+  CompiledSystem::Program& p_;
+  const model::Game& game_;
+  int depth_ = 0;
+};
+
+}  // namespace
+
+void compile(CompiledSystem::Program& p) {
+  const auto& g = p.prep.game;
+  Compiler c(p);
+  p.binders = std::max(0, g.binder_slots);
+  for (const auto& sl : g.slots) {
+    p.slot_lo.push_back(sl.lo);
+    p.slot_hi.push_back(sl.hi);
+  }
+  p.setup_effect.push_back(c.stmt_program(g.setup.get()));
+  for (const auto& st : g.steps) {
+    p.step_effect.push_back(c.stmt_program(st.effects.get()));
+    p.step_repeat.push_back(c.expr(st.repeat_while.get()));
+    p.step_end_turn.push_back(c.expr(st.end_turn_if.get()));
+  }
+  for (const auto& a : g.actions) {
+    p.action_guard.push_back(c.expr(a.guard.get()));
+    p.action_cost.push_back(c.stmt_program(a.cost.get()));
+    p.action_effect.push_back(c.stmt_program(a.effect.get()));
+  }
+  for (const auto& t : g.triggers) {
+    p.trigger_condition.push_back(c.expr(t.condition.get()));
+    p.trigger_effect.push_back(c.stmt_program(t.effect.get()));
+  }
+  for (const auto& e : g.end_conditions) p.end_condition.push_back(c.expr(e.condition.get()));
+
+  // The role and speed part of Run::enabled, for every relative seat.
+  const int n = p.prep.players;
+  p.actions = static_cast<int>(g.actions.size());
+  p.allowed.assign(g.windows.size() * g.actions.size() * 4 * static_cast<std::size_t>(n), 0);
+  for (std::size_t w = 0; w < g.windows.size(); ++w) {
+    const auto& win = g.windows[w];
+    for (std::size_t a = 0; a < g.actions.size(); ++a) {
+      const auto& act = g.actions[a];
+      for (int answering = 0; answering < 2; ++answering) {
+        for (int acted = 0; acted < 2; ++acted) {
+          for (int rel = 0; rel < n; ++rel) {
+            bool ok = p.prep.covers(act.who, rel, 0);
+            if (ok && (win.protocol == Protocol::priority || !win.roles.empty())) {
+              const bool ans = win.protocol == Protocol::priority && answering != 0;
+              bool allowed = false;
+              for (const auto& r : win.roles) {
+                if (!p.prep.covers(r.role, rel, 0)) continue;
+                if (!ans && r.lead_if_active_idle && acted != 0) continue;
+                const auto& speeds = ans ? r.answer : r.lead;
+                if (g.speeds.empty() ||
+                    std::find(speeds.begin(), speeds.end(), act.speed) != speeds.end()) {
+                  allowed = true;
+                  break;
+                }
+              }
+              ok = allowed;
+            }
+            p.allowed[((w * g.actions.size() + a) * 4 + answering * 2 + acted) * n + rel] =
+                ok ? 1 : 0;
+          }
+        }
+      }
+    }
+  }
+  p.candidates.assign(g.windows.size() * 4 * static_cast<std::size_t>(n), {});
+  for (std::size_t w = 0; w < g.windows.size(); ++w) {
+    for (std::size_t mode = 0; mode < 4; ++mode) {
+      for (int rel = 0; rel < n; ++rel) {
+        auto& list = p.candidates[(w * 4 + mode) * n + rel];
+        for (const int a : p.prep.window_actions[w]) {
+          if (p.allowed[((w * g.actions.size() + a) * 4 + mode) * n + rel] != 0) list.push_back(a);
+        }
+      }
+    }
+  }
+  // What the end conditions read: every instruction's fields, where the
+  // instruction names them; anything else reads "all".
+  const std::size_t fields = p.prep.layout.fields.size();
+  p.end_reads.assign(FlatSuccessors::dirty_words(fields), 0);
+  const auto reads = [&](int f) {
+    if (f >= 0) p.end_reads[static_cast<std::size_t>(f) >> 6] |= std::uint64_t{1} << (f & 63);
+  };
+  bool all = false;
+  reads(p.prep.ctl.active);  // whose conditions are checked
+  for (const int start : p.end_condition) {
+    for (int pc = start; start >= 0; ++pc) {
+      const XIns& x = p.xcode[static_cast<std::size_t>(pc)];
+      if (x.op == X::ret) break;
+      switch (x.op) {
+        case X::load:
+          reads(x.a);
+          break;
+        case X::rel:
+          reads(x.d);
+          for (int q = 0; q < n; ++q) reads(x.a + q * x.b);
+          break;
+        case X::konst:
+        case X::self:
+        case X::bound:
+        case X::next_player:
+        case X::cmp_k:
+        case X::not_:
+        case X::neg:
+        case X::add:
+        case X::sub:
+        case X::mul:
+        case X::div:
+        case X::mod:
+        case X::eq:
+        case X::ne:
+        case X::lt:
+        case X::le:
+        case X::gt:
+        case X::ge:
+        case X::to_bool:
+        case X::and_jump:
+        case X::or_jump:
+        case X::jump_if0:
+        case X::jump:
+        case X::quant_begin:
+        case X::quant_step:
+        case X::abs:
+        case X::min:
+        case X::max:
+        case X::clamp:
+          break;
+        default:  // top, var_dyn, zone_*: fields chosen at run time
+          all = true;
+          break;
+      }
+    }
+  }
+  if (all) std::fill(p.end_reads.begin(), p.end_reads.end(), ~std::uint64_t{0});
+
+  const auto& pending = p.prep.ctl.pending;
+  int first = -1, last = -1;
+  for (const int f : pending) {
+    if (f < 0) continue;
+    if (first < 0 || f < first) first = f;
+    last = std::max(last, f + n);
+  }
+  int live = 0;
+  for (const int f : pending) live += f >= 0 ? 1 : 0;
+  if (first >= 0 && last - first != live * n) {
+    throw std::logic_error("loophole: internal error: pending trigger flags are not contiguous");
+  }
+  p.pending_first = std::max(first, 0);
+  p.pending_fields = first < 0 ? 0 : last - first;
+}
+
+namespace {
+
+constexpr const char* op_names[] = {
+    "konst",     "load",     "self",        "top",        "next_player", "var_dyn",  "var_slot",
+    "zone_kind", "zone_dyn", "zone_sum",    "zone_range", "bound",       "not",      "neg",
+    "add",       "sub",      "mul",         "div",        "mod",         "eq",       "ne",
+    "lt",        "le",       "gt",          "ge",         "to_bool",     "and_jump", "or_jump",
+    "jump_if0",  "jump",     "quant_begin", "quant_step", "abs",         "min",      "max",
+    "clamp",     "rel",      "rel_slot",    "cmp_k",      "ret"};
+static_assert(std::size(op_names) == static_cast<std::size_t>(X::ret) + 1);
+
+const char* cmp_name(Cmp c) {
+  switch (c) {
+    case Cmp::none:
+      return "";
+    case Cmp::lt:
+      return "lt";
+    case Cmp::eq:
+      return "eq";
+    case Cmp::le:
+      return "le";
+    case Cmp::gt:
+      return "gt";
+    case Cmp::ne:
+      return "ne";
+    case Cmp::ge:
+      return "ge";
+  }
+  return "?";
+}
+
+const char* then_name(Then t) {
+  switch (t) {
+    case Then::push:
+      return "push";
+    case Then::add:
+      return "add";
+    case Then::sub:
+      return "sub";
+    case Then::cmp:
+      return "cmp";
+    case Then::and_:
+      return "and";
+    case Then::or_:
+      return "or";
+  }
+  return "?";
+}
+
+// What an instruction exercises: its op; for rel and rel_slot where the
+// player comes from and whether it is a next one; a leaf's fusion with a
+// constant comparison or with what follows; the one-leaf path; cmp_k's
+// comparison.
+void features(const XIns& x, std::vector<std::string>& out) {
+  const std::string op = op_names[static_cast<std::size_t>(x.op)];
+  out.push_back(op);
+  if (x.op == X::rel || x.op == X::rel_slot) {
+    out.push_back(op + (x.d >= 0 ? " slot" : x.d == -1 ? " self" : " binder"));
+    if (x.c > 0) out.push_back(op + " next");
+  }
+  if (x.op == X::cmp_k) out.push_back(op + " " + cmp_name(x.cmp));
+  if (x.single) out.push_back("single " + op);
+  if (x.then == Then::push && x.cmp != Cmp::none && x.op != X::cmp_k) out.push_back(op + " cmp");
+  if (x.then != Then::push) out.push_back(op + " then " + then_name(x.then));
+}
+
+}  // namespace
+
+std::vector<std::string> CompiledSystem::instruction_forms() const {
+  std::vector<std::string> out;
+  for (const XIns& x : prog_->xcode) features(x, out);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::vector<std::string> CompiledSystem::all_instruction_forms() {
+  std::vector<std::string> out(std::begin(op_names), std::end(op_names));
+  for (const char* op : {"rel", "rel_slot"}) {
+    for (const char* f : {" slot", " self", " binder", " next"}) out.push_back(std::string(op) + f);
+  }
+  for (const char* c : {"lt", "eq", "le", "gt", "ne", "ge"})
+    out.push_back(std::string("cmp_k ") + c);
+  for (const char* op : {"konst", "load", "bound", "rel", "rel_slot", "self", "top"}) {
+    out.push_back(std::string("single ") + op);
+  }
+  for (const char* op : {"load", "bound", "rel", "self", "top"})
+    out.push_back(std::string(op) + " cmp");
+  out.emplace_back("self then cmp");  // p == self
+  for (const char* op : {"load", "bound", "rel"}) {
+    for (const char* t : {"add", "sub", "cmp", "and", "or"}) {
+      out.push_back(std::string(op) + " then " + t);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace loophole::checker

@@ -1,0 +1,187 @@
+// The compiled successor generator's programs (see compiled.hpp): the
+// instruction sets of its expression and statement machines, and what a
+// Game compiles to. compiled_compile.cpp builds them (Compiler),
+// compiled.cpp runs them (Runner). Internal to the explicit engine.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "compiled.hpp"
+#include "semantics/prepared.hpp"
+
+namespace loophole::checker {
+
+namespace compiled_ir {
+
+constexpr int no_site = 1 << 30;  // a failure outside every gap site (reference: Env::no_site)
+constexpr int max_stack = 64;     // expression stack depth
+
+// ---------------------------------------------------------------------------
+// Expression programs
+
+enum class X : std::uint8_t {
+  konst,        // push k
+  load,         // push s[a]
+  self,         // push self
+  top,          // a = stack_size index, b = stack_base + 0/1: the stack top's field, 0 when empty
+  next_player,  // top = (top + 1) % players
+  var_dyn,      // pops [player] [index]; a first slot, b player stride, c array, d nf*2^16+field,
+                // k site; push s[slot]
+  var_slot,     // the same, pushes the slot
+  zone_kind,    // pops owner; push s[a + owner * b]
+  zone_dyn,     // pops owner, kind; push s[a + owner * b + kind]
+  zone_sum,     // pops owner; sum of s[a + owner * b + kinds[d][i]], c = list length
+  zone_range,   // pops owner; sum of s[a + owner * b + 0..c-1]
+  bound,        // push binders[a]
+  not_,
+  neg,
+  add,
+  sub,
+  mul,
+  div,  // a site
+  mod,  // a site
+  eq,
+  ne,
+  lt,
+  le,
+  gt,
+  ge,
+  to_bool,
+  and_jump,  // top == 0: jump to a (keeping 0), else pop
+  or_jump,   // top != 0: top = 1 and jump to a, else pop
+  jump_if0,  // pop; == 0: jump to a
+  jump,
+  quant_begin,  // a binder, b domain, c op, d end: push acc, i, n
+  quant_step,   // a binder, b domain, c op, d body start
+  abs,
+  min,
+  max,
+  clamp,
+  rel,       // push s[a + ((P + c) % players) * b], a player's slot; P = s[d] (d >= 0), self
+             // (d == -1) or binders[-2 - d]
+  rel_slot,  // the same, pushes the slot
+  cmp_k,     // top = top <cmp> k
+  ret,
+};
+
+// A comparison with a constant, fused into the instruction before it (see
+// XIns::cmp): a mask over {value < k, value == k, value > k} (bits 0, 1, 2);
+// none (0) keeps the value.
+enum class Cmp : std::uint8_t { none = 0, lt = 1, eq = 2, le = 3, gt = 4, ne = 5, ge = 6 };
+
+// What a leaf instruction (Compiler::leaf) does with its value v: push it
+// (compared with k first when cmp is set), fold it into the stack top as the
+// right operand of +, - or the comparison cmp, or test it as the left
+// operand of `and` / `or` (the fused and_jump / or_jump, target j).
+enum class Then : std::uint8_t { push, add, sub, cmp, and_, or_ };
+
+struct XIns {
+  X op = X::ret;
+  Cmp cmp = Cmp::none;  // konst excepted: compare the pushed value with k
+  Then then = Then::push;
+  bool single = false;  // this instruction and ret are the whole program
+  std::int32_t a = 0, b = 0, c = 0, d = 0;
+  std::int32_t j = 0;
+  std::int64_t k = 0;
+};
+
+inline std::int64_t compare(std::int64_t v, Cmp cmp, std::int64_t k) {
+  if (cmp == Cmp::none) return v;
+  const int order = (v > k ? 1 : 0) - (v < k ? 1 : 0) + 1;  // 0 (<), 1 (==), 2 (>)
+  return (static_cast<unsigned>(cmp) >> order) & 1U;
+}
+
+// A domain with its values resolved (see Evaluator::domain_size/value).
+struct CDomain {
+  model::Domain::Kind kind = model::Domain::Kind::range;
+  std::int64_t lo = 0;
+  int size = 0;   // for players, range, enum_values, kinds, kinds_tagged
+  int list = -1;  // kinds_tagged: index into Program::lists
+};
+
+// ---------------------------------------------------------------------------
+// Statement programs
+
+enum class S : std::uint8_t {
+  assign,       // a const slot or -1, b slot expr, c value expr, d op, e site
+  jump_if_not,  // a expr, b target
+  jump,         // b target
+  for_begin,    // a domain, b end, c binder, d register
+  for_next,     // a domain, b body, c binder, d register
+  choose,       // a domain, b skip target, c binder, d where expr or -1, e by player
+  draw,         // a player expr, b count expr, e site
+  move,         // a from zone, b from owner expr or -1, c to zone, d to owner expr or -1,
+                // f kind expr or -1 (chosen), g count expr, e site
+  fire,         // a event
+  end,          // a player expr, b win
+  negate,
+  no_zones,  // draw without deck and hand: the reference's internal error
+  done,      // the effect is over: continue the move after it
+};
+
+struct SIns {
+  S op = S::done;
+  std::int32_t a = -1, b = -1, c = -1, d = -1, e = -1, f = -1, g = -1;
+};
+
+// What runs after an effect (the reference's Tail).
+enum class Tail : std::uint8_t {
+  emit,
+  after_step_do,
+  priority_cost,
+  priority_effect,
+  alternate_cost,
+  alternate_effect,
+  sequence_cost,
+  sequence_effect,
+  resolve,
+};
+
+struct Move {
+  MoveKind kind = MoveKind::advance;
+  int player = -1;
+  int ref = -1;
+  int gap = -1;
+};
+
+}  // namespace compiled_ir
+
+using namespace compiled_ir;  // the two files of the generator share these names
+
+struct CompiledSystem::Program {
+  explicit Program(const model::Game& g) : prep(g) {}
+  semantics::Prepared prep;
+  std::vector<XIns> xcode;  // every expression program, each ended by ret
+  std::vector<SIns> scode;  // every statement program, each ended by done
+  std::vector<CDomain> domains;
+  std::vector<std::vector<int>> lists;
+  int registers = 0;  // `for` counters
+  int binders = 0;
+  std::vector<std::int32_t> slot_lo, slot_hi;  // data slots
+  // Per rule: program start (-1: none / always true).
+  std::vector<int> setup_effect;
+  std::vector<int> step_effect, step_repeat, step_end_turn;
+  std::vector<int> action_guard, action_cost, action_effect;
+  std::vector<int> trigger_condition, trigger_effect;
+  std::vector<int> end_condition;
+  // allowed[(w * actions + a) * 4 * players + (answering * 2 + acted) * players + rel]:
+  // the action's `who` and the window's roles and speeds let player active+rel act.
+  std::vector<std::uint8_t> allowed;
+  int actions = 0;
+  // The same as lists: the window's actions in order that player active+rel
+  // may take, at candidates[((w * 4 + answering * 2 + acted) * players + rel)].
+  std::vector<std::vector<int>> candidates;
+  // Every live trigger's pending flags, one contiguous run of fields (the
+  // layout allocates them together): most states have none set.
+  int pending_first = 0, pending_fields = 0;
+  // The fields the end conditions read (with the active player, who decides
+  // whose conditions are checked), one bit per field; all set when a
+  // condition reads fields it names only at run time.
+  std::vector<std::uint64_t> end_reads;
+};
+
+// Fills p from p.prep (compiled_compile.cpp).
+void compile(CompiledSystem::Program& p);
+
+}  // namespace loophole::checker
