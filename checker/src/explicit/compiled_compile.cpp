@@ -17,11 +17,8 @@ namespace loophole::checker {
 using model::Expr;
 using model::ExprKind;
 using model::Protocol;
-using model::SequenceTurn;
 using model::Stmt;
 using model::StmtKind;
-using semantics::get;
-using semantics::put;
 
 namespace {
 
