@@ -224,18 +224,22 @@ class Search {
       }
       const std::size_t first = b.words.size();
       b.words.resize(first + out.count * words);  // within the capacity fit() made
-      if (out.wrote_packed && out.count != 0) {
-        std::memcpy(&b.words[first], out.packed.data(), out.count * words * sizeof(Word));
+      if (out.wrote_packed) {
+        if (out.count != 0) {
+          std::memcpy(&b.words[first], out.packed.data(), out.count * words * sizeof(Word));
+        }
+      } else {
+        for (std::size_t i = 0; i < out.count; ++i) {
+          Word* to = &b.words[first + i * words];
+          if (out.has_dirty) {
+            packer_.pack_fields(s.words.data(), out.state(i), out.dirty_of(i), to);
+          } else {
+            packer_.pack_delta(s.state.data(), s.words.data(), out.state(i), to);
+          }
+        }
       }
       for (std::size_t i = 0; i < out.count; ++i) {
         const std::size_t at = first + i * words;
-        if (out.wrote_packed) {
-          // packed by the generator
-        } else if (out.has_dirty) {
-          packer_.pack_fields(s.words.data(), out.state(i), out.dirty_of(i), &b.words[at]);
-        } else {
-          packer_.pack_delta(s.state.data(), s.words.data(), out.state(i), &b.words[at]);
-        }
         b.hashes.push_back(hash_words(&b.words[at], words));
         const MoveInfo& m = out.moves[i];
         const std::uint16_t label =

@@ -128,7 +128,7 @@ class Runner {
     }
   }
 
-  // The slot of a rel / rel_slot instruction.
+  // The player a rel / rel_slot instruction names, and its slot.
   [[nodiscard]] static std::int64_t rel_player(const XIns& x, const std::int32_t* s,
                                                const std::int64_t* binders, int self) {
     return x.d >= 0 ? s[x.d] : x.d == -1 ? self : binders[-2 - x.d];

@@ -439,20 +439,21 @@ class Compiler {
       const int start = here();
       emit_expr(*e.args[0]);
       const int j = here() - 1;
-      if (here() - start == 1 && fusable(p_.xcode[j])) {
-        // A one-leaf left operand tests itself (no and_jump / or_jump).
+      // A one-leaf left operand tests itself (no and_jump / or_jump).
+      const bool fused = here() - start == 1 && fusable(p_.xcode[j]);
+      if (fused) {
         p_.xcode[j].then = e.op == Op::and_ ? Then::and_ : Then::or_;
-        pop();
-        emit_expr(*e.args[1]);
-        if (!boolean(*e.args[1])) emit(X::to_bool);
-        p_.xcode[j].j = here();
-        return;
+      } else {
+        emit(e.op == Op::and_ ? X::and_jump : X::or_jump);
       }
-      emit(e.op == Op::and_ ? X::and_jump : X::or_jump);
       pop();
       emit_expr(*e.args[1]);
       if (!boolean(*e.args[1])) emit(X::to_bool);
-      p_.xcode[j + 1].a = here();
+      if (fused) {
+        p_.xcode[j].j = here();
+      } else {
+        p_.xcode[j + 1].a = here();
+      }
       return;
     }
     // A comparison with a constant: fused into a leaf before it, else cmp_k.
@@ -692,47 +693,34 @@ void compile(CompiledSystem::Program& p) {
   }
   for (const auto& e : g.end_conditions) p.end_condition.push_back(c.expr(e.condition.get()));
 
-  // The role and speed part of Run::enabled, for every relative seat.
+  // The role and speed part of Run::enabled, for every relative seat: per
+  // window, answering or not, acted or not and seat, the window's actions in
+  // order that the seat may take.
   const int n = p.prep.players;
-  p.actions = static_cast<int>(g.actions.size());
-  p.allowed.assign(g.windows.size() * g.actions.size() * 4 * static_cast<std::size_t>(n), 0);
-  for (std::size_t w = 0; w < g.windows.size(); ++w) {
-    const auto& win = g.windows[w];
-    for (std::size_t a = 0; a < g.actions.size(); ++a) {
-      const auto& act = g.actions[a];
-      for (int answering = 0; answering < 2; ++answering) {
-        for (int acted = 0; acted < 2; ++acted) {
-          for (int rel = 0; rel < n; ++rel) {
-            bool ok = p.prep.covers(act.who, rel, 0);
-            if (ok && (win.protocol == Protocol::priority || !win.roles.empty())) {
-              const bool ans = win.protocol == Protocol::priority && answering != 0;
-              bool allowed = false;
-              for (const auto& r : win.roles) {
-                if (!p.prep.covers(r.role, rel, 0)) continue;
-                if (!ans && r.lead_if_active_idle && acted != 0) continue;
-                const auto& speeds = ans ? r.answer : r.lead;
-                if (g.speeds.empty() ||
-                    std::find(speeds.begin(), speeds.end(), act.speed) != speeds.end()) {
-                  allowed = true;
-                  break;
-                }
-              }
-              ok = allowed;
-            }
-            p.allowed[((w * g.actions.size() + a) * 4 + answering * 2 + acted) * n + rel] =
-                ok ? 1 : 0;
-          }
-        }
+  const auto allowed = [&](const model::Window& win, const model::Action& act, bool answering,
+                           bool acted, int rel) {
+    if (!p.prep.covers(act.who, rel, 0)) return false;
+    if (win.protocol != Protocol::priority && win.roles.empty()) return true;
+    const bool ans = win.protocol == Protocol::priority && answering;
+    for (const auto& r : win.roles) {
+      if (!p.prep.covers(r.role, rel, 0)) continue;
+      if (!ans && r.lead_if_active_idle && acted) continue;
+      const auto& speeds = ans ? r.answer : r.lead;
+      if (g.speeds.empty() || std::find(speeds.begin(), speeds.end(), act.speed) != speeds.end()) {
+        return true;
       }
     }
-  }
+    return false;
+  };
   p.candidates.assign(g.windows.size() * 4 * static_cast<std::size_t>(n), {});
   for (std::size_t w = 0; w < g.windows.size(); ++w) {
-    for (std::size_t mode = 0; mode < 4; ++mode) {
+    for (int mode = 0; mode < 4; ++mode) {
       for (int rel = 0; rel < n; ++rel) {
-        auto& list = p.candidates[(w * 4 + mode) * n + rel];
+        auto& list = p.candidates[(w * 4 + static_cast<std::size_t>(mode)) * n + rel];
         for (const int a : p.prep.window_actions[w]) {
-          if (p.allowed[((w * g.actions.size() + a) * 4 + mode) * n + rel] != 0) list.push_back(a);
+          if (allowed(g.windows[w], g.actions[a], mode / 2 != 0, mode % 2 != 0, rel)) {
+            list.push_back(a);
+          }
         }
       }
     }

@@ -165,12 +165,9 @@ struct CompiledSystem::Program {
   std::vector<int> action_guard, action_cost, action_effect;
   std::vector<int> trigger_condition, trigger_effect;
   std::vector<int> end_condition;
-  // allowed[(w * actions + a) * 4 * players + (answering * 2 + acted) * players + rel]:
-  // the action's `who` and the window's roles and speeds let player active+rel act.
-  std::vector<std::uint8_t> allowed;
-  int actions = 0;
-  // The same as lists: the window's actions in order that player active+rel
-  // may take, at candidates[((w * 4 + answering * 2 + acted) * players + rel)].
+  // The window's actions in order that the action's `who` and the window's
+  // roles and speeds let player active+rel take, at
+  // candidates[(w * 4 + answering * 2 + acted) * players + rel].
   std::vector<std::vector<int>> candidates;
   // Every live trigger's pending flags, one contiguous run of fields (the
   // layout allocates them together): most states have none set.

@@ -34,20 +34,18 @@ inline void copy_bytes(std::uint8_t* to, const std::uint8_t* from, std::size_t n
   for (; n > 0; --n) *to++ = *from++;
 }
 
-}  // namespace
-
-void StateStore::FreeSlots::operator()(std::uint32_t* p) const { std::free(p); }
-
+// Memory for the hash index, freed with std::free. Claims, commits and
+// rehashing touch it at random: with 4 KiB pages nearly every access misses
+// the TLB as well as the caches, so where the kernel's transparent huge
+// pages are opt-in (madvise), opt in.
 void* huge_alloc(std::size_t bytes) {
-  // Claims, commits and rehashing touch the index at random: with 4 KiB
-  // pages nearly every access misses the TLB as well as the caches. Where
-  // the kernel's transparent huge pages are opt-in (madvise), opt in.
   constexpr std::size_t huge = std::size_t{2} << 20;
   void* p = nullptr;
   if (bytes >= huge) {
-    if (posix_memalign(&p, huge, (bytes + huge - 1) / huge * huge) != 0) p = nullptr;
+    const std::size_t rounded = (bytes + huge - 1) / huge * huge;
+    if (posix_memalign(&p, huge, rounded) != 0) p = nullptr;
 #ifdef MADV_HUGEPAGE
-    if (p != nullptr) madvise(p, (bytes + huge - 1) / huge * huge, MADV_HUGEPAGE);
+    if (p != nullptr) madvise(p, rounded, MADV_HUGEPAGE);
 #endif
   } else {
     p = std::malloc(bytes);
@@ -55,6 +53,10 @@ void* huge_alloc(std::size_t bytes) {
   if (p == nullptr) throw std::bad_alloc();
   return p;
 }
+
+}  // namespace
+
+void StateStore::FreeSlots::operator()(std::uint32_t* p) const { std::free(p); }
 
 StateStore::StateStore(std::size_t words, std::size_t bytes, MemoryBudget& budget)
     : words_(words), bytes_(bytes), budget_(budget) {

@@ -44,11 +44,6 @@
 
 namespace loophole::checker {
 
-// Memory for a large table that is accessed at random, on transparent huge
-// pages where the kernel offers them; freed with std::free. Throws
-// std::bad_alloc.
-void* huge_alloc(std::size_t bytes);
-
 class StateStore {
  public:
   using Ref = std::uint32_t;  // < size(): a stored state; otherwise tentative (in a batch)

@@ -50,14 +50,10 @@ void Workers::run(std::size_t tasks, const std::function<void(std::size_t, int)>
   if (sleeping_.load(std::memory_order_acquire) != 0) wake_.notify_all();
   work(0);
   // Wait for the helpers: spin, then sleep.
-  for (int i = 0; busy_.load(std::memory_order_acquire) != 0; ++i) {
-    if (i < spin_) {
-      LOOPHOLE_PAUSE();
-      continue;
-    }
+  for (int i = 0; i < spin_ && busy_.load(std::memory_order_acquire) != 0; ++i) LOOPHOLE_PAUSE();
+  if (busy_.load(std::memory_order_acquire) != 0) {
     std::unique_lock lock(mutex_);
     done_.wait(lock, [this] { return busy_.load(std::memory_order_acquire) == 0; });
-    break;
   }
   fn_ = nullptr;
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
