@@ -135,11 +135,12 @@ class Runner {
   }
   [[nodiscard]] int rel_slot(const XIns& x, const std::int32_t* s, const std::int64_t* binders,
                              int self) const {
-    int p = static_cast<int>(rel_player(x, s, binders, self)) + x.c;
-    if (x.c != 0) {
-      while (p >= p_.prep.players) p -= p_.prep.players;
-    }
-    return x.a + p * x.b;
+    return x.a + wrap(static_cast<int>(rel_player(x, s, binders, self)) + x.c) * x.b;
+  }
+  // A player number p + c back into 0..players-1 (p < players, c >= 0).
+  [[nodiscard]] int wrap(int p) const {
+    while (p >= p_.prep.players) p -= p_.prep.players;
+    return p;
   }
   // What a leaf instruction (Compiler::leaf) pushes, before its comparison
   // (most frequent first: no jump table for the one-instruction programs).
@@ -164,8 +165,6 @@ class Runner {
     return run_program(pc, s, binders, self, error);
   }
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic error "-Wswitch-enum"
   std::int64_t run_program(int pc, const std::int32_t* s, std::int64_t* binders, int self,
                            int& error) const {
     std::int64_t st[max_stack];
@@ -174,59 +173,50 @@ class Runner {
     const int players = p_.prep.players;
     for (;;) {
       const XIns& x = code[pc++];
-      switch (x.op) {
-        case X::konst:
-          st[sp++] = x.k;
-          break;
-// A leaf's value, then what XIns::then says (an if chain: a jump table here
-// costs more in mispredictions than it saves).
-#define LOOPHOLE_LEAF(value)                      \
-  {                                               \
-    const std::int64_t v = (value);               \
-    if (x.then == Then::push) {                   \
-      st[sp++] = compare(v, x.cmp, x.k);          \
-    } else if (x.then == Then::and_) {            \
-      if (compare(v, x.cmp, x.k) == 0) {          \
-        st[sp++] = 0;                             \
-        pc = x.j;                                 \
-      }                                           \
-    } else if (x.then == Then::or_) {             \
-      if (compare(v, x.cmp, x.k) != 0) {          \
-        st[sp++] = 1;                             \
-        pc = x.j;                                 \
-      }                                           \
-    } else if (x.then == Then::add) {             \
-      st[sp - 1] += v;                            \
-    } else if (x.then == Then::sub) {             \
-      st[sp - 1] -= v;                            \
-    } else {                                      \
-      st[sp - 1] = compare(st[sp - 1], x.cmp, v); \
-    }                                             \
-    break;                                        \
-  }
-        case X::load:
-          LOOPHOLE_LEAF(s[x.a])
-        case X::bound:
-          LOOPHOLE_LEAF(binders[x.a])
-        case X::rel:
-          LOOPHOLE_LEAF(s[rel_slot(x, s, binders, self)])
-        case X::rel_slot:
-          LOOPHOLE_LEAF(rel_slot(x, s, binders, self))
-        case X::self:
-          LOOPHOLE_LEAF(self)
-        case X::top: {
-          const int size = s[x.a];
-          LOOPHOLE_LEAF(size == 0 ? 0 : s[x.b + 2 * size])
-        }
+      switch (x.dispatch) {
+#define LOOPHOLE_OP(op) case static_cast<int>(X::op)
+        LOOPHOLE_OP(konst) : st[sp++] = x.k;
+        break;
+// A leaf pushes its value (compared with k when cmp is set), or does what
+// XIns::then says with it: one case per kind of leaf and Then.
+#define LOOPHOLE_LEAF(n, value)                       \
+  case fused_code(n, Then::push):                     \
+    st[sp++] = compare((value), x.cmp, x.k);          \
+    break;                                            \
+  case fused_code(n, Then::add):                      \
+    st[sp - 1] += (value);                            \
+    break;                                            \
+  case fused_code(n, Then::sub):                      \
+    st[sp - 1] -= (value);                            \
+    break;                                            \
+  case fused_code(n, Then::cmp):                      \
+    st[sp - 1] = compare(st[sp - 1], x.cmp, (value)); \
+    break;                                            \
+  case fused_code(n, Then::and_):                     \
+    if (compare((value), x.cmp, x.k) == 0) {          \
+      st[sp++] = 0;                                   \
+      pc = x.j;                                       \
+    }                                                 \
+    break;                                            \
+  case fused_code(n, Then::or_):                      \
+    if (compare((value), x.cmp, x.k) != 0) {          \
+      st[sp++] = 1;                                   \
+      pc = x.j;                                       \
+    }                                                 \
+    break;
+        LOOPHOLE_LEAF(0, s[x.a])
+        LOOPHOLE_LEAF(1, binders[x.a])
+        LOOPHOLE_LEAF(2, s[rel_slot(x, s, binders, self)])
+        LOOPHOLE_LEAF(3, s[x.a + wrap(self + x.c) * x.b])
+        LOOPHOLE_LEAF(4, rel_slot(x, s, binders, self))
+        LOOPHOLE_LEAF(5, self)
+        LOOPHOLE_LEAF(6, s[x.a] == 0 ? 0 : s[x.b + 2 * s[x.a]])
 #undef LOOPHOLE_LEAF
-        case X::cmp_k:
-          st[sp - 1] = compare(st[sp - 1], x.cmp, x.k);
-          break;
-        case X::next_player:
-          st[sp - 1] = (st[sp - 1] + 1) % players;
-          break;
-        case X::var_dyn:
-        case X::var_slot: {
+        LOOPHOLE_OP(cmp_k) : st[sp - 1] = compare(st[sp - 1], x.cmp, x.k);
+        break;
+        LOOPHOLE_OP(next_player) : st[sp - 1] = (st[sp - 1] + 1) % players;
+        break;
+        LOOPHOLE_OP(var_dyn) : LOOPHOLE_OP(var_slot) : {
           std::int64_t index = 0, player = 0;
           if (x.c > 0) index = st[--sp];
           if (x.b >= 0) player = st[--sp];
@@ -240,22 +230,21 @@ class Runner {
           st[sp++] = x.op == X::var_slot ? slot : s[slot];
           break;
         }
-        case X::zone_kind:
-          st[sp - 1] = s[x.a + st[sp - 1] * x.b];
-          break;
-        case X::zone_dyn: {
+        LOOPHOLE_OP(zone_kind) : st[sp - 1] = s[x.a + st[sp - 1] * x.b];
+        break;
+        LOOPHOLE_OP(zone_dyn) : {
           const std::int64_t kind = st[--sp];
           st[sp - 1] = s[x.a + st[sp - 1] * x.b + kind];
           break;
         }
-        case X::zone_range: {
+        LOOPHOLE_OP(zone_range) : {
           const std::int32_t* z = s + x.a + st[sp - 1] * x.b;
           std::int64_t t = 0;
           for (int k = 0; k < x.c; ++k) t += z[k];
           st[sp - 1] = t;
           break;
         }
-        case X::zone_sum: {
+        LOOPHOLE_OP(zone_sum) : {
           const std::int32_t* z = s + x.a + st[sp - 1] * x.b;
           const int* list = p_.lists[x.d].data();
           std::int64_t t = 0;
@@ -263,33 +252,30 @@ class Runner {
           st[sp - 1] = t;
           break;
         }
-        case X::not_:
-          st[sp - 1] = st[sp - 1] == 0 ? 1 : 0;
-          break;
-        case X::neg:
-          st[sp - 1] = -st[sp - 1];
-          break;
+        LOOPHOLE_OP(not_) : st[sp - 1] = st[sp - 1] == 0 ? 1 : 0;
+        break;
+        LOOPHOLE_OP(neg) : st[sp - 1] = -st[sp - 1];
+        break;
 #define LOOPHOLE_BIN(name, expr)       \
-  case X::name: {                      \
+  LOOPHOLE_OP(name) : {                \
     const std::int64_t b = st[--sp];   \
     const std::int64_t a = st[sp - 1]; \
     st[sp - 1] = (expr);               \
     break;                             \
   }
-          LOOPHOLE_BIN(add, a + b)
-          LOOPHOLE_BIN(sub, a - b)
-          LOOPHOLE_BIN(mul, a * b)
-          LOOPHOLE_BIN(eq, a == b)
-          LOOPHOLE_BIN(ne, a != b)
-          LOOPHOLE_BIN(lt, a < b)
-          LOOPHOLE_BIN(le, a <= b)
-          LOOPHOLE_BIN(gt, a > b)
-          LOOPHOLE_BIN(ge, a >= b)
-          LOOPHOLE_BIN(min, std::min(a, b))
-          LOOPHOLE_BIN(max, std::max(a, b))
+        LOOPHOLE_BIN(add, a + b)
+        LOOPHOLE_BIN(sub, a - b)
+        LOOPHOLE_BIN(mul, a * b)
+        LOOPHOLE_BIN(eq, a == b)
+        LOOPHOLE_BIN(ne, a != b)
+        LOOPHOLE_BIN(lt, a < b)
+        LOOPHOLE_BIN(le, a <= b)
+        LOOPHOLE_BIN(gt, a > b)
+        LOOPHOLE_BIN(ge, a >= b)
+        LOOPHOLE_BIN(min, std::min(a, b))
+        LOOPHOLE_BIN(max, std::max(a, b))
 #undef LOOPHOLE_BIN
-        case X::div:
-        case X::mod: {
+        LOOPHOLE_OP(div) : LOOPHOLE_OP(mod) : {
           const std::int64_t b = st[--sp];
           if (b == 0) {
             if (error < 0) error = x.a;
@@ -298,31 +284,26 @@ class Runner {
           st[sp - 1] = x.op == X::div ? st[sp - 1] / b : st[sp - 1] % b;
           break;
         }
-        case X::to_bool:
-          st[sp - 1] = st[sp - 1] != 0 ? 1 : 0;
-          break;
-        case X::and_jump:
-          if (st[sp - 1] == 0) {
-            pc = x.a;
-          } else {
-            --sp;
-          }
-          break;
-        case X::or_jump:
-          if (st[sp - 1] != 0) {
-            st[sp - 1] = 1;
-            pc = x.a;
-          } else {
-            --sp;
-          }
-          break;
-        case X::jump_if0:
-          if (st[--sp] == 0) pc = x.a;
-          break;
-        case X::jump:
+        LOOPHOLE_OP(to_bool) : st[sp - 1] = st[sp - 1] != 0 ? 1 : 0;
+        break;
+        LOOPHOLE_OP(and_jump) : if (st[sp - 1] == 0) { pc = x.a; }
+        else {
+          --sp;
+        }
+        break;
+        LOOPHOLE_OP(or_jump) : if (st[sp - 1] != 0) {
+          st[sp - 1] = 1;
           pc = x.a;
-          break;
-        case X::quant_begin: {
+        }
+        else {
+          --sp;
+        }
+        break;
+        LOOPHOLE_OP(jump_if0) : if (st[--sp] == 0) pc = x.a;
+        break;
+        LOOPHOLE_OP(jump) : pc = x.a;
+        break;
+        LOOPHOLE_OP(quant_begin) : {
           const int n = domain_size(x.b, self);
           st[sp++] = x.c == static_cast<int>(model::Op::forall) ? 1 : 0;
           if (n == 0) {
@@ -334,7 +315,7 @@ class Runner {
           binders[x.a] = domain_value(x.b, 0, self);
           break;
         }
-        case X::quant_step: {
+        LOOPHOLE_OP(quant_step) : {
           const std::int64_t v = st[--sp];
           const auto op = static_cast<model::Op>(x.c);
           std::int64_t& acc = st[sp - 3];
@@ -365,23 +346,23 @@ class Runner {
           }
           break;
         }
-        case X::abs:
-          st[sp - 1] = st[sp - 1] < 0 ? -st[sp - 1] : st[sp - 1];
-          break;
-        case X::clamp: {
+        LOOPHOLE_OP(abs) : st[sp - 1] = st[sp - 1] < 0 ? -st[sp - 1] : st[sp - 1];
+        break;
+        LOOPHOLE_OP(clamp) : {
           const std::int64_t hi = st[--sp], lo = st[--sp];
           st[sp - 1] = std::max(lo, std::min(st[sp - 1], hi));
           break;
         }
-        case X::ret:
-          return st[sp - 1];
-        default:  // no range check before the jump table (every op has its
-                  // case: -Wswitch-enum below)
+        LOOPHOLE_OP(ret) : return st[sp - 1];
+        default:  // No range check before the jump table. Every code has its
+                  // case: the compiler's dispatch pass names every op, and the
+                  // tests run every instruction form (on the dev build, where
+                  // reaching this traps).
           __builtin_unreachable();
       }
     }
   }
-#pragma GCC diagnostic pop
+#undef LOOPHOLE_OP
 
   // A missing condition holds.
   bool test(int pc, const std::int32_t* s, std::int64_t* binders, int self, int& error) const {

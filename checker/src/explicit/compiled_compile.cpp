@@ -725,6 +725,74 @@ void compile(CompiledSystem::Program& p) {
       }
     }
   }
+  // The dispatch codes of the expression loop (every op named: a new op
+  // fails to compile here until it is given its code).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic error "-Wswitch-enum"
+  for (XIns& x : p.xcode) {
+    int leaf = -1;
+    switch (x.op) {
+      case X::load:
+        leaf = 0;
+        break;
+      case X::bound:
+        leaf = 1;
+        break;
+      case X::rel:
+        leaf = x.d == -1 ? 3 : 2;
+        break;
+      case X::rel_slot:
+        leaf = 4;
+        break;
+      case X::self:
+        leaf = 5;
+        break;
+      case X::top:
+        leaf = 6;
+        break;
+      case X::konst:
+      case X::next_player:
+      case X::var_dyn:
+      case X::var_slot:
+      case X::zone_kind:
+      case X::zone_dyn:
+      case X::zone_sum:
+      case X::zone_range:
+      case X::not_:
+      case X::neg:
+      case X::add:
+      case X::sub:
+      case X::mul:
+      case X::div:
+      case X::mod:
+      case X::eq:
+      case X::ne:
+      case X::lt:
+      case X::le:
+      case X::gt:
+      case X::ge:
+      case X::to_bool:
+      case X::and_jump:
+      case X::or_jump:
+      case X::jump_if0:
+      case X::jump:
+      case X::quant_begin:
+      case X::quant_step:
+      case X::abs:
+      case X::min:
+      case X::max:
+      case X::clamp:
+      case X::cmp_k:
+      case X::ret:
+        if (x.then != Then::push) {
+          throw std::logic_error("loophole: internal error: a fused instruction that is no leaf");
+        }
+        break;
+    }
+    x.dispatch =
+        static_cast<std::uint8_t>(leaf < 0 ? static_cast<int>(x.op) : fused_code(leaf, x.then));
+  }
+#pragma GCC diagnostic pop
   // What the end conditions read: every instruction's fields, where the
   // instruction names them; anything else reads "all".
   const std::size_t fields = p.prep.layout.fields.size();

@@ -76,11 +76,24 @@ enum class Cmp : std::uint8_t { none = 0, lt = 1, eq = 2, le = 3, gt = 4, ne = 5
 // operand of `and` / `or` (the fused and_jump / or_jump, target j).
 enum class Then : std::uint8_t { push, add, sub, cmp, and_, or_ };
 
+// What the expression loop dispatches on (XIns::dispatch): the op, or for
+// a leaf other than konst one code per kind of leaf and Then, so that one
+// jump reaches the code that pushes or fuses the value (a second branch on
+// `then`, or on where a rel's player comes from, mispredicted as often as
+// the jump). The leaves: load, bound, rel (player from a field or binder),
+// rel from self, rel_slot, self, top.
+constexpr int fused_leaves = 7;
+constexpr int fused_base = static_cast<int>(X::ret) + 1;
+constexpr int fused_code(int leaf, Then t) { return fused_base + leaf * 6 + static_cast<int>(t); }
+constexpr int dispatch_codes = fused_base + fused_leaves * 6;
+static_assert(dispatch_codes <= 256);
+
 struct XIns {
   X op = X::ret;
   Cmp cmp = Cmp::none;  // konst excepted: compare the pushed value with k
   Then then = Then::push;
-  bool single = false;  // this instruction and ret are the whole program
+  bool single = false;        // this instruction and ret are the whole program
+  std::uint8_t dispatch = 0;  // set by compile(), from op, then and d
   std::int32_t a = 0, b = 0, c = 0, d = 0;
   std::int32_t j = 0;
   std::int64_t k = 0;

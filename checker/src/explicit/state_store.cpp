@@ -290,7 +290,16 @@ StateId StateStore::assign(Ref r, StateId parent) {
 
 void StateStore::commit(std::size_t begin, std::size_t end) {
   std::uint64_t dropped = 0;
+  // The slots are far apart in a table larger than the caches: fetch a few
+  // entries ahead.
+  constexpr std::size_t ahead = 16;
+  // (An entry never published may have no slot.)
+  auto fetch = [&](std::size_t e) {
+    if (scratch_published_[e] != 0) __builtin_prefetch(&slots_[scratch_slot_[e]], 1);
+  };
+  for (std::size_t e = begin; e < std::min(end, begin + ahead); ++e) fetch(e);
   for (std::size_t e = begin; e < end; ++e) {
+    if (e + ahead < end) fetch(e + ahead);
     if (scratch_published_[e] == 0) continue;
     std::uint32_t& slot = slots_[scratch_slot_[e]];
     const StateId id = scratch_final_[e];
