@@ -146,6 +146,7 @@ class Runner {
   // (most frequent first: no jump table for the one-instruction programs).
   [[nodiscard]] std::int64_t leaf_value(const XIns& x, const std::int32_t* s,
                                         const std::int64_t* binders, int self) const {
+    if (x.dispatch == fused_code(leaf_rel_self, Then::push)) return s[x.a + wrap(self + x.c) * x.b];
     if (x.op == X::rel) return s[rel_slot(x, s, binders, self)];
     if (x.op == X::load) return s[x.a];
     if (x.op == X::bound) return binders[x.a];
@@ -204,13 +205,13 @@ class Runner {
       pc = x.j;                                       \
     }                                                 \
     break;
-        LOOPHOLE_LEAF(0, s[x.a])
-        LOOPHOLE_LEAF(1, binders[x.a])
-        LOOPHOLE_LEAF(2, s[rel_slot(x, s, binders, self)])
-        LOOPHOLE_LEAF(3, s[x.a + wrap(self + x.c) * x.b])
-        LOOPHOLE_LEAF(4, rel_slot(x, s, binders, self))
-        LOOPHOLE_LEAF(5, self)
-        LOOPHOLE_LEAF(6, s[x.a] == 0 ? 0 : s[x.b + 2 * s[x.a]])
+        LOOPHOLE_LEAF(leaf_load, s[x.a])
+        LOOPHOLE_LEAF(leaf_bound, binders[x.a])
+        LOOPHOLE_LEAF(leaf_rel, s[rel_slot(x, s, binders, self)])
+        LOOPHOLE_LEAF(leaf_rel_self, s[x.a + wrap(self + x.c) * x.b])
+        LOOPHOLE_LEAF(leaf_rel_slot, rel_slot(x, s, binders, self))
+        LOOPHOLE_LEAF(leaf_self, self)
+        LOOPHOLE_LEAF(leaf_top, s[x.a] == 0 ? 0 : s[x.b + 2 * s[x.a]])
 #undef LOOPHOLE_LEAF
         LOOPHOLE_OP(cmp_k) : st[sp - 1] = compare(st[sp - 1], x.cmp, x.k);
         break;

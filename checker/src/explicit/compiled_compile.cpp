@@ -733,22 +733,22 @@ void compile(CompiledSystem::Program& p) {
     int leaf = -1;
     switch (x.op) {
       case X::load:
-        leaf = 0;
+        leaf = leaf_load;
         break;
       case X::bound:
-        leaf = 1;
+        leaf = leaf_bound;
         break;
       case X::rel:
-        leaf = x.d == -1 ? 3 : 2;
+        leaf = x.d == -1 ? leaf_rel_self : leaf_rel;
         break;
       case X::rel_slot:
-        leaf = 4;
+        leaf = leaf_rel_slot;
         break;
       case X::self:
-        leaf = 5;
+        leaf = leaf_self;
         break;
       case X::top:
-        leaf = 6;
+        leaf = leaf_top;
         break;
       case X::konst:
       case X::next_player:

@@ -82,7 +82,16 @@ enum class Then : std::uint8_t { push, add, sub, cmp, and_, or_ };
 // `then`, or on where a rel's player comes from, mispredicted as often as
 // the jump). The leaves: load, bound, rel (player from a field or binder),
 // rel from self, rel_slot, self, top.
-constexpr int fused_leaves = 7;
+enum Leaf : int {
+  leaf_load,
+  leaf_bound,
+  leaf_rel,
+  leaf_rel_self,
+  leaf_rel_slot,
+  leaf_self,
+  leaf_top
+};
+constexpr int fused_leaves = leaf_top + 1;
 constexpr int fused_base = static_cast<int>(X::ret) + 1;
 constexpr int fused_code(int leaf, Then t) { return fused_base + leaf * 6 + static_cast<int>(t); }
 constexpr int dispatch_codes = fused_base + fused_leaves * 6;
