@@ -45,8 +45,9 @@ using Clock = std::chrono::steady_clock;
 // The successors of one task's sources, in order. (Aligned: tasks and
 // workers run side by side, and must not share cache lines.)
 struct alignas(64) TaskBuffer {
-  StateId first = 0, last = 0;  // sources [first, last)
-  std::vector<Word> words;      // packed successors, words() each
+  StateId first = 0, last = 0;     // sources [first, last)
+  std::unique_ptr<Word[]> words;   // packed successors, words() each (no
+  std::size_t used = 0, room = 0;  // zero-filling: they are written over)
   std::vector<std::uint64_t> hashes;
   std::vector<std::uint16_t> labels;
   std::vector<StateStore::Ref> refs;
@@ -191,7 +192,12 @@ class Search {
       if (!budget_.acquire(bytes - b.accounted)) return false;
       b.accounted = bytes;
     }
-    b.words.reserve(capacity * packer_.words());
+    if (capacity * packer_.words() > b.room) {
+      auto grown = std::make_unique_for_overwrite<Word[]>(capacity * packer_.words());
+      if (b.used != 0) std::memcpy(grown.get(), b.words.get(), b.used * sizeof(Word));
+      b.words = std::move(grown);
+      b.room = capacity * packer_.words();
+    }
     b.hashes.reserve(capacity);
     b.labels.reserve(capacity);
     b.refs.reserve(capacity);
@@ -222,15 +228,15 @@ class Search {
         stop(Completion::memory_limit);
         return;
       }
-      const std::size_t first = b.words.size();
-      b.words.resize(first + out.count * words);  // within the capacity fit() made
+      const std::size_t first = b.used;
+      b.used += out.count * words;  // within the room fit() made
       if (out.wrote_packed) {
         if (out.count != 0) {
-          std::memcpy(&b.words[first], out.packed.data(), out.count * words * sizeof(Word));
+          std::memcpy(b.words.get() + first, out.packed.data(), out.count * words * sizeof(Word));
         }
       } else {
         for (std::size_t i = 0; i < out.count; ++i) {
-          Word* to = &b.words[first + i * words];
+          Word* to = b.words.get() + first + i * words;
           if (out.has_dirty) {
             packer_.pack_fields(s.words.data(), out.state(i), out.dirty_of(i), to);
           } else {
@@ -240,7 +246,7 @@ class Search {
       }
       for (std::size_t i = 0; i < out.count; ++i) {
         const std::size_t at = first + i * words;
-        b.hashes.push_back(hash_words(&b.words[at], words));
+        b.hashes.push_back(hash_words(b.words.get() + at, words));
         const MoveInfo& m = out.moves[i];
         const std::uint16_t label =
             EdgeStore::label(m.kind, m.progress, m.chooser, m.chooser_player);
@@ -261,7 +267,7 @@ class Search {
     for (std::size_t j = 0; j < std::min(ahead, n); ++j) store_.prefetch(b.hashes[j]);
     for (std::size_t j = 0; j < n; ++j) {
       if (j + ahead < n) store_.prefetch(b.hashes[j + ahead]);
-      b.refs[j] = store_.claim(&b.words[j * words], b.hashes[j], base | j, cursor);
+      b.refs[j] = store_.claim(b.words.get() + j * words, b.hashes[j], base | j, cursor);
     }
   }
 
@@ -396,7 +402,7 @@ class Search {
       TaskBuffer& b = tasks_[tasks];
       b.first = first;
       b.last = first + size;
-      b.words.clear();
+      b.used = 0;
       b.hashes.clear();
       b.labels.clear();
       b.refs.clear();

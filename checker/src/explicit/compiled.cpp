@@ -47,9 +47,7 @@ struct Frame {
 
 struct FrameSave {
   std::vector<std::int32_t> state;
-  std::vector<std::uint64_t> dirty;
-  std::vector<std::int64_t> binders;
-  std::vector<std::int32_t> regs;
+  std::vector<std::int64_t> locals;  // Scratch::locals
   std::vector<std::int32_t> outcomes;
   int self = -1, picker = -1;
   bool nature = false, progress = false;
@@ -58,9 +56,12 @@ struct FrameSave {
 // owner: the Program these buffers are sized for.
 struct Scratch final : FlatSuccessors::Scratch {
   std::vector<std::int32_t> work, gap_state;
-  std::vector<std::uint64_t> dirty, gap_dirty;  // fields written since the source state
-  std::vector<std::int64_t> binders, aux_binders;
-  std::vector<std::int32_t> regs;
+  // What a choice point saves besides the work state, in one piece: the
+  // bits of the fields written since the source state (dirty_words), the
+  // binders, the `for` counters (registers).
+  std::vector<std::int64_t> locals;
+  std::vector<std::uint64_t> gap_dirty;
+  std::vector<std::int64_t> aux_binders;
   std::vector<Frame> frames;
   std::vector<FrameSave> saves;
   std::vector<std::int32_t> outcomes;  // of a choice with a single outcome run at once
@@ -80,16 +81,19 @@ class Runner {
       sc_.owner = &p;
       sc_.work.assign(fields, 0);
       sc_.gap_state.assign(fields, 0);
-      sc_.binders.assign(static_cast<std::size_t>(p.binders), 0);
+      sc_.locals.assign(FlatSuccessors::dirty_words(fields) + static_cast<std::size_t>(p.binders) +
+                            static_cast<std::size_t>(p.registers),
+                        0);
       sc_.aux_binders.assign(static_cast<std::size_t>(p.binders), 0);
-      sc_.regs.assign(static_cast<std::size_t>(p.registers), 0);
-      sc_.dirty.assign(FlatSuccessors::dirty_words(fields), 0);
       sc_.gap_dirty.assign(FlatSuccessors::dirty_words(fields), 0);
     }
     fields_ = fields;
     dirty_words_ = FlatSuccessors::dirty_words(fields);
     w_ = sc_.work.data();
-    dirty_ = sc_.dirty.data();
+    // (uint64_t may alias int64_t: its unsigned counterpart.)
+    dirty_ = reinterpret_cast<std::uint64_t*>(sc_.locals.data());
+    binders_ = sc_.locals.data() + dirty_words_;
+    regs_ = binders_ + p.binders;
   }
 
   void successors(const std::int32_t* s) {
@@ -369,7 +373,7 @@ class Runner {
   bool test(int pc, const std::int32_t* s, std::int64_t* binders, int self, int& error) const {
     return pc < 0 || eval(pc, s, binders, self, error) != 0;
   }
-  std::int64_t value(int pc, int& error) { return eval(pc, w_, sc_.binders.data(), self_, error); }
+  std::int64_t value(int pc, int& error) { return eval(pc, w_, binders_, self_, error); }
   [[nodiscard]] int next_player(int p) const { return (p + 1) % p_.prep.players; }
 
   // Every write to the work state goes through set(), which records the
@@ -381,6 +385,13 @@ class Runner {
     if (i < 0 || w_[i] == v) return;
     w_[i] = v;
     mark(dirty_, i);
+  }
+  // (Every state has ctl.over, so there is a word; most have at most 128
+  // fields, and two words need no library call.)
+  void clear_dirty(std::uint64_t* d) const {
+    d[0] = 0;
+    if (dirty_words_ > 1) d[1] = 0;
+    if (dirty_words_ > 2) std::fill(d + 2, d + dirty_words_, 0);
   }
   void clear_players(int base) {
     for (int p = 0; p < p_.prep.players; ++p) set(base + p, 0);
@@ -487,7 +498,7 @@ class Runner {
 
   void run_move(const Move& m) {
     std::memcpy(w_, before_, fields_ * sizeof(std::int32_t));
-    std::fill(dirty_, dirty_ + dirty_words_, 0);
+    clear_dirty(dirty_);
     move_ = m;
     picker_ = -1;
     nature_ = false;
@@ -838,7 +849,7 @@ class Runner {
     g[ctl_.over] = 2;
     put(g, ctl_.gap, site + 1);
     std::uint64_t* d = sc_.gap_dirty.data();
-    std::fill(d, d + dirty_words_, 0);
+    clear_dirty(d);
     mark(d, ctl_.over);
     if (ctl_.gap >= 0) mark(d, ctl_.gap);
     output(g, d);
@@ -886,7 +897,7 @@ class Runner {
           if (slot < 0) {
             // A player's slot (`life[self]`, `f_hit[next(self)]`) without a call.
             const XIns& t = p_.xcode[static_cast<std::size_t>(i.b)];
-            slot = t.single && t.op == X::rel_slot ? rel_slot(t, w_, sc_.binders.data(), self_)
+            slot = t.single && t.op == X::rel_slot ? rel_slot(t, w_, binders_, self_)
                                                    : static_cast<int>(value(i.b, error));
           }
           const XIns& c = p_.xcode[static_cast<std::size_t>(i.c)];
@@ -914,7 +925,7 @@ class Runner {
         }
         case S::jump_if_not: {
           int error = -1;
-          const bool holds = test(i.a, w_, sc_.binders.data(), self_, error);
+          const bool holds = test(i.a, w_, binders_, self_, error);
           if (error >= 0) {
             gap(error);
             alive = false;
@@ -931,19 +942,19 @@ class Runner {
             pc = i.b;
             break;
           }
-          sc_.regs[i.d] = 0;
-          sc_.binders[i.c] = domain_value(i.a, 0, self_);
+          regs_[i.d] = 0;
+          binders_[i.c] = domain_value(i.a, 0, self_);
           ++pc;
           break;
         }
         case S::for_next: {
-          const int next = sc_.regs[i.d] + 1;
+          const int next = static_cast<int>(regs_[i.d]) + 1;
           if (next >= domain_size(i.a, self_)) {
             ++pc;
             break;
           }
-          sc_.regs[i.d] = next;
-          sc_.binders[i.c] = domain_value(i.a, next, self_);
+          regs_[i.d] = next;
+          binders_[i.c] = domain_value(i.a, next, self_);
           pc = i.b;
           break;
         }
@@ -1034,10 +1045,12 @@ class Runner {
     sc_.frames.push_back(f);
     if (sc_.saves.size() <= depth) sc_.saves.resize(depth + 1);
     FrameSave& s = sc_.saves[depth];
-    s.state.assign(w_, w_ + fields_);
-    s.dirty.assign(dirty_, dirty_ + dirty_words_);
-    s.binders = sc_.binders;
-    s.regs = sc_.regs;
+    if (s.state.size() != fields_) {
+      s.state.resize(fields_);
+      s.locals.resize(sc_.locals.size());
+    }
+    std::memcpy(s.state.data(), w_, fields_ * sizeof(std::int32_t));
+    std::memcpy(s.locals.data(), sc_.locals.data(), sc_.locals.size() * sizeof(std::int64_t));
     s.outcomes = outcomes;
     s.self = self_;
     s.picker = picker_;
@@ -1048,9 +1061,7 @@ class Runner {
   void restore(std::size_t depth) {
     const FrameSave& s = sc_.saves[depth];
     std::memcpy(w_, s.state.data(), fields_ * sizeof(std::int32_t));
-    std::copy(s.dirty.begin(), s.dirty.end(), dirty_);
-    std::copy(s.binders.begin(), s.binders.end(), sc_.binders.begin());
-    std::copy(s.regs.begin(), s.regs.end(), sc_.regs.begin());
+    std::memcpy(sc_.locals.data(), s.locals.data(), s.locals.size() * sizeof(std::int64_t));
     self_ = s.self;
     picker_ = s.picker;
     nature_ = s.nature;
@@ -1063,7 +1074,7 @@ class Runner {
     const bool many = f.count > 1;
     switch (i.op) {
       case S::choose: {
-        sc_.binders[i.c] = domain_value(i.a, o[0], self_);
+        binders_[i.c] = domain_value(i.a, o[0], self_);
         if (many) {
           if (i.e == 0) nature_ = true;
           if (i.e != 0 && picker_ < 0) picker_ = self_;
@@ -1123,9 +1134,9 @@ class Runner {
     const int n = domain_size(i.a, self_);
     sc_.outcomes.clear();
     for (int k = 0; k < n; ++k) {
-      sc_.binders[i.c] = domain_value(i.a, k, self_);
+      binders_[i.c] = domain_value(i.a, k, self_);
       int error = -1;
-      const bool ok = test(i.d, w_, sc_.binders.data(), self_, error);
+      const bool ok = test(i.d, w_, binders_, self_, error);
       if (error >= 0) {
         gap(error);
         return false;
@@ -1262,6 +1273,8 @@ class Runner {
   std::size_t dirty_words_ = 0;
   std::int32_t* w_ = nullptr;
   std::uint64_t* dirty_ = nullptr;  // bit i: field i was written on this path
+  std::int64_t* binders_ = nullptr;
+  std::int64_t* regs_ = nullptr;
   const std::int32_t* before_ = nullptr;
   Move move_;
   bool mover_choice_ = false;
