@@ -74,6 +74,7 @@ struct Agreement {
   std::uint64_t states = 0;
   std::uint64_t successors = 0;
   std::uint64_t gaps = 0;  // rule-gap successors among them
+  std::set<GapSite::Kind> gap_kinds;
   bool complete = false;
 };
 
@@ -135,7 +136,10 @@ Agreement agree(const Semantics& sem, const std::string& name, std::uint64_t cap
       if (++failures == 3) return a;
     }
     for (const Successor& x : ref) {
-      if (x.state[sem.layout().over] == 2) ++a.gaps;
+      if (x.state[sem.layout().over] == 2) {
+        ++a.gaps;
+        a.gap_kinds.insert(sem.gaps()[x.state[sem.layout().gap] - 1].kind);
+      }
       if (seen.insert(x.state).second) queue.push_back(x.state);
     }
   }
@@ -570,6 +574,77 @@ TEST(Compiled, CorpusRunsEveryInstructionForm) {
     if (!std::binary_search(all.begin(), all.end(), f)) unknown += f + "; ";
   }
   EXPECT_EQ(unknown, "");
+}
+
+// Where-clauses compiled once per value of their binder, with the value
+// folded in: every way the folding can go, next to the ways it must not
+// (a division by zero and an array index out of range stay run-time
+// failures, found at the same place as the reference finds them; a
+// quantifier inside the clause; a player binder that makes a slot fixed).
+const char* const where_per_value_yaml = R"yaml(
+loophole: 1
+game: where-per-value
+players: 2
+scope:
+  turns: 2
+kinds:
+  gem: {copies: 2}
+zones:
+  deck: {per: player, init: all}
+  hand: {per: player}
+state:
+  f: {type: int, range: [0, 2], init: 1, per: player}
+  n: {type: int, range: [0, 3], init: 0}
+  m: {type: int, range: [0, 1], init: 0}
+  g:
+    per: player
+    array: 2
+    record:
+      v: {type: int, range: [0, 1], init: 1}
+turn:
+  phases:
+    - name: main
+      steps:
+        - name: draw
+          do: "draw(active, 1)"
+        - name: decide
+          do: |
+            pick t in 0..3 where (t == 0 and f[active] > 0) or (t == 1 and f[next(active)] > 0) or t == 3 do
+              n := t
+            end
+            pick u in 0..2 where f[active] + u > 2 or u == 7 do
+              f[active] := u
+            end
+            pick p in players where count(hand[p], gem) > 0 and (f[p] < 2 and true) do
+              f[p] += 1
+            end
+            pick w in 0..1 where n == 1 and w == 1 or n == 3 and w == 5 or m == 1 or w == 0 do
+              m := w
+            end
+            pick r in players where exists s in players: f[s] > f[r] do
+              f[r] += 1
+            end
+        - name: risk
+          do: |
+            pick d in 0..2 where n < 3 or 6 / d > 2 do
+              n := d
+            end
+            pick q in 0..2 where q < 2 and g[active][q].v > 0 or n == 0 and f[active] == 2 and g[active][q].v > 5 do
+              g[active][0].v := 0
+            end
+)yaml";
+
+TEST(Compiled, WhereClausesPerValueAgreeWithTheReference) {
+  const auto l = testing::load_ruleset("where-per-value.yaml", where_per_value_yaml);
+  ASSERT_TRUE(l->sem);
+  // Every pick: t, u, p, w, r, d and q.
+  EXPECT_EQ(CompiledSystem(*l->sem).choices_per_value(), 7);
+  const Agreement a = agree(*l->sem, "where-per-value", 100000);
+  EXPECT_TRUE(a.complete);
+  EXPECT_EQ(a.states, 78U);  // the reference's count (agree() walks its states)
+  // Both run-time failures are reached (and the deck runs out).
+  EXPECT_EQ(a.gap_kinds, (std::set<GapSite::Kind>{GapSite::Kind::empty_zone,
+                                                  GapSite::Kind::div_zero, GapSite::Kind::index}));
 }
 
 // The compiled generator skips the end checks of a move that wrote nothing

@@ -1133,10 +1133,11 @@ class Runner {
   bool choose(const SIns& i, int& pc) {
     const int n = domain_size(i.a, self_);
     sc_.outcomes.clear();
+    const int* each = i.f >= 0 ? p_.lists[i.f].data() : nullptr;
     for (int k = 0; k < n; ++k) {
       binders_[i.c] = domain_value(i.a, k, self_);
       int error = -1;
-      const bool ok = test(i.d, w_, binders_, self_, error);
+      const bool ok = test(each != nullptr ? each[k] : i.d, w_, binders_, self_, error);
       if (error >= 0) {
         gap(error);
         return false;

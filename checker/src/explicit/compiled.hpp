@@ -49,6 +49,9 @@ class CompiledSystem final : public TransitionSystem {
   // form the compiler can emit must be run by some ruleset of the corpus.
   [[nodiscard]] std::vector<std::string> instruction_forms() const;
   [[nodiscard]] static std::vector<std::string> all_instruction_forms();
+  // How many `choose` / `pick` statements have their where-clause compiled
+  // once per value of the binder (constants folded), for the tests.
+  [[nodiscard]] int choices_per_value() const;
 
   struct Program;
 

@@ -133,6 +133,123 @@ class Compiler {
     }
   }
 
+  // A constant, or (while a where-clause is compiled for one value of its
+  // binder) an expression that this value makes constant: the binder,
+  // arithmetic and comparisons of known operands, `and` / `or` decided by
+  // their left operand or with both known. Nothing that could fail at run
+  // time (a division by zero stays in the program, and fails there).
+  bool known(const Expr& e, std::int64_t& v) const {
+    if (constant(e, v)) return true;
+    if (subst_binder_ < 0) return false;
+    using model::Op;
+    std::int64_t a = 0, b = 0;
+    switch (e.kind) {
+      case ExprKind::bound:
+        if (e.ref != subst_binder_) return false;
+        v = subst_value_;
+        return true;
+      case ExprKind::unary:
+        if (!known(*e.args[0], a)) return false;
+        v = e.op == Op::not_ ? (a == 0 ? 1 : 0) : -a;
+        return true;
+      case ExprKind::binary:
+        if (!known(*e.args[0], a)) return false;
+        if (e.op == Op::and_ || e.op == Op::or_) {
+          if ((e.op == Op::and_) == (a == 0)) {
+            v = a != 0 ? 1 : 0;
+            return true;
+          }
+          if (!known(*e.args[1], b)) return false;
+          v = b != 0 ? 1 : 0;
+          return true;
+        }
+        if (!known(*e.args[1], b)) return false;
+        switch (e.op) {
+          case Op::add:
+            v = a + b;
+            return true;
+          case Op::sub:
+            v = a - b;
+            return true;
+          case Op::mul:
+            v = a * b;
+            return true;
+          case Op::div:
+          case Op::mod:
+            if (b == 0) return false;
+            v = e.op == Op::div ? a / b : a % b;
+            return true;
+          case Op::eq:
+            v = a == b ? 1 : 0;
+            return true;
+          case Op::ne:
+            v = a != b ? 1 : 0;
+            return true;
+          case Op::lt:
+            v = a < b ? 1 : 0;
+            return true;
+          case Op::le:
+            v = a <= b ? 1 : 0;
+            return true;
+          case Op::gt:
+            v = a > b ? 1 : 0;
+            return true;
+          case Op::ge:
+            v = a >= b ? 1 : 0;
+            return true;
+          default:
+            return false;
+        }
+      default:
+        return false;
+    }
+  }
+
+ public:
+  // A where-clause compiled once per value of its binder (constants folded):
+  // the programs in domain order (-1 where the value makes it true), or
+  // nothing when the domain's values are not known before run time.
+  std::vector<int> per_value(const Expr& e, const model::Domain& d, int binder) {
+    using K = model::Domain::Kind;
+    std::vector<std::int64_t> values;
+    switch (d.kind) {
+      case K::others:
+        return {};
+      case K::players:
+        for (int i = 0; i < p_.prep.players; ++i) values.push_back(i);
+        break;
+      case K::range:
+        for (std::int64_t x = d.lo; x <= d.hi && values.size() <= max_specialized; ++x) {
+          values.push_back(x);
+        }
+        break;
+      case K::enum_values:
+        for (std::size_t i = 0; i < game_.enums[d.ref].values.size(); ++i) {
+          values.push_back(static_cast<std::int64_t>(i));
+        }
+        break;
+      case K::kinds:
+        for (int i = 0; i < p_.prep.kinds; ++i) values.push_back(i);
+        break;
+      case K::kinds_tagged:
+        for (const int k : p_.prep.kinds_by_tag[d.ref]) values.push_back(k);
+        break;
+    }
+    if (values.empty() || values.size() > max_specialized) return {};
+    std::vector<int> out;
+    for (const std::int64_t x : values) {
+      subst_binder_ = binder;
+      subst_value_ = x;
+      std::int64_t v = 0;
+      out.push_back(known(e, v) && v != 0 ? -1 : expr(&e));
+      subst_binder_ = -1;
+    }
+    return out;
+  }
+
+ private:
+  static constexpr std::size_t max_specialized = 16;  // values of one binder
+
   void load_ctl(int index) {
     if (index < 0) {
       emit(X::konst, 0, 0, 0, 0, 0);
@@ -178,9 +295,11 @@ class Compiler {
     std::size_t arg = 0;
     std::int64_t player = 0, index = 0;
     bool fixed = true;
-    if (v.per_player) fixed = constant(*e.args[arg++], player) && fixed;
+    if (v.per_player) {
+      fixed = known(*e.args[arg++], player) && player >= 0 && player < p_.prep.players && fixed;
+    }
     if (v.array > 0) {
-      fixed = constant(*e.args[arg], index) && fixed && index >= 0 && index < v.array;
+      fixed = known(*e.args[arg], index) && fixed && index >= 0 && index < v.array;
     }
     if (fixed) return v.slot(static_cast<int>(player), static_cast<int>(index), e.field);
     arg = 0;
@@ -197,7 +316,7 @@ class Compiler {
     int src = 0, add = 0;
     if (!relative_player(*e.args[0], src, add)) return false;
     std::int64_t index = 0;
-    if (v.array > 0 && (!constant(*e.args[1], index) || index < 0 || index >= v.array)) {
+    if (v.array > 0 && (!known(*e.args[1], index) || index < 0 || index >= v.array)) {
       return false;
     }
     const int nf = static_cast<int>(v.fields.size());
@@ -240,7 +359,7 @@ class Compiler {
   void emit_expr(const Expr& e) {
     const auto& ctl = p_.prep.ctl;
     std::int64_t v = 0;
-    if (constant(e, v)) {
+    if (known(e, v)) {
       emit(X::konst, 0, 0, 0, 0, v);
       push();
       return;
@@ -312,7 +431,13 @@ class Compiler {
         emit(X::quant_begin, e.ref, dom, static_cast<int>(e.op));
         push(3);
         const int body = here();
-        emit_expr(*e.args[0]);
+        {
+          // A quantifier over the substituted binder's slot binds it anew.
+          const int outer = subst_binder_;
+          if (e.ref == subst_binder_) subst_binder_ = -1;
+          emit_expr(*e.args[0]);
+          subst_binder_ = outer;
+        }
         emit(X::quant_step, e.ref, dom, static_cast<int>(e.op), body);
         pop(3);
         p_.xcode[begin].d = here();
@@ -400,7 +525,8 @@ class Compiler {
     const int kinds = p_.prep.kinds;
     const bool owned = z.per_player && !e.args.empty();
     std::int64_t owner = 0;
-    const bool fixed = !owned || constant(*e.args[0], owner);
+    const bool fixed =
+        !owned || (known(*e.args[0], owner) && owner >= 0 && owner < p_.prep.players);
     if (!owned) owner = 0;
     const int stride = z.per_player ? kinds : 0;
     if (e.value >= 0 && fixed) {
@@ -436,6 +562,17 @@ class Compiler {
   void binary(const Expr& e) {
     using model::Op;
     if (e.op == Op::and_ || e.op == Op::or_) {
+      // (emit_expr folded the whole when it is known.) A known left operand
+      // that does not decide leaves the right one; a right operand that
+      // does not decide leaves the left one, evaluated all the same.
+      std::int64_t a = 0;
+      const bool left = known(*e.args[0], a);
+      if (left || (known(*e.args[1], a) && (e.op == Op::and_) == (a != 0))) {
+        const Expr& rest = *e.args[left ? 1 : 0];
+        emit_expr(rest);
+        if (!boolean(rest)) emit(X::to_bool);
+        return;
+      }
       const int start = here();
       emit_expr(*e.args[0]);
       const int j = here() - 1;
@@ -461,10 +598,10 @@ class Compiler {
       std::int64_t k = 0;
       const Expr* lhs = e.args[0].get();
       Cmp c = cmp;
-      if (!constant(*e.args[1], k) && constant(*e.args[0], k)) {
+      if (!known(*e.args[1], k) && known(*e.args[0], k)) {
         lhs = e.args[1].get();
         c = mirror(cmp);
-      } else if (!constant(*e.args[1], k)) {
+      } else if (!known(*e.args[1], k)) {
         lhs = nullptr;
       }
       if (lhs != nullptr) {
@@ -598,8 +735,15 @@ class Compiler {
         i.op = S::choose;
         i.a = domain(s.domain);
         i.c = s.ref;
-        i.d = s.conds.empty() ? -1 : expr(s.conds[0].get());
         i.e = s.kind == StmtKind::pick ? 1 : 0;
+        if (!s.conds.empty()) {
+          if (auto each = per_value(*s.conds[0], s.domain, s.ref); !each.empty()) {
+            i.f = static_cast<int>(p_.lists.size());
+            p_.lists.push_back(std::move(each));
+          } else {
+            i.d = expr(s.conds[0].get());
+          }
+        }
         const int at = sadd(i);
         if (!s.bodies.empty() && s.bodies[0]) stmt(*s.bodies[0]);
         p_.scode[at].b = shere();
@@ -664,6 +808,10 @@ class Compiler {
   CompiledSystem::Program& p_;
   const model::Game& game_;
   int depth_ = 0;
+  // While per_value() compiles a where-clause: the binder that has a known
+  // value (-1: none) and the value.
+  int subst_binder_ = -1;
+  std::int64_t subst_value_ = 0;
 };
 
 }  // namespace
@@ -935,6 +1083,12 @@ void features(const XIns& x, std::vector<std::string>& out) {
 }
 
 }  // namespace
+
+int CompiledSystem::choices_per_value() const {
+  return static_cast<int>(
+      std::count_if(prog_->scode.begin(), prog_->scode.end(),
+                    [](const SIns& i) { return i.op == S::choose && i.f >= 0; }));
+}
 
 std::vector<std::string> CompiledSystem::instruction_forms() const {
   std::vector<std::string> out;

@@ -131,7 +131,8 @@ enum class S : std::uint8_t {
   jump,         // b target
   for_begin,    // a domain, b end, c binder, d register
   for_next,     // a domain, b body, c binder, d register
-  choose,       // a domain, b skip target, c binder, d where expr or -1, e by player
+  choose,       // a domain, b skip target, c binder, d where expr or -1, e by player,
+                // f -1 or lists[f]: the where expr per value of the domain (-1: true)
   draw,         // a player expr, b count expr, e site
   move,         // a from zone, b from owner expr or -1, c to zone, d to owner expr or -1,
                 // f kind expr or -1 (chosen), g count expr, e site
