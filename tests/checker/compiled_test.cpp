@@ -448,7 +448,7 @@ end:
   # it exercises fused forms the corpus lacks (see CorpusRunsEveryInstructionForm)
   - name: never
     lose: each
-    when: "slot[self] > 5 or (pos > 8 or slot[self] + pos > 9) or (self == P3) == (pos > 7) and pos > 3 or slot[self] * 2 > pos * 3 + 9 or (pos + 1) != (1 + pos) or count(hand[top_controller], red) > 3"
+    when: "slot[self] > 5 or (pos > 8 or slot[self] + pos > 9) or (self == P3) == (pos > 7) and pos > 3 or slot[self] * 2 > pos * 3 + 9 or (pos + 1) != (1 + pos) or count(hand[top_controller], red) > 3 or (exists q in 0..3: slot[self] + pos > q and pos > 9) or -pos > 0"
 )yaml";
 
 // ---------------------------------------------------------------------------
@@ -576,8 +576,9 @@ TEST(Compiled, CorpusRunsEveryInstructionForm) {
   EXPECT_EQ(unknown, "");
 }
 
-// Where-clauses compiled once per value of their binder, with the value
-// folded in: every way the folding can go, next to the ways it must not
+// Where-clauses compiled once per value of their binder, and `for` loops
+// over a few known values unrolled, with the value folded in: every way the
+// folding can go, next to the ways it must not
 // (a division by zero and an array index out of range stay run-time
 // failures, found at the same place as the reference finds them; a
 // quantifier inside the clause; a player binder that makes a slot fixed).
@@ -632,16 +633,29 @@ turn:
             pick q in 0..2 where q < 2 and g[active][q].v > 0 or n == 0 and f[active] == 2 and g[active][q].v > 5 do
               g[active][0].v := 0
             end
+        - name: loops
+          do: |
+            for p in players do
+              pick x in 0..2 where x <= f[p] and x + n > 1 do
+                f[p] := x
+              end
+              g[p][1].v := 1 - g[p][1].v
+            end
+            for k in 0..5 do
+              if k == n + 2 then m := 1 - m end
+            end
 )yaml";
 
 TEST(Compiled, WhereClausesPerValueAgreeWithTheReference) {
   const auto l = testing::load_ruleset("where-per-value.yaml", where_per_value_yaml);
   ASSERT_TRUE(l->sem);
-  // Every pick: t, u, p, w, r, d and q.
-  EXPECT_EQ(CompiledSystem(*l->sem).choices_per_value(), 7);
+  // Every pick: t, u, p, w, r, d, q, and x once per turn of `for p`.
+  const CompiledSystem c(*l->sem);
+  EXPECT_EQ(c.choices_per_value(), 9);
+  EXPECT_EQ(c.unrolled_turns(), 2);  // for p (two players); not k (six values)
   const Agreement a = agree(*l->sem, "where-per-value", 100000);
   EXPECT_TRUE(a.complete);
-  EXPECT_EQ(a.states, 78U);  // the reference's count (agree() walks its states)
+  EXPECT_EQ(a.states, 408U);  // the reference's count (agree() walks its states)
   // Both run-time failures are reached (and the deck runs out).
   EXPECT_EQ(a.gap_kinds, (std::set<GapSite::Kind>{GapSite::Kind::empty_zone,
                                                   GapSite::Kind::div_zero, GapSite::Kind::index}));

@@ -958,6 +958,10 @@ class Runner {
           pc = i.b;
           break;
         }
+        case S::bind:
+          binders_[i.c] = i.a;
+          ++pc;
+          break;
         case S::choose:
           alive = choose(i, pc);
           break;

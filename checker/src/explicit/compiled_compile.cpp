@@ -95,10 +95,13 @@ class Compiler {
         if (!relative_player(*e.args[0], src, add)) return false;
         ++add;
         return true;
-      case ExprKind::bound:
+      case ExprKind::bound: {
+        std::int64_t v = 0;
+        if (bound_value(e.ref, v)) return false;  // a fixed player: a fixed slot
         src = -2 - e.ref;
         add = 0;
         return true;
+      }
       default:
         return false;
     }
@@ -133,21 +136,31 @@ class Compiler {
     }
   }
 
-  // A constant, or (while a where-clause is compiled for one value of its
-  // binder) an expression that this value makes constant: the binder,
+  // The value of binder `ref` where the code being compiled runs for one
+  // value of it (the innermost binding of the slot).
+  bool bound_value(int ref, std::int64_t& v) const {
+    for (auto it = subst_.rbegin(); it != subst_.rend(); ++it) {
+      if (it->binder != ref) continue;
+      v = it->value;
+      return it->known;
+    }
+    return false;
+  }
+
+  // A constant, or (while code is compiled for one value of a binder: a
+  // where-clause, an unrolled `for`) an expression that this value makes
+  // constant: the binder,
   // arithmetic and comparisons of known operands, `and` / `or` decided by
   // their left operand or with both known. Nothing that could fail at run
   // time (a division by zero stays in the program, and fails there).
   bool known(const Expr& e, std::int64_t& v) const {
     if (constant(e, v)) return true;
-    if (subst_binder_ < 0) return false;
+    if (subst_.empty()) return false;
     using model::Op;
     std::int64_t a = 0, b = 0;
     switch (e.kind) {
       case ExprKind::bound:
-        if (e.ref != subst_binder_) return false;
-        v = subst_value_;
-        return true;
+        return bound_value(e.ref, v);
       case ExprKind::unary:
         if (!known(*e.args[0], a)) return false;
         v = e.op == Op::not_ ? (a == 0 ? 1 : 0) : -a;
@@ -210,6 +223,22 @@ class Compiler {
   // the programs in domain order (-1 where the value makes it true), or
   // nothing when the domain's values are not known before run time.
   std::vector<int> per_value(const Expr& e, const model::Domain& d, int binder) {
+    const std::vector<std::int64_t> values = values_of(d, max_specialized);
+    std::vector<int> out;
+    for (const std::int64_t x : values) {
+      subst_.push_back({binder, true, x});
+      std::int64_t v = 0;
+      out.push_back(known(e, v) && v != 0 ? -1 : expr(&e));
+      subst_.pop_back();
+    }
+    return out;
+  }
+
+ private:
+  // The values of a domain in order, when they are known before run time
+  // and there are at most `most` of them (else none: `others` depends on
+  // self).
+  std::vector<std::int64_t> values_of(const model::Domain& d, std::size_t most) const {
     using K = model::Domain::Kind;
     std::vector<std::int64_t> values;
     switch (d.kind) {
@@ -219,9 +248,7 @@ class Compiler {
         for (int i = 0; i < p_.prep.players; ++i) values.push_back(i);
         break;
       case K::range:
-        for (std::int64_t x = d.lo; x <= d.hi && values.size() <= max_specialized; ++x) {
-          values.push_back(x);
-        }
+        for (std::int64_t x = d.lo; x <= d.hi && values.size() <= most; ++x) values.push_back(x);
         break;
       case K::enum_values:
         for (std::size_t i = 0; i < game_.enums[d.ref].values.size(); ++i) {
@@ -235,20 +262,12 @@ class Compiler {
         for (const int k : p_.prep.kinds_by_tag[d.ref]) values.push_back(k);
         break;
     }
-    if (values.empty() || values.size() > max_specialized) return {};
-    std::vector<int> out;
-    for (const std::int64_t x : values) {
-      subst_binder_ = binder;
-      subst_value_ = x;
-      std::int64_t v = 0;
-      out.push_back(known(e, v) && v != 0 ? -1 : expr(&e));
-      subst_binder_ = -1;
-    }
-    return out;
+    if (values.size() > most) return {};
+    return values;
   }
 
- private:
   static constexpr std::size_t max_specialized = 16;  // values of one binder
+  static constexpr std::size_t max_unrolled = 4;      // turns of an unrolled `for`
 
   void load_ctl(int index) {
     if (index < 0) {
@@ -431,13 +450,10 @@ class Compiler {
         emit(X::quant_begin, e.ref, dom, static_cast<int>(e.op));
         push(3);
         const int body = here();
-        {
-          // A quantifier over the substituted binder's slot binds it anew.
-          const int outer = subst_binder_;
-          if (e.ref == subst_binder_) subst_binder_ = -1;
-          emit_expr(*e.args[0]);
-          subst_binder_ = outer;
-        }
+        // The quantifier binds its slot anew: no known value inside.
+        subst_.push_back({e.ref, false, 0});
+        emit_expr(*e.args[0]);
+        subst_.pop_back();
         emit(X::quant_step, e.ref, dom, static_cast<int>(e.op), body);
         pop(3);
         p_.xcode[begin].d = here();
@@ -711,6 +727,22 @@ class Compiler {
         return;
       }
       case StmtKind::for_: {
+        // A loop over a few values known before run time is unrolled: the
+        // body once per value, with the value folded in (the binder is set
+        // all the same, for what reads it at run time).
+        if (const auto values = values_of(s.domain, max_unrolled); !values.empty()) {
+          for (const std::int64_t x : values) {
+            SIns b;
+            b.op = S::bind;
+            b.c = s.ref;
+            b.a = static_cast<std::int32_t>(x);
+            sadd(b);
+            subst_.push_back({s.ref, true, x});
+            if (!s.bodies.empty() && s.bodies[0]) stmt(*s.bodies[0]);
+            subst_.pop_back();
+          }
+          return;
+        }
         const int dom = domain(s.domain);
         const int reg = p_.registers++;
         i.op = S::for_begin;
@@ -719,7 +751,9 @@ class Compiler {
         i.d = reg;
         const int begin = sadd(i);
         const int body = shere();
+        subst_.push_back({s.ref, false, 0});  // set at run time
         if (!s.bodies.empty() && s.bodies[0]) stmt(*s.bodies[0]);
+        subst_.pop_back();
         SIns n;
         n.op = S::for_next;
         n.a = dom;
@@ -736,6 +770,9 @@ class Compiler {
         i.a = domain(s.domain);
         i.c = s.ref;
         i.e = s.kind == StmtKind::pick ? 1 : 0;
+        // The binder's value is chosen at run time: it shadows any known one
+        // (per_value() binds each value innermost).
+        subst_.push_back({s.ref, false, 0});
         if (!s.conds.empty()) {
           if (auto each = per_value(*s.conds[0], s.domain, s.ref); !each.empty()) {
             i.f = static_cast<int>(p_.lists.size());
@@ -746,6 +783,7 @@ class Compiler {
         }
         const int at = sadd(i);
         if (!s.bodies.empty() && s.bodies[0]) stmt(*s.bodies[0]);
+        subst_.pop_back();
         p_.scode[at].b = shere();
         return;
       }
@@ -808,10 +846,14 @@ class Compiler {
   CompiledSystem::Program& p_;
   const model::Game& game_;
   int depth_ = 0;
-  // While per_value() compiles a where-clause: the binder that has a known
-  // value (-1: none) and the value.
-  int subst_binder_ = -1;
-  std::int64_t subst_value_ = 0;
+  // The binders with a value known while the current code is compiled, the
+  // innermost last (a quantifier's entry has none: it shadows).
+  struct Known {
+    int binder;
+    bool known;
+    std::int64_t value;
+  };
+  std::vector<Known> subst_;
 };
 
 }  // namespace
@@ -1088,6 +1130,11 @@ int CompiledSystem::choices_per_value() const {
   return static_cast<int>(
       std::count_if(prog_->scode.begin(), prog_->scode.end(),
                     [](const SIns& i) { return i.op == S::choose && i.f >= 0; }));
+}
+
+int CompiledSystem::unrolled_turns() const {
+  return static_cast<int>(std::count_if(prog_->scode.begin(), prog_->scode.end(),
+                                        [](const SIns& i) { return i.op == S::bind; }));
 }
 
 std::vector<std::string> CompiledSystem::instruction_forms() const {

@@ -131,6 +131,7 @@ enum class S : std::uint8_t {
   jump,         // b target
   for_begin,    // a domain, b end, c binder, d register
   for_next,     // a domain, b body, c binder, d register
+  bind,         // binder c = a (a turn of an unrolled `for`)
   choose,       // a domain, b skip target, c binder, d where expr or -1, e by player,
                 // f -1 or lists[f]: the where expr per value of the domain (-1: true)
   draw,         // a player expr, b count expr, e site
