@@ -409,6 +409,9 @@ actions:
     when: "abs(slot[self] - 1) <= 1 and (count p in others: slot[p] > 0) < 2"
     effect: |
       slot[self] := (slot[self] + 1) % 4
+      for p in others do
+        slot[p] := slot[p]
+      end
       fire(poked)
     limit: {per_turn: 1}
   - name: cheer
@@ -448,7 +451,7 @@ end:
   # it exercises fused forms the corpus lacks (see CorpusRunsEveryInstructionForm)
   - name: never
     lose: each
-    when: "slot[self] > 5 or (pos > 8 or slot[self] + pos > 9) or (self == P3) == (pos > 7) and pos > 3 or slot[self] * 2 > pos * 3 + 9 or (pos + 1) != (1 + pos) or count(hand[top_controller], red) > 3 or (exists q in 0..3: slot[self] + pos > q and pos > 9) or -pos > 0"
+    when: "slot[self] > 5 or (pos > 8 or slot[self] + pos > 9) or (self == P3) == (pos > 7) and pos > 3 or slot[self] * 2 > pos * 3 + 9 or (pos + 1) != (1 + pos) or count(hand[top_controller], red) > 3 or (exists q in 0..3: slot[self] + pos > q and pos > 9) or -pos > 0 or (exists q in 0..3: q > 1 and pos - q > 5) or (exists q in 0..3: q > 7)"
 )yaml";
 
 // ---------------------------------------------------------------------------
@@ -576,9 +579,10 @@ TEST(Compiled, CorpusRunsEveryInstructionForm) {
   EXPECT_EQ(unknown, "");
 }
 
-// Where-clauses compiled once per value of their binder, and `for` loops
-// over a few known values unrolled, with the value folded in: every way the
-// folding can go, next to the ways it must not
+// Where-clauses compiled once per value of their binder, pick bodies and
+// `for` loops over a few known values once per value, with the value folded
+// in (ifs it decides leave one branch): every way the folding can go, next
+// to the ways it must not
 // (a division by zero and an array index out of range stay run-time
 // failures, found at the same place as the reference finds them; a
 // quantifier inside the clause; a player binder that makes a slot fixed).
@@ -611,7 +615,13 @@ turn:
         - name: decide
           do: |
             pick t in 0..3 where (t == 0 and f[active] > 0) or (t == 1 and f[next(active)] > 0) or t == 3 do
-              n := t
+              if t == 1 then
+                n := 1
+              elif t > 1 and n == 0 then
+                n := t
+              else
+                n := 3 - t
+              end
             end
             pick u in 0..2 where f[active] + u > 2 or u == 7 do
               f[active] := u
@@ -644,18 +654,23 @@ turn:
             for k in 0..5 do
               if k == n + 2 then m := 1 - m end
             end
+            pick z in 0..5 where z == n + 1 do
+              m := z % 2
+            end
 )yaml";
 
 TEST(Compiled, WhereClausesPerValueAgreeWithTheReference) {
   const auto l = testing::load_ruleset("where-per-value.yaml", where_per_value_yaml);
   ASSERT_TRUE(l->sem);
-  // Every pick: t, u, p, w, r, d, q, and x once per turn of `for p`.
+  // Every pick: t, u, p, w, r, d, q, z, and x once per turn of `for p`;
+  // every body but z's (six values) once per value.
   const CompiledSystem c(*l->sem);
-  EXPECT_EQ(c.choices_per_value(), 9);
+  EXPECT_EQ(c.choices_per_value(), 10);
+  EXPECT_EQ(c.bodies_per_value(), 9);
   EXPECT_EQ(c.unrolled_turns(), 2);  // for p (two players); not k (six values)
   const Agreement a = agree(*l->sem, "where-per-value", 100000);
   EXPECT_TRUE(a.complete);
-  EXPECT_EQ(a.states, 408U);  // the reference's count (agree() walks its states)
+  EXPECT_EQ(a.states, 284U);  // the reference's count (agree() walks its states)
   // Both run-time failures are reached (and the deck runs out).
   EXPECT_EQ(a.gap_kinds, (std::set<GapSite::Kind>{GapSite::Kind::empty_zone,
                                                   GapSite::Kind::div_zero, GapSite::Kind::index}));

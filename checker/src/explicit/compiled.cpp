@@ -43,6 +43,7 @@ struct Frame {
   int count = 0;                   // outcomes
   int width = 1;                   // entries per outcome (kinds for multisets)
   std::int64_t aux = 0, aux2 = 0;  // draw/move: player or zone bases
+  int bodies = -1;                 // choose: Program::lists index of the body per value, or -1
 };
 
 struct FrameSave {
@@ -1035,8 +1036,10 @@ class Runner {
         const std::size_t depth = sc_.frames.size() - 1;
         restore(depth);
         const int o = f.next++;
-        if (apply(f, sc_.saves[depth].outcomes.data() + static_cast<std::size_t>(o) * f.width)) {
-          pc = f.resume;
+        const std::int32_t* outcome =
+            sc_.saves[depth].outcomes.data() + static_cast<std::size_t>(o) * f.width;
+        if (apply(f, outcome)) {
+          pc = f.bodies >= 0 ? p_.lists[f.bodies][outcome[0]] : f.resume;
           break;
         }
       }
@@ -1156,7 +1159,9 @@ class Runner {
     f.ins = pc;
     f.count = static_cast<int>(sc_.outcomes.size());
     f.width = 1;
-    ++pc;
+    f.bodies = i.g;
+    // The body compiled for the first outcome's value, or the one body.
+    pc = i.g >= 0 ? p_.lists[i.g][sc_.outcomes[0]] : pc + 1;
     return start_choice(f, pc);
   }
 

@@ -52,6 +52,8 @@ class CompiledSystem final : public TransitionSystem {
   // How many `choose` / `pick` statements have their where-clause compiled
   // once per value of the binder (constants folded), for the tests.
   [[nodiscard]] int choices_per_value() const;
+  // How many of them have their body compiled once per value, too.
+  [[nodiscard]] int bodies_per_value() const;
   // How many turns of unrolled `for` loops the statement programs have.
   [[nodiscard]] int unrolled_turns() const;
 

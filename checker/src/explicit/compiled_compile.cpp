@@ -710,8 +710,17 @@ class Compiler {
         return;
       }
       case StmtKind::if_: {
+        // A condition known at compile time (in unrolled or specialized
+        // code) leaves its branch, or nothing, without a test.
         std::vector<int> to_end;
-        for (std::size_t c = 0; c < s.conds.size(); ++c) {
+        bool decided = false;
+        for (std::size_t c = 0; c < s.conds.size() && !decided; ++c) {
+          if (std::int64_t v = 0; known(*s.conds[c], v)) {
+            if (v == 0) continue;
+            if (s.bodies[c]) stmt(*s.bodies[c]);
+            decided = true;
+            break;
+          }
           SIns j;
           j.op = S::jump_if_not;
           j.a = expr(s.conds[c].get());
@@ -722,7 +731,9 @@ class Compiler {
           to_end.push_back(sadd(out));
           p_.scode[at].b = shere();
         }
-        if (s.bodies.size() > s.conds.size() && s.bodies.back()) stmt(*s.bodies.back());
+        if (!decided && s.bodies.size() > s.conds.size() && s.bodies.back()) {
+          stmt(*s.bodies.back());
+        }
         for (int at : to_end) p_.scode[at].b = shere();
         return;
       }
@@ -782,7 +793,27 @@ class Compiler {
           }
         }
         const int at = sadd(i);
-        if (!s.bodies.empty() && s.bodies[0]) stmt(*s.bodies[0]);
+        const Stmt* body = s.bodies.empty() ? nullptr : s.bodies[0].get();
+        const auto values = values_of(s.domain, max_unrolled);
+        if (body != nullptr && !values.empty()) {
+          // The body once per value, with the value folded in; each copy
+          // ends at the statement after the choice.
+          std::vector<int> starts, ends;
+          for (const std::int64_t x : values) {
+            starts.push_back(shere());
+            subst_.push_back({s.ref, true, x});
+            stmt(*body);
+            subst_.pop_back();
+            SIns out;
+            out.op = S::jump;
+            ends.push_back(sadd(out));
+          }
+          for (const int e : ends) p_.scode[e].b = shere();
+          p_.scode[at].g = static_cast<int>(p_.lists.size());
+          p_.lists.push_back(std::move(starts));
+        } else if (body != nullptr) {
+          stmt(*body);
+        }
         subst_.pop_back();
         p_.scode[at].b = shere();
         return;
@@ -1130,6 +1161,12 @@ int CompiledSystem::choices_per_value() const {
   return static_cast<int>(
       std::count_if(prog_->scode.begin(), prog_->scode.end(),
                     [](const SIns& i) { return i.op == S::choose && i.f >= 0; }));
+}
+
+int CompiledSystem::bodies_per_value() const {
+  return static_cast<int>(
+      std::count_if(prog_->scode.begin(), prog_->scode.end(),
+                    [](const SIns& i) { return i.op == S::choose && i.g >= 0; }));
 }
 
 int CompiledSystem::unrolled_turns() const {

@@ -133,7 +133,8 @@ enum class S : std::uint8_t {
   for_next,     // a domain, b body, c binder, d register
   bind,         // binder c = a (a turn of an unrolled `for`)
   choose,       // a domain, b skip target, c binder, d where expr or -1, e by player,
-                // f -1 or lists[f]: the where expr per value of the domain (-1: true)
+                // f -1 or lists[f]: the where expr per value of the domain (-1: true),
+                // g -1 or lists[g]: where the body compiled for each value starts
   draw,         // a player expr, b count expr, e site
   move,         // a from zone, b from owner expr or -1, c to zone, d to owner expr or -1,
                 // f kind expr or -1 (chosen), g count expr, e site
