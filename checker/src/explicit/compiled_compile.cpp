@@ -268,6 +268,53 @@ class Compiler {
 
   static constexpr std::size_t max_specialized = 16;  // values of one binder
   static constexpr std::size_t max_unrolled = 4;      // turns of an unrolled `for`
+  static constexpr std::size_t max_unrolled_quantifier = 8;
+
+  // A quantifier over values known before run time, as the chain its loop
+  // would run: exists as `or`, forall as `and` (left to right, stopping
+  // where the loop stops), count and sum as additions; each body with its
+  // value folded in.
+  void unrolled_quantifier(const Expr& e, const std::vector<std::int64_t>& values) {
+    using model::Op;
+    const Expr& body = *e.args[0];
+    const bool chain = e.op == Op::exists || e.op == Op::forall;
+    std::vector<int> exits;  // jumps (and fused leaves) to the end
+    for (std::size_t k = 0; k < values.size(); ++k) {
+      const int start = here();
+      subst_.push_back({e.ref, true, values[k]});
+      emit_expr(body);
+      subst_.pop_back();
+      const bool last = k + 1 == values.size();
+      if (chain) {
+        if (last) {
+          if (!boolean(body)) emit(X::to_bool);
+          break;
+        }
+        // Decided: jump out with 1 (exists) or 0 (forall); else pop.
+        if (here() - start == 1 && fusable(p_.xcode[start])) {
+          p_.xcode[start].then = e.op == Op::exists ? Then::or_ : Then::and_;
+        } else {
+          emit(e.op == Op::exists ? X::or_jump : X::and_jump);
+        }
+        exits.push_back(here() - 1);
+        pop();
+        continue;
+      }
+      if (e.op == Op::count && !boolean(body)) emit(X::to_bool);
+      if (k > 0) {
+        emit(X::add);
+        pop();
+      }
+    }
+    for (const int at : exits) {
+      XIns& x = p_.xcode[at];
+      if (x.op == X::or_jump || x.op == X::and_jump) {
+        x.a = here();
+      } else {
+        x.j = here();
+      }
+    }
+  }
 
   void load_ctl(int index) {
     if (index < 0) {
@@ -445,6 +492,9 @@ class Compiler {
         return;
       }
       case ExprKind::quant: {
+        if (const auto values = values_of(e.domain, max_unrolled_quantifier); !values.empty()) {
+          return unrolled_quantifier(e, values);
+        }
         const int dom = domain(e.domain);
         const int begin = here();
         emit(X::quant_begin, e.ref, dom, static_cast<int>(e.op));
