@@ -776,9 +776,12 @@ class Compiler {
           j.a = expr(s.conds[c].get());
           const int at = sadd(j);
           if (s.bodies[c]) stmt(*s.bodies[c]);
-          SIns out;
-          out.op = S::jump;
-          to_end.push_back(sadd(out));
+          // (The last branch without an else falls through to the end.)
+          if (c + 1 < s.conds.size() || (s.bodies.size() > s.conds.size() && s.bodies.back())) {
+            SIns out;
+            out.op = S::jump;
+            to_end.push_back(sadd(out));
+          }
           p_.scode[at].b = shere();
         }
         if (!decided && s.bodies.size() > s.conds.size() && s.bodies.back()) {
@@ -847,13 +850,14 @@ class Compiler {
         const auto values = values_of(s.domain, max_unrolled);
         if (body != nullptr && !values.empty()) {
           // The body once per value, with the value folded in; each copy
-          // ends at the statement after the choice.
+          // ends at the statement after the choice (the last falls through).
           std::vector<int> starts, ends;
           for (const std::int64_t x : values) {
             starts.push_back(shere());
             subst_.push_back({s.ref, true, x});
             stmt(*body);
             subst_.pop_back();
+            if (x == values.back()) break;
             SIns out;
             out.op = S::jump;
             ends.push_back(sadd(out));
