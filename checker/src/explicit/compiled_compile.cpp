@@ -6,6 +6,7 @@
 // tests use.
 #include <algorithm>
 #include <iterator>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -148,11 +149,12 @@ class Compiler {
   }
 
   // A constant, or (while code is compiled for one value of a binder: a
-  // where-clause, an unrolled `for`) an expression that this value makes
-  // constant: the binder,
+  // where-clause or pick body per value, an unrolled `for` or quantifier)
+  // an expression that the known values make constant: the binder,
   // arithmetic and comparisons of known operands, `and` / `or` decided by
   // their left operand or with both known. Nothing that could fail at run
-  // time (a division by zero stays in the program, and fails there).
+  // time (a division by zero stays in the program, and fails there), nor
+  // what would overflow.
   bool known(const Expr& e, std::int64_t& v) const {
     if (constant(e, v)) return true;
     if (subst_.empty()) return false;
@@ -163,8 +165,11 @@ class Compiler {
         return bound_value(e.ref, v);
       case ExprKind::unary:
         if (!known(*e.args[0], a)) return false;
-        v = e.op == Op::not_ ? (a == 0 ? 1 : 0) : -a;
-        return true;
+        if (e.op == Op::not_) {
+          v = a == 0 ? 1 : 0;
+          return true;
+        }
+        return !__builtin_sub_overflow(std::int64_t{0}, a, &v);
       case ExprKind::binary:
         if (!known(*e.args[0], a)) return false;
         if (e.op == Op::and_ || e.op == Op::or_) {
@@ -179,17 +184,14 @@ class Compiler {
         if (!known(*e.args[1], b)) return false;
         switch (e.op) {
           case Op::add:
-            v = a + b;
-            return true;
+            return !__builtin_add_overflow(a, b, &v);
           case Op::sub:
-            v = a - b;
-            return true;
+            return !__builtin_sub_overflow(a, b, &v);
           case Op::mul:
-            v = a * b;
-            return true;
+            return !__builtin_mul_overflow(a, b, &v);
           case Op::div:
           case Op::mod:
-            if (b == 0) return false;
+            if (b == 0 || (b == -1 && a == std::numeric_limits<std::int64_t>::min())) return false;
             v = e.op == Op::div ? a / b : a % b;
             return true;
           case Op::eq:
@@ -237,7 +239,7 @@ class Compiler {
  private:
   // The values of a domain in order, when they are known before run time
   // and there are at most `most` of them (else none: `others` depends on
-  // self).
+  // self), each within 32 bits (a statement holds it as one).
   std::vector<std::int64_t> values_of(const model::Domain& d, std::size_t most) const {
     using K = model::Domain::Kind;
     std::vector<std::int64_t> values;
@@ -263,6 +265,12 @@ class Compiler {
         break;
     }
     if (values.size() > most) return {};
+    for (const std::int64_t x : values) {
+      if (x < std::numeric_limits<std::int32_t>::min() ||
+          x > std::numeric_limits<std::int32_t>::max()) {
+        return {};
+      }
+    }
     return values;
   }
 
