@@ -533,7 +533,10 @@ class Runner {
   }
 
   int fire(int event) {
-    if (event < 0) return -1;
+    if (event < 0 || p_.event_fires[event] == 0) return -1;
+    return fire_triggers(event);
+  }
+  int fire_triggers(int event) {
     const int active = w_[ctl_.active];
     const int players = p_.prep.players;
     for (int t : p_.prep.triggers_by_event[event]) {
@@ -557,9 +560,7 @@ class Runner {
     if (new_turn) {
       set(ctl_.active, next_player(w_[ctl_.active]));
       set(ctl_.turn, std::min(std::max(1, g_.scope.turns), w_[ctl_.turn] + 1));
-      for (int base : ctl_.turn_uses) {
-        if (base >= 0) clear_players(base);
-      }
+      for (const int base : p_.turn_use_bases) clear_players(base);
     }
     const int phase = p_.prep.step_phase(target);
     int site = -1;
@@ -657,9 +658,7 @@ class Runner {
     set(ctl_.passes, 0);
     set(ctl_.acted, 0);
     set(ctl_.seat, 0);
-    for (int base : ctl_.window_uses) {
-      if (base >= 0) clear_players(base);
-    }
+    for (const int base : p_.window_use_bases) clear_players(base);
   }
 
   int handover(int from) {

@@ -1076,6 +1076,17 @@ void compile(CompiledSystem::Program& p) {
         static_cast<std::uint8_t>(leaf < 0 ? static_cast<int>(x.op) : fused_code(leaf, x.then));
   }
 #pragma GCC diagnostic pop
+  for (const auto& listeners : p.prep.triggers_by_event) {
+    bool live = false;
+    for (const int t : listeners) live = live || p.prep.ctl.pending[t] >= 0;
+    p.event_fires.push_back(live ? 1 : 0);
+  }
+  for (const int base : p.prep.ctl.turn_uses) {
+    if (base >= 0) p.turn_use_bases.push_back(base);
+  }
+  for (const int base : p.prep.ctl.window_uses) {
+    if (base >= 0) p.window_use_bases.push_back(base);
+  }
   // What the end conditions read: every instruction's fields, where the
   // instruction names them; anything else reads "all".
   const std::size_t fields = p.prep.layout.fields.size();

@@ -201,6 +201,11 @@ struct CompiledSystem::Program {
   // whose conditions are checked), one bit per field; all set when a
   // condition reads fields it names only at run time.
   std::vector<std::uint64_t> end_reads;
+  // Per event: whether a live trigger listens (most events have none).
+  std::vector<std::uint8_t> event_fires;
+  // The per-turn and per-window use counters that exist (Controls keeps
+  // one entry per action, -1 for none).
+  std::vector<int> turn_use_bases, window_use_bases;
 };
 
 // Fills p from p.prep (compiled_compile.cpp).
