@@ -361,9 +361,8 @@ class Runner {
         }
         LOOPHOLE_OP(ret) : return st[sp - 1];
         default:  // No range check before the jump table. Every code has its
-                  // case: the compiler's dispatch pass names every op, and the
-                  // tests run every instruction form (on the dev build, where
-                  // reaching this traps).
+                  // case: the tests run every instruction form (on the dev
+                  // build, where reaching this traps).
           __builtin_unreachable();
       }
     }
