@@ -587,9 +587,9 @@ TEST(Compiled, CorpusRunsEveryInstructionForm) {
 // (a division by zero and an array index out of range stay run-time
 // failures, found at the same place as the reference finds them; a
 // quantifier inside the clause; a player binder that makes a slot fixed).
-const char* const where_per_value_yaml = R"yaml(
+const char* const per_binder_value_yaml = R"yaml(
 loophole: 1
-game: where-per-value
+game: per-binder-value
 players: 2
 scope:
   turns: 2
@@ -663,8 +663,8 @@ turn:
             end
 )yaml";
 
-TEST(Compiled, WhereClausesPerValueAgreeWithTheReference) {
-  const auto l = testing::load_ruleset("where-per-value.yaml", where_per_value_yaml);
+TEST(Compiled, CodePerBinderValueAgreesWithTheReference) {
+  const auto l = testing::load_ruleset("per-binder-value.yaml", per_binder_value_yaml);
   ASSERT_TRUE(l->sem);
   // Every pick: t, u, p, w, r, d, q, z, and x once per turn of `for p`;
   // every body but z's (six values) once per value.
@@ -672,7 +672,7 @@ TEST(Compiled, WhereClausesPerValueAgreeWithTheReference) {
   EXPECT_EQ(c.choices_per_value(), 10);
   EXPECT_EQ(c.bodies_per_value(), 9);
   EXPECT_EQ(c.unrolled_turns(), 2);  // for p (two players); not k (six values)
-  const Agreement a = agree(*l->sem, "where-per-value", 100000);
+  const Agreement a = agree(*l->sem, "per-binder-value", 100000);
   EXPECT_TRUE(a.complete);
   EXPECT_EQ(a.states, 272U);  // the reference's count (agree() walks its states)
   // Both run-time failures are reached (and the deck runs out).
