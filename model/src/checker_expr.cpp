@@ -336,6 +336,12 @@ std::optional<std::int64_t> ExprChecker::constant(ExprPtr& e, Type expected,
 }
 
 std::optional<std::int64_t> ExprChecker::fold(const Expr& e, std::string* why) {
+  return fold_constant(e, {}, why);
+}
+
+std::optional<std::int64_t> fold_constant(
+    const Expr& e, const std::function<std::optional<std::int64_t>(int slot)>& bound,
+    std::string* why) {
   const auto fail = [why](const char* reason) -> std::optional<std::int64_t> {
     if (why != nullptr) *why = reason;
     return std::nullopt;
@@ -348,19 +354,24 @@ std::optional<std::int64_t> ExprChecker::fold(const Expr& e, std::string* why) {
     case ExprKind::kind_lit:
     case ExprKind::action_lit:
       return e.value;
+    case ExprKind::bound:
+      if (bound) {
+        if (auto v = bound(e.ref)) return v;
+      }
+      return fail("not a constant");
     case ExprKind::unary: {
-      auto a = fold(*e.args[0], why);
+      auto a = fold_constant(*e.args[0], bound, why);
       if (!a) return std::nullopt;
       if (e.op == Op::not_) return *a == 0 ? 1 : 0;
       if (*a == std::numeric_limits<std::int64_t>::min()) return fail("integer overflow");
       return -*a;
     }
     case ExprKind::binary: {
-      auto a = fold(*e.args[0], why);
+      auto a = fold_constant(*e.args[0], bound, why);
       if (!a) return std::nullopt;
       if (e.op == Op::and_ && *a == 0) return 0;
       if (e.op == Op::or_ && *a != 0) return 1;
-      auto b = fold(*e.args[1], why);
+      auto b = fold_constant(*e.args[1], bound, why);
       if (!b) return std::nullopt;
       std::int64_t r = 0;
       switch (e.op) {
@@ -399,14 +410,14 @@ std::optional<std::int64_t> ExprChecker::fold(const Expr& e, std::string* why) {
       }
     }
     case ExprKind::cond: {
-      auto c = fold(*e.args[0], why);
+      auto c = fold_constant(*e.args[0], bound, why);
       if (!c) return std::nullopt;
-      return fold(*e.args[*c != 0 ? 1 : 2], why);
+      return fold_constant(*e.args[*c != 0 ? 1 : 2], bound, why);
     }
     case ExprKind::builtin: {
       std::vector<std::int64_t> v;
       for (const ExprPtr& a : e.args) {
-        auto x = fold(*a, why);
+        auto x = fold_constant(*a, bound, why);
         if (!x) return std::nullopt;
         v.push_back(*x);
       }

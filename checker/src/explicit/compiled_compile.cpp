@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -150,74 +151,19 @@ class Compiler {
 
   // A constant, or (while code is compiled for one value of a binder: a
   // where-clause or pick body per value, an unrolled `for` or quantifier)
-  // an expression that the known values make constant: the binder,
-  // arithmetic and comparisons of known operands, `and` / `or` decided by
-  // their left operand or with both known. Nothing that could fail at run
-  // time (a division by zero stays in the program, and fails there), nor
-  // what would overflow.
+  // an expression that the known values make constant (model::fold_constant:
+  // nothing that could fail at run time folds).
   bool known(const Expr& e, std::int64_t& v) const {
     if (constant(e, v)) return true;
     if (subst_.empty()) return false;
-    using model::Op;
-    std::int64_t a = 0, b = 0;
-    switch (e.kind) {
-      case ExprKind::bound:
-        return bound_value(e.ref, v);
-      case ExprKind::unary:
-        if (!known(*e.args[0], a)) return false;
-        if (e.op == Op::not_) {
-          v = a == 0 ? 1 : 0;
-          return true;
-        }
-        return !__builtin_sub_overflow(std::int64_t{0}, a, &v);
-      case ExprKind::binary:
-        if (!known(*e.args[0], a)) return false;
-        if (e.op == Op::and_ || e.op == Op::or_) {
-          if ((e.op == Op::and_) == (a == 0)) {
-            v = a != 0 ? 1 : 0;
-            return true;
-          }
-          if (!known(*e.args[1], b)) return false;
-          v = b != 0 ? 1 : 0;
-          return true;
-        }
-        if (!known(*e.args[1], b)) return false;
-        switch (e.op) {
-          case Op::add:
-            return !__builtin_add_overflow(a, b, &v);
-          case Op::sub:
-            return !__builtin_sub_overflow(a, b, &v);
-          case Op::mul:
-            return !__builtin_mul_overflow(a, b, &v);
-          case Op::div:
-          case Op::mod:
-            if (b == 0 || (b == -1 && a == std::numeric_limits<std::int64_t>::min())) return false;
-            v = e.op == Op::div ? a / b : a % b;
-            return true;
-          case Op::eq:
-            v = a == b ? 1 : 0;
-            return true;
-          case Op::ne:
-            v = a != b ? 1 : 0;
-            return true;
-          case Op::lt:
-            v = a < b ? 1 : 0;
-            return true;
-          case Op::le:
-            v = a <= b ? 1 : 0;
-            return true;
-          case Op::gt:
-            v = a > b ? 1 : 0;
-            return true;
-          case Op::ge:
-            v = a >= b ? 1 : 0;
-            return true;
-          default:
-            return false;
-        }
-      default:
-        return false;
-    }
+    const auto folded = model::fold_constant(e, [this](int slot) -> std::optional<std::int64_t> {
+      std::int64_t x = 0;
+      if (bound_value(slot, x)) return x;
+      return std::nullopt;
+    });
+    if (!folded) return false;
+    v = *folded;
+    return true;
   }
 
  public:

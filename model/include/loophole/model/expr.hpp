@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -169,6 +171,16 @@ struct Stmt {
 class DiagnosticSink;
 ExprPtr parse_expr(std::string_view text, const TextOrigin& origin, DiagnosticSink& sink);
 StmtPtr parse_stmts(std::string_view text, const TextOrigin& origin, DiagnosticSink& sink);
+
+// The value of a checked expression made only of constants: literals,
+// arithmetic, comparisons, `and`/`or` (decided by the left operand, or
+// both known), conditionals and min/max/abs/clamp; and binders, where
+// `bound` knows their value (by slot; absent: a binder is no constant).
+// nullopt for anything else and for what would fail at run time (division
+// by zero, overflow), with the reason in `why` when given.
+std::optional<std::int64_t> fold_constant(
+    const Expr& e, const std::function<std::optional<std::int64_t>(int slot)>& bound = {},
+    std::string* why = nullptr);
 
 // The operator as written in the language ("+", "and", "exists", "clamp");
 // "none" for Op::none.
