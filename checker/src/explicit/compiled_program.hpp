@@ -9,6 +9,7 @@
 
 #include "compiled.hpp"
 #include "semantics/prepared.hpp"
+#include "semantics/run.hpp"
 
 namespace loophole::checker {
 
@@ -150,25 +151,9 @@ struct SIns {
   std::int32_t a = -1, b = -1, c = -1, d = -1, e = -1, f = -1, g = -1;
 };
 
-// What runs after an effect (the reference's Tail).
-enum class Tail : std::uint8_t {
-  emit,
-  after_step_do,
-  priority_cost,
-  priority_effect,
-  alternate_cost,
-  alternate_effect,
-  sequence_cost,
-  sequence_effect,
-  resolve,
-};
-
-struct Move {
-  MoveKind kind = MoveKind::advance;
-  int player = -1;
-  int ref = -1;
-  int gap = -1;
-};
+// What runs after an effect, and a move, as in the reference.
+using semantics::Move;
+using semantics::Tail;
 
 }  // namespace compiled_ir
 
