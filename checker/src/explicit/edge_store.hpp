@@ -15,7 +15,7 @@
 #include "loophole/checker/explored.hpp"
 
 #include "memory_budget.hpp"
-#include "segmented.hpp"
+#include "region.hpp"
 
 namespace loophole::checker {
 
@@ -85,9 +85,9 @@ class EdgeStore {
   void set_rel(std::uint64_t s, std::uint64_t count);
 
   MemoryBudget& budget_;
-  Segmented<StateId> to_;
-  Segmented<std::uint8_t> attr_;
-  Segmented<std::uint32_t> rel_;  // start of state s relative to base_[s >> group_shift]
+  StableArray<StateId> to_;
+  StableArray<std::uint8_t> attr_;
+  StableArray<std::uint32_t> rel_;  // start of state s relative to base_[s >> group_shift]
   std::vector<std::uint64_t> base_;
   std::array<std::int16_t, 1024> code_;  // raw label -> attr byte, -1 when not yet seen
   std::vector<std::uint16_t> raw_;       // attr byte -> raw label

@@ -9,11 +9,8 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
-
-#include <sys/mman.h>
 
 namespace loophole::checker {
 
@@ -34,29 +31,7 @@ inline void copy_bytes(std::uint8_t* to, const std::uint8_t* from, std::size_t n
   for (; n > 0; --n) *to++ = *from++;
 }
 
-// Memory for the hash index, freed with std::free. Claims, commits and
-// rehashing touch it at random: with 4 KiB pages nearly every access misses
-// the TLB as well as the caches, so where the kernel's transparent huge
-// pages are opt-in (madvise), opt in.
-void* huge_alloc(std::size_t bytes) {
-  constexpr std::size_t huge = std::size_t{2} << 20;
-  void* p = nullptr;
-  if (bytes >= huge) {
-    const std::size_t rounded = (bytes + huge - 1) / huge * huge;
-    if (posix_memalign(&p, huge, rounded) != 0) p = nullptr;
-#ifdef MADV_HUGEPAGE
-    if (p != nullptr) madvise(p, rounded, MADV_HUGEPAGE);
-#endif
-  } else {
-    p = std::malloc(bytes);
-  }
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-
 }  // namespace
-
-void StateStore::FreeSlots::operator()(std::uint32_t* p) const { std::free(p); }
 
 StateStore::StateStore(std::size_t words, std::size_t bytes, MemoryBudget& budget)
     : words_(words), bytes_(bytes), budget_(budget) {
@@ -70,7 +45,7 @@ StateStore::StateStore(std::size_t words, std::size_t bytes, MemoryBudget& budge
 
 StateStore::~StateStore() {
   release_index();
-  budget_.release(arena_.size() * arena_block * bytes_);
+  budget_.release(arena_states_ * bytes_);
 }
 
 void StateStore::load(StateId id, Word* out) const {
@@ -92,7 +67,7 @@ bool StateStore::equal(Ref r, const Word* state) const {
 }
 
 StateId StateStore::find(const Word* state, std::uint64_t hash) const {
-  if (!slots_) return no_state;
+  if (slots_ == nullptr) return no_state;
   const std::uint32_t fp = fingerprint(hash);
   for (std::size_t i = home(hash);; i = (i + 1) & mask_) {
     const std::uint32_t v = slots_[i];
@@ -121,7 +96,7 @@ bool StateStore::reserve(std::uint64_t extra, const ParallelFor& parallel) {
     throw std::logic_error("loophole: internal error: StateStore::reserve inside a batch");
   }
   const std::uint64_t states = size_ + extra;
-  const std::uint64_t capacity = slots_ ? std::uint64_t{mask_} + 1 : 0;
+  const std::uint64_t capacity = slots_ != nullptr ? std::uint64_t{mask_} + 1 : 0;
   if ((size_ + tombstones_ + extra) * max_load_den > capacity * max_load_num) {
     if (!grow_index(states, parallel)) return false;
   }
@@ -132,18 +107,22 @@ bool StateStore::grow_index(std::uint64_t states, const ParallelFor& parallel) {
   unsigned bits = min_index_bits;
   while (states * max_load_den > (std::uint64_t{1} << bits) * max_load_num) ++bits;
   if (bits > 32) return false;
-  // The old table is freed before the new one is allocated: rehashing reads
-  // the states from the arena, so the peak is the new table alone.
+  // The table grows in place: rehashing reads the states from the arena, so
+  // the old slots are simply overwritten, and their pages are reused.
   const std::uint64_t capacity = std::uint64_t{1} << bits;
-  const std::uint64_t old_capacity = slots_ ? std::uint64_t{mask_} + 1 : 0;
-  if (!budget_.acquire((capacity - old_capacity) * sizeof(std::uint32_t))) return false;
-  slots_.reset();
+  const std::uint64_t old_capacity = slots_ != nullptr ? std::uint64_t{mask_} + 1 : 0;
   const std::size_t bytes = capacity * sizeof(std::uint32_t);
-  slots_.reset(static_cast<std::uint32_t*>(huge_alloc(bytes)));
-  // Filling the table is its first touch (the page faults too), as long as
-  // rehashing it for large tables: on the workers as well.
+  if (index_.data() == nullptr) {
+    index_.reserve(std::min(budget_.limit(), (std::uint64_t{1} << 32) * sizeof(std::uint32_t)),
+                   true);
+  }
+  if (bytes > index_.size()) return false;
+  if (!budget_.acquire((capacity - old_capacity) * sizeof(std::uint32_t))) return false;
+  slots_ = reinterpret_cast<std::uint32_t*>(index_.data());
+  // Filling the table is the first touch of its new half (the page faults
+  // too), as long as rehashing it for large tables: on the workers as well.
   constexpr std::size_t fill_grain = std::size_t{1} << 20;
-  auto* fill = reinterpret_cast<std::uint8_t*>(slots_.get());
+  std::uint8_t* fill = index_.data();
   if (parallel && bytes > fill_grain) {
     parallel((bytes + fill_grain - 1) / fill_grain, [&](std::size_t t) {
       std::memset(fill + t * fill_grain, 0xFF, std::min(fill_grain, bytes - t * fill_grain));
@@ -201,9 +180,12 @@ void StateStore::rehash(StateId begin, StateId end, bool concurrent) {
 }
 
 bool StateStore::grow_arena(std::uint64_t states) {
-  while (arena_.size() * arena_block < states) {
+  while (arena_states_ < states) {
+    // (A word of slack after the room: word_at() reads whole words.)
+    if (arena_.data() == nullptr) arena_.reserve(budget_.limit() + sizeof(Word), false);
+    if ((arena_states_ + arena_block) * bytes_ + sizeof(Word) > arena_.size()) return false;
     if (!budget_.acquire(arena_block * bytes_)) return false;
-    arena_.emplace_back(new std::uint8_t[arena_block * bytes_ + sizeof(Word)]);
+    arena_states_ += arena_block;
   }
   return true;
 }
@@ -323,8 +305,9 @@ void StateStore::end_batch() {
 }
 
 void StateStore::release_index() {
-  if (slots_) budget_.release((std::uint64_t{mask_} + 1) * sizeof(std::uint32_t));
-  slots_.reset();
+  if (slots_ != nullptr) budget_.release((std::uint64_t{mask_} + 1) * sizeof(std::uint32_t));
+  slots_ = nullptr;
+  index_.reset();
   budget_.release(scratch_capacity_ * scratch_entry_bytes(words_));
   scratch_.reset();
   scratch_key_.reset();
@@ -335,12 +318,10 @@ void StateStore::release_index() {
   scratch_capacity_ = 0;
 }
 
-std::uint64_t StateStore::state_memory() const {
-  return arena_.size() * arena_block * bytes_ + parents_.bytes();
-}
+std::uint64_t StateStore::state_memory() const { return arena_states_ * bytes_ + parents_.bytes(); }
 
 std::uint64_t StateStore::index_memory() const {
-  return (slots_ ? (std::uint64_t{mask_} + 1) * sizeof(std::uint32_t) : 0) +
+  return (slots_ != nullptr ? (std::uint64_t{mask_} + 1) * sizeof(std::uint32_t) : 0) +
          scratch_capacity_ * scratch_entry_bytes(words_);
 }
 

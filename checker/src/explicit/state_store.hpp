@@ -3,7 +3,7 @@
 // over them for deduplication.
 //
 // Memory per stored state (what the 24-byte target is measured against):
-//   packed state      bytes() = ceil(bits / 8)         (arena, blocks of 64Ki states)
+//   packed state      bytes() = ceil(bits / 8)         (arena, grown by 64Ki states)
 //   parent            4 bytes                          (the successor index used is
 //                                                       not stored: see ExplicitGraph)
 //   hash slot         4 bytes / load, load 0.375..0.75 (5.3..10.7 bytes; index only,
@@ -40,7 +40,7 @@
 
 #include "memory_budget.hpp"
 #include "packer.hpp"
-#include "segmented.hpp"
+#include "region.hpp"
 
 namespace loophole::checker {
 
@@ -122,18 +122,16 @@ class StateStore {
   static constexpr std::uint32_t max_load_num = 3, max_load_den = 4;
 
   [[nodiscard]] const std::uint8_t* at(StateId id) const {
-    return arena_[id >> arena_shift].get() + (id & (arena_block - 1)) * bytes_;
+    return arena_.data() + std::uint64_t{id} * bytes_;
   }
-  [[nodiscard]] std::uint8_t* at(StateId id) {
-    return arena_[id >> arena_shift].get() + (id & (arena_block - 1)) * bytes_;
-  }
+  [[nodiscard]] std::uint8_t* at(StateId id) { return arena_.data() + std::uint64_t{id} * bytes_; }
   [[nodiscard]] std::size_t home(std::uint64_t hash) const { return hash >> (64 - bits_); }
   [[nodiscard]] std::uint32_t fingerprint(std::uint64_t hash) const {
     return static_cast<std::uint32_t>(hash) & ~mask_;
   }
   [[nodiscard]] bool equal(Ref r, const Word* state) const;
   // Word w of stored state `p` (bytes_ bytes, read as little-endian words;
-  // the arena has a word of slack after every block, so the last word may
+  // the arena's reservation has a word of slack after its room, so the last word may
   // read past the state and is masked).
   [[nodiscard]] Word word_at(const std::uint8_t* p, std::size_t w) const {
     Word v;
@@ -147,22 +145,21 @@ class StateStore {
   [[nodiscard]] bool grow_scratch(std::uint64_t entries);
   void min_key(std::size_t entry, std::uint64_t key);
 
-  static constexpr unsigned arena_shift = 16;
-  static constexpr std::uint64_t arena_block = std::uint64_t{1} << arena_shift;
+  // The arena grows by arena_block states at a time (what the budget sees).
+  static constexpr std::uint64_t arena_block = std::uint64_t{1} << 16;
 
   std::size_t words_, bytes_;
   MemoryBudget& budget_;
   std::uint64_t size_ = 0;
 
-  std::vector<std::unique_ptr<std::uint8_t[]>> arena_;
-  Segmented<StateId> parents_;
+  Region arena_;                    // packed states, bytes_ each, in id order
+  std::uint64_t arena_states_ = 0;  // room acquired from the budget
+  StableArray<StateId> parents_;
 
   // Hash index: slot = fingerprint | id; id bits all ones = empty, all ones
   // minus one = tombstone.
-  struct FreeSlots {
-    void operator()(std::uint32_t* p) const;
-  };
-  std::unique_ptr<std::uint32_t[], FreeSlots> slots_;
+  Region index_;  // the slots; a grown table reuses the old one's pages
+  std::uint32_t* slots_ = nullptr;
   unsigned bits_ = 0;       // log2(capacity)
   std::uint32_t mask_ = 0;  // id bits
   std::uint64_t tombstones_ = 0;

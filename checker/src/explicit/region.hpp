@@ -1,0 +1,99 @@
+// Address space reserved once, backed by memory as it is first touched, and
+// arrays that grow inside it without ever moving.
+//
+// The explicit engine's big arrays (packed states, parents, edges, the hash
+// index) grow to hundreds of megabytes in steps. A Region reserves the
+// address space for the largest size the memory budget allows (no memory is
+// used until touched) and lets an array grow in place: nothing is copied,
+// and a doubled hash index reuses the pages of the old table instead of
+// touching fresh memory for all of the new one (first touches are what a
+// virtual machine's host makes expensive). The memory budget still sees
+// every growth step: a StableArray acquires its blocks from the budget
+// before it uses them.
+//
+// Huge pages are asked for only where they pay: the hash index, read at
+// random (with 4 KiB pages nearly every probe of a large table misses the
+// TLB). The arrays are written and read in order; on the VMs we measure on,
+// huge pages made their first touch cost up to ten times as much system
+// time, depending on how much fresh memory the guest had to hand out.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "memory_budget.hpp"
+
+namespace loophole::checker {
+
+class Region {
+ public:
+  Region() = default;
+  Region(const Region&) = delete;
+  Region& operator=(const Region&) = delete;
+  ~Region() { reset(); }
+
+  // Reserves at least `bytes` of address space (rounded up to 2 MiB), or as
+  // much as the system grants when it refuses that (size() says how much;
+  // 0 when nothing). Drops an earlier reservation first. With `huge`, asks
+  // for transparent huge pages beyond the first 2 MiB.
+  void reserve(std::uint64_t bytes, bool huge);
+  void reset();  // gives the address space and its memory back
+
+  [[nodiscard]] std::uint8_t* data() const { return data_; }
+  [[nodiscard]] std::uint64_t size() const { return size_; }
+
+ private:
+  void* mapping_ = nullptr;  // what mmap returned (data_ is aligned to 2 MiB inside)
+  std::uint64_t mapped_ = 0;
+  std::uint8_t* data_ = nullptr;
+  std::uint64_t size_ = 0;
+};
+
+// An array of trivial T that grows in place in blocks of 2^Shift elements,
+// each acquired from the memory budget, up to what the budget allows.
+// Elements never move, so threads may read them while the owner grows the
+// array in a serial phase. New elements are zero (fresh pages).
+template <class T, unsigned Shift = 16>
+class StableArray {
+ public:
+  static constexpr std::uint64_t block_size = std::uint64_t{1} << Shift;
+
+  StableArray() = default;
+  StableArray(const StableArray&) = delete;
+  StableArray& operator=(const StableArray&) = delete;
+  ~StableArray() { clear(); }
+
+  T& operator[](std::uint64_t i) { return data()[i]; }
+  const T& operator[](std::uint64_t i) const { return data()[i]; }
+
+  [[nodiscard]] std::uint64_t capacity() const { return capacity_; }
+  [[nodiscard]] std::uint64_t bytes() const { return capacity_ * sizeof(T); }
+
+  // Grows to hold at least n elements; false when the budget (or the
+  // address space reserved for it) refuses a block.
+  [[nodiscard]] bool ensure(std::uint64_t n, MemoryBudget& budget) {
+    while (capacity_ < n) {
+      if (region_.data() == nullptr) region_.reserve(budget.limit(), false);
+      if ((capacity_ + block_size) * sizeof(T) > region_.size()) return false;
+      if (!budget.acquire(block_size * sizeof(T))) return false;
+      budget_ = &budget;
+      capacity_ += block_size;
+    }
+    return true;
+  }
+
+  void clear() {
+    if (budget_ != nullptr) budget_->release(bytes());
+    capacity_ = 0;
+    region_.reset();
+  }
+
+ private:
+  [[nodiscard]] T* data() const { return reinterpret_cast<T*>(region_.data()); }
+
+  Region region_;
+  std::uint64_t capacity_ = 0;
+  MemoryBudget* budget_ = nullptr;
+};
+
+}  // namespace loophole::checker
