@@ -72,7 +72,10 @@ struct ViaVectors final : FlatSuccessors::Scratch {
   std::vector<Successor> successors;
 };
 
-constexpr std::size_t commit_grain = 8192;
+// New states committed per task: at least four tasks per thread (a chunk of
+// ten thousand new states in two 8192-state tasks kept one thread busy for
+// most of the phase), at most commit_grain.
+constexpr std::size_t commit_grain = 8192, min_commit_grain = 512;
 
 class Search {
  public:
@@ -440,12 +443,14 @@ class Search {
     // Commit the new states (and, after walk_parallel, write the edges).
     const std::size_t edge_tasks = serial ? 0 : tasks;
     const std::size_t entries = store_.scratch_entries();
-    run_phase(edge_tasks + (entries + commit_grain - 1) / commit_grain, [&](std::size_t r, int) {
+    const std::size_t grain =
+        std::clamp<std::size_t>(entries / (4 * workers_.size()), min_commit_grain, commit_grain);
+    run_phase(edge_tasks + (entries + grain - 1) / grain, [&](std::size_t r, int) {
       if (r < edge_tasks) {
         write_edges(r);
       } else {
         const std::size_t c = r - edge_tasks;
-        store_.commit(c * commit_grain, std::min(entries, (c + 1) * commit_grain));
+        store_.commit(c * grain, std::min(entries, (c + 1) * grain));
       }
     });
     store_.end_batch();

@@ -133,7 +133,9 @@ bool StateStore::grow_index(std::uint64_t states, const ParallelFor& parallel) {
   bits_ = bits;
   mask_ = static_cast<std::uint32_t>(capacity - 1);
   tombstones_ = 0;
-  constexpr StateId grain = StateId{1} << 16;
+  // (Small tasks: a table of a few hundred thousand states is rehashed
+  // between two chunks, and two tasks of 2^16 states kept one thread busy.)
+  constexpr StateId grain = StateId{1} << 13;
   if (parallel && size_ > grain) {
     parallel((size_ + grain - 1) / grain, [&](std::size_t t) {
       const auto begin = static_cast<StateId>(t * grain);
@@ -170,7 +172,7 @@ void StateStore::rehash(StateId begin, StateId end, bool concurrent) {
   for (StateId id = begin; id < end; ++id) {
     load(id, w.data());
     const std::uint64_t hash = hash_words(w.data(), words_);
-    prefetch(hash);
+    __builtin_prefetch(&slots_[home(hash)], 1);  // (for writing)
     if (id - begin >= ahead) place(id - ahead, hashes[(id - ahead) % ahead]);
     hashes[id % ahead] = hash;
   }
