@@ -274,27 +274,36 @@ StateId StateStore::assign(Ref r, StateId parent) {
 
 void StateStore::commit(std::size_t begin, std::size_t end) {
   std::uint64_t dropped = 0;
+  // A published entry's slot holds its tentative reference size_ + e; it is
+  // rewritten only when the final id differs. (One thread claims in the
+  // order the ids are given, so there every slot is already right and its
+  // random access is saved; with several threads most slots differ.)
+  const auto stale = [&](std::size_t e) {
+    return scratch_published_[e] != 0 && scratch_final_[e] != size_ + e;
+  };
   // The slots are far apart in a table larger than the caches: fetch a few
   // entries ahead.
   constexpr std::size_t ahead = 16;
-  // (An entry never published may have no slot.)
   auto fetch = [&](std::size_t e) {
-    if (scratch_published_[e] != 0) __builtin_prefetch(&slots_[scratch_slot_[e]], 1);
+    if (stale(e)) __builtin_prefetch(&slots_[scratch_slot_[e]], 1);
   };
   for (std::size_t e = begin; e < std::min(end, begin + ahead); ++e) fetch(e);
   for (std::size_t e = begin; e < end; ++e) {
     if (e + ahead < end) fetch(e + ahead);
-    if (scratch_published_[e] == 0) continue;
-    std::uint32_t& slot = slots_[scratch_slot_[e]];
+    if (scratch_published_[e] == 0) continue;  // (an entry never published may have no slot)
     const StateId id = scratch_final_[e];
     if (id == no_state) {
+      std::uint32_t& slot = slots_[scratch_slot_[e]];
       slot = (slot & ~mask_) | (mask_ - 1);
       ++dropped;
       continue;
     }
     copy_bytes(at(id), reinterpret_cast<const std::uint8_t*>(scratch_.get() + e * words_), bytes_);
     parents_[id] = scratch_parent_[e];
-    slot = (slot & ~mask_) | id;
+    if (id != size_ + e) {
+      std::uint32_t& slot = slots_[scratch_slot_[e]];
+      slot = (slot & ~mask_) | id;
+    }
   }
   if (dropped != 0) dropped_.fetch_add(dropped, std::memory_order_relaxed);
 }
