@@ -1,7 +1,8 @@
 // explore_bench: how fast the explicit engine explores, and in how little
 // memory. Explores a ruleset (or a synthetic system that costs the engine
 // almost nothing per state, to measure the engine alone) several times with
-// each thread count and prints every run and the medians:
+// each thread count, alternating the counts within each repetition, and
+// prints every run, the medians and the speedups paired by repetition:
 //
 //   explore_bench [--runs N] [--threads 1,2] [--param NAME=V]... [--players N]
 //                 [--max-states N] [--reference] [--json]
@@ -309,9 +310,14 @@ int main(int argc, char** argv) {
                 layout.fields.size(), layout.data_fields, packer.bits(), packer.bytes());
   }
 
-  for (const int threads : thread_counts) {
-    std::vector<double> seconds, cpu, rates, bytes;
-    for (int r = 0; r < runs; ++r) {
+  // The thread counts alternate within each repetition (1t #1, 2t #1, 1t #2,
+  // ...): a machine whose speed drifts over minutes then slows both alike,
+  // and each repetition pairs a run of every count for the speedups.
+  const std::size_t counts = thread_counts.size();
+  std::vector<std::vector<double>> seconds(counts), cpu(counts), rates(counts), bytes(counts);
+  for (int r = 0; r < runs; ++r) {
+    for (std::size_t c = 0; c < counts; ++c) {
+      const int threads = thread_counts[c];
       checker::ExplicitOptions options;
       options.threads = threads;
       options.max_states = max_states;
@@ -332,15 +338,32 @@ int main(int argc, char** argv) {
         continue;
       }
       print_run(label.c_str(), run);
-      seconds.push_back(run.stats.seconds);
-      cpu.push_back(run.cpu);
-      rates.push_back(
+      seconds[c].push_back(run.stats.seconds);
+      cpu[c].push_back(run.cpu);
+      rates[c].push_back(
           run.stats.seconds > 0 ? static_cast<double>(run.stats.states) / run.stats.seconds : 0);
-      bytes.push_back(run.stats.bytes_per_state);
+      bytes[c].push_back(run.stats.bytes_per_state);
     }
-    if (json) continue;
+  }
+  if (json) return 0;
+  for (std::size_t c = 0; c < counts; ++c) {
     std::printf("median   threads %d  time %.3f s  cpu %.3f s  rate %.0f k/s  peak %.1f B/state\n",
-                threads, median(seconds), median(cpu), median(rates) / 1000, median(bytes));
+                thread_counts[c], median(seconds[c]), median(cpu[c]), median(rates[c]) / 1000,
+                median(bytes[c]));
+  }
+  // Speedups over the first thread count, paired within each repetition.
+  for (std::size_t c = 1; c < counts; ++c) {
+    std::vector<double> speedup, cpu_ratio;
+    for (std::size_t r = 0; r < seconds[c].size(); ++r) {
+      if (seconds[c][r] > 0) speedup.push_back(seconds[0][r] / seconds[c][r]);
+      if (cpu[0][r] > 0) cpu_ratio.push_back(cpu[c][r] / cpu[0][r]);
+    }
+    if (speedup.empty()) continue;
+    std::printf(
+        "speedup  %dt / %dt  median %.2fx  min %.2fx  max %.2fx  (paired; cpu ratio median %.2f)\n",
+        thread_counts[c], thread_counts[0], median(speedup),
+        *std::min_element(speedup.begin(), speedup.end()),
+        *std::max_element(speedup.begin(), speedup.end()), median(cpu_ratio));
   }
   return 0;
 }
