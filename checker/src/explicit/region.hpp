@@ -13,9 +13,10 @@
 //
 // Huge pages are asked for only where they pay: the hash index, read at
 // random (with 4 KiB pages nearly every probe of a large table misses the
-// TLB). The arrays are written and read in order; on the VMs we measure on,
-// huge pages made their first touch cost up to ten times as much system
-// time, depending on how much fresh memory the guest had to hand out.
+// TLB). The arrays are written in order (the arena is read at random only by
+// the probes whose fingerprint matches); on the VMs we measure on, huge
+// pages made their first touch cost up to ten times as much system time,
+// depending on how much fresh memory the guest had to hand out.
 #pragma once
 
 #include <cstddef>
