@@ -167,7 +167,7 @@ TEST(StateStore, UnassignedClaimsLeaveNoTrace) {
 }
 
 TEST(StateStore, BudgetRefusesGrowthWithoutLosingStates) {
-  MemoryBudget budget(2u << 20);  // 2 MiB: the arena block alone is 64Ki x 12 bytes
+  MemoryBudget budget(2u << 20);  // 2 MiB: room for tens of thousands of 12-byte states
   StateStore store(2, 12, budget);
   std::uint64_t n = 0;
   for (;; ++n) {

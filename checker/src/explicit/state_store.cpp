@@ -43,10 +43,7 @@ StateStore::StateStore(std::size_t words, std::size_t bytes, MemoryBudget& budge
   tail_mask_ = last == 8 ? ~Word{0} : (Word{1} << (8 * last)) - 1;
 }
 
-StateStore::~StateStore() {
-  release_index();
-  budget_.release(arena_states_ * bytes_);
-}
+StateStore::~StateStore() { release_index(); }
 
 void StateStore::load(StateId id, Word* out) const {
   const std::uint8_t* p = at(id);
@@ -100,7 +97,9 @@ bool StateStore::reserve(std::uint64_t extra, const ParallelFor& parallel) {
   if ((size_ + tombstones_ + extra) * max_load_den > capacity * max_load_num) {
     if (!grow_index(states, parallel)) return false;
   }
-  return grow_arena(states) && parents_.ensure(states, budget_) && grow_scratch(extra);
+  // (A word of slack after the last state: word_at() reads whole words.)
+  return arena_.ensure(states * bytes_ + sizeof(Word), budget_) &&
+         parents_.ensure(states, budget_) && grow_scratch(extra);
 }
 
 bool StateStore::grow_index(std::uint64_t states, const ParallelFor& parallel) {
@@ -179,17 +178,6 @@ void StateStore::rehash(StateId begin, StateId end, bool concurrent) {
   for (StateId id = end - std::min(ahead, end - begin); id < end; ++id) {
     place(id, hashes[id % ahead]);
   }
-}
-
-bool StateStore::grow_arena(std::uint64_t states) {
-  while (arena_states_ < states) {
-    // (A word of slack after the room: word_at() reads whole words.)
-    if (arena_.data() == nullptr) arena_.reserve(budget_.limit() + sizeof(Word), false);
-    if ((arena_states_ + arena_block) * bytes_ + sizeof(Word) > arena_.size()) return false;
-    if (!budget_.acquire(arena_block * bytes_)) return false;
-    arena_states_ += arena_block;
-  }
-  return true;
 }
 
 namespace {
@@ -329,7 +317,7 @@ void StateStore::release_index() {
   scratch_capacity_ = 0;
 }
 
-std::uint64_t StateStore::state_memory() const { return arena_states_ * bytes_ + parents_.bytes(); }
+std::uint64_t StateStore::state_memory() const { return arena_.bytes() + parents_.bytes(); }
 
 std::uint64_t StateStore::index_memory() const {
   return (slots_ != nullptr ? (std::uint64_t{mask_} + 1) * sizeof(std::uint32_t) : 0) +

@@ -3,7 +3,7 @@
 // over them for deduplication.
 //
 // Memory per stored state (what the 24-byte target is measured against):
-//   packed state      bytes() = ceil(bits / 8)         (arena, grown by 64Ki states)
+//   packed state      bytes() = ceil(bits / 8)         (arena, grown by 64 KiB)
 //   parent            4 bytes                          (the successor index used is
 //                                                       not stored: see ExplicitGraph)
 //   hash slot         4 bytes / load, load 0.375..0.75 (5.3..10.7 bytes; index only,
@@ -122,16 +122,16 @@ class StateStore {
   static constexpr std::uint32_t max_load_num = 3, max_load_den = 4;
 
   [[nodiscard]] const std::uint8_t* at(StateId id) const {
-    return arena_.data() + std::uint64_t{id} * bytes_;
+    return &arena_[std::uint64_t{id} * bytes_];
   }
-  [[nodiscard]] std::uint8_t* at(StateId id) { return arena_.data() + std::uint64_t{id} * bytes_; }
+  [[nodiscard]] std::uint8_t* at(StateId id) { return &arena_[std::uint64_t{id} * bytes_]; }
   [[nodiscard]] std::size_t home(std::uint64_t hash) const { return hash >> (64 - bits_); }
   [[nodiscard]] std::uint32_t fingerprint(std::uint64_t hash) const {
     return static_cast<std::uint32_t>(hash) & ~mask_;
   }
   [[nodiscard]] bool equal(Ref r, const Word* state) const;
   // Word w of stored state `p` (bytes_ bytes, read as little-endian words;
-  // the arena's reservation has a word of slack after its room, so the last word may
+  // the arena keeps a word of slack after the last state, so the last word may
   // read past the state and is masked).
   [[nodiscard]] Word word_at(const std::uint8_t* p, std::size_t w) const {
     Word v;
@@ -141,19 +141,14 @@ class StateStore {
   Word tail_mask_ = ~Word{0};
   [[nodiscard]] bool grow_index(std::uint64_t states, const ParallelFor& parallel);
   void rehash(StateId begin, StateId end, bool concurrent);
-  [[nodiscard]] bool grow_arena(std::uint64_t states);
   [[nodiscard]] bool grow_scratch(std::uint64_t entries);
   void min_key(std::size_t entry, std::uint64_t key);
-
-  // The arena grows by arena_block states at a time (what the budget sees).
-  static constexpr std::uint64_t arena_block = std::uint64_t{1} << 16;
 
   std::size_t words_, bytes_;
   MemoryBudget& budget_;
   std::uint64_t size_ = 0;
 
-  Region arena_;                    // packed states, bytes_ each, in id order
-  std::uint64_t arena_states_ = 0;  // room acquired from the budget
+  StableArray<std::uint8_t> arena_;  // packed states, bytes_ each, in id order
   StableArray<StateId> parents_;
 
   // Hash index: slot = fingerprint | id; id bits all ones = empty, all ones
