@@ -133,7 +133,7 @@ TEST(StateStore, ConcurrentClaimsNumberLikeSequentialInsertion) {
         ids.push_back(store.resolve(r));
       }
     }
-    store.commit(0, store.scratch_entries());
+    store.commit(0, store.assigned());
     store.end_batch();
     EXPECT_EQ(expected, ids) << threads << " threads";
     EXPECT_EQ(6000U, store.size());
@@ -154,7 +154,8 @@ TEST(StateStore, UnassignedClaimsLeaveNoTrace) {
     refs.push_back(store.claim(w.data(), hash_of(w), k, cursor));
   }
   for (std::uint64_t k = 0; k < 40; ++k) store.assign(refs[k], no_state);
-  store.commit(0, store.scratch_entries());
+  store.drop_unassigned(0, store.scratch_entries());
+  store.commit(0, store.assigned());
   store.end_batch();
   EXPECT_EQ(40U, store.size());
   for (std::uint64_t k = 0; k < 100; ++k) {

@@ -441,16 +441,18 @@ class Search {
       walk_parallel(tasks);
     }
     // Commit the new states (and, after walk_parallel, write the edges).
+    // (A walk cut short leaves first claims without an id: they are dropped.)
+    if (!whole) store_.drop_unassigned(0, store_.scratch_entries());
     const std::size_t edge_tasks = serial ? 0 : tasks;
-    const std::size_t entries = store_.scratch_entries();
-    const std::size_t grain =
-        std::clamp<std::size_t>(entries / (4 * workers_.size()), min_commit_grain, commit_grain);
-    run_phase(edge_tasks + (entries + grain - 1) / grain, [&](std::size_t r, int) {
+    const std::uint64_t fresh = store_.assigned();
+    const std::uint64_t grain =
+        std::clamp<std::uint64_t>(fresh / (4 * workers_.size()), min_commit_grain, commit_grain);
+    run_phase(edge_tasks + (fresh + grain - 1) / grain, [&](std::size_t r, int) {
       if (r < edge_tasks) {
         write_edges(r);
       } else {
-        const std::size_t c = r - edge_tasks;
-        store_.commit(c * grain, std::min(entries, (c + 1) * grain));
+        const std::uint64_t c = r - edge_tasks;
+        store_.commit(c * grain, std::min(fresh, (c + 1) * grain));
       }
     });
     store_.end_batch();

@@ -200,7 +200,7 @@ bool StateStore::grow_scratch(std::uint64_t entries) {
   scratch_key_.reset(new std::uint64_t[capacity]);
   scratch_slot_.reset(new std::uint32_t[capacity]);
   scratch_final_.reset(new StateId[capacity]);
-  scratch_parent_.reset(new StateId[capacity]);
+  scratch_entry_.reset(new std::uint32_t[capacity]);
   scratch_published_.reset(new std::uint8_t[capacity]);
   scratch_capacity_ = capacity;
   return true;
@@ -256,47 +256,66 @@ StateId StateStore::assign(Ref r, StateId parent) {
   const std::size_t entry = r - size_;
   const auto id = static_cast<StateId>(size_ + assigned_++);
   scratch_final_[entry] = id;
-  scratch_parent_[entry] = parent;
+  scratch_entry_[id - size_] = static_cast<std::uint32_t>(entry);
+  parents_[id] = parent;
   return id;
 }
 
-void StateStore::commit(std::size_t begin, std::size_t end) {
-  std::uint64_t dropped = 0;
-  // A published entry's slot holds its tentative reference size_ + e; it is
-  // rewritten only when the final id differs. (One thread claims in the
-  // order the ids are given, so there every slot is already right and its
-  // random access is saved; with several threads most slots differ.)
-  const auto stale = [&](std::size_t e) {
-    return scratch_published_[e] != 0 && scratch_final_[e] != size_ + e;
-  };
-  // The slots are far apart in a table larger than the caches: fetch a few
-  // entries ahead.
-  constexpr std::size_t ahead = 16;
-  auto fetch = [&](std::size_t e) {
-    if (stale(e)) __builtin_prefetch(&slots_[scratch_slot_[e]], 1);
-  };
-  for (std::size_t e = begin; e < std::min(end, begin + ahead); ++e) fetch(e);
-  for (std::size_t e = begin; e < end; ++e) {
-    if (e + ahead < end) fetch(e + ahead);
-    if (scratch_published_[e] == 0) continue;  // (an entry never published may have no slot)
-    const StateId id = scratch_final_[e];
-    if (id == no_state) {
-      std::uint32_t& slot = slots_[scratch_slot_[e]];
-      slot = (slot & ~mask_) | (mask_ - 1);
-      ++dropped;
-      continue;
+void StateStore::commit(std::uint64_t begin, std::uint64_t end) {
+  // New state size_ + i comes from entry e = scratch_entry_[i], whose slot
+  // holds the tentative reference size_ + e: rewritten only when e != i.
+  // (One thread claims in the order the ids are given, so there e == i, the
+  // entries are read in order and no slot is touched; with several threads
+  // most slots differ.) The slots are far apart in a table larger than the
+  // caches: fetch the entries' slot numbers well ahead, then the slots.
+  constexpr std::uint64_t ahead = 16;
+  const auto entry = [&](std::uint64_t i) { return scratch_entry_[i]; };
+  for (std::uint64_t i = begin; i < end; ++i) {
+    if (i + 2 * ahead < end && entry(i + 2 * ahead) != i + 2 * ahead) {
+      __builtin_prefetch(&scratch_slot_[entry(i + 2 * ahead)]);
     }
-    copy_bytes(at(id), reinterpret_cast<const std::uint8_t*>(scratch_.get() + e * words_), bytes_);
-    parents_[id] = scratch_parent_[e];
-    if (id != size_ + e) {
+    if (i + ahead < end) {
+      const std::uint32_t e = entry(i + ahead);
+      __builtin_prefetch(scratch_.get() + std::size_t{e} * words_);
+      if (e != i + ahead) __builtin_prefetch(&slots_[scratch_slot_[e]], 1);
+    }
+    const std::uint32_t e = entry(i);
+    const auto id = static_cast<StateId>(size_ + i);
+    copy_bytes(at(id),
+               reinterpret_cast<const std::uint8_t*>(scratch_.get() + std::size_t{e} * words_),
+               bytes_);
+    if (e != i) {
       std::uint32_t& slot = slots_[scratch_slot_[e]];
       slot = (slot & ~mask_) | id;
     }
+  }
+}
+
+void StateStore::drop_unassigned(std::size_t begin, std::size_t end) {
+  std::uint64_t dropped = 0;
+  for (std::size_t e = begin; e < end; ++e) {
+    // (An entry never published may have no slot.)
+    if (scratch_published_[e] == 0 || scratch_final_[e] != no_state) continue;
+    std::uint32_t& slot = slots_[scratch_slot_[e]];
+    slot = (slot & ~mask_) | (mask_ - 1);
+    ++dropped;
   }
   if (dropped != 0) dropped_.fetch_add(dropped, std::memory_order_relaxed);
 }
 
 void StateStore::end_batch() {
+#ifndef NDEBUG
+  // Every published entry's slot now holds its final id or a tombstone.
+  for (std::size_t e = 0; e < scratch_used_.load(std::memory_order_relaxed); ++e) {
+    if (scratch_published_[e] == 0) continue;
+    const std::uint32_t want = scratch_final_[e] == no_state ? mask_ - 1 : scratch_final_[e];
+    if ((slots_[scratch_slot_[e]] & mask_) != want) {
+      throw std::logic_error(
+          "loophole: internal error: a claimed state was neither committed nor "
+          "dropped");
+    }
+  }
+#endif
   size_ += assigned_;
   tombstones_ += dropped_.exchange(0);
   assigned_ = 0;
@@ -312,7 +331,7 @@ void StateStore::release_index() {
   scratch_key_.reset();
   scratch_slot_.reset();
   scratch_final_.reset();
-  scratch_parent_.reset();
+  scratch_entry_.reset();
   scratch_published_.reset();
   scratch_capacity_ = 0;
 }

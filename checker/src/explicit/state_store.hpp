@@ -25,8 +25,9 @@
 // on the empty slot, the state written to scratch first); the serial caller
 // then assign()s final ids in whatever order it wants (BFS: first occurrence
 // in successor order, which makes numbering independent of thread timing),
-// commit() copies the new states into the arena in parallel, and end_batch()
-// closes the batch. Claimed entries that were not assigned become tombstones.
+// commit() copies the new states into the arena in parallel, in id order, and
+// end_batch() closes the batch. Claimed entries that were not assigned must be
+// dropped (drop_unassigned) before the batch ends; they become tombstones.
 #pragma once
 
 #include <atomic>
@@ -101,7 +102,8 @@ class StateStore {
   // distinct refs), then assigned(n) says how many were given, size()..+n-1.
   void assign_as(Ref r, StateId id, StateId parent) {
     scratch_final_[r - size_] = id;
-    scratch_parent_[r - size_] = parent;
+    scratch_entry_[id - size_] = static_cast<std::uint32_t>(r - size_);
+    parents_[id] = parent;
   }
   void set_assigned(std::uint64_t n) { assigned_ = n; }
   [[nodiscard]] StateId resolve(Ref r) const { return r < size_ ? r : scratch_final_[r - size_]; }
@@ -109,8 +111,16 @@ class StateStore {
   [[nodiscard]] std::size_t scratch_entries() const {
     return scratch_used_.load(std::memory_order_relaxed);
   }
-  // Thread-safe over disjoint ranges of [0, scratch_entries()).
-  void commit(std::size_t begin, std::size_t end);
+  // Copies the new states size() + [begin, end) into the arena and points
+  // their hash slots at them; thread-safe over disjoint ranges of
+  // [0, assigned()). By id, not by claim: with several threads claiming, the
+  // claims interleave, and copying in claim order had both threads writing
+  // the same lines of the arena.
+  void commit(std::uint64_t begin, std::uint64_t end);
+  // Turns the claimed entries [begin, end) of [0, scratch_entries()) that got
+  // no id into tombstones (needed only when some first claims were not
+  // assigned: a search cut short by a state limit).
+  void drop_unassigned(std::size_t begin, std::size_t end);
   void end_batch();
 
   // Frees the hash index and the scratch area (lookups are no longer possible).
@@ -164,7 +174,7 @@ class StateStore {
   std::unique_ptr<std::uint64_t[]> scratch_key_;
   std::unique_ptr<std::uint32_t[]> scratch_slot_;
   std::unique_ptr<StateId[]> scratch_final_;
-  std::unique_ptr<StateId[]> scratch_parent_;
+  std::unique_ptr<std::uint32_t[]> scratch_entry_;  // by id - size(): its entry
   std::unique_ptr<std::uint8_t[]> scratch_published_;
   std::size_t scratch_capacity_ = 0;
   std::atomic<std::size_t> scratch_used_{0};
