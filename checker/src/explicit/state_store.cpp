@@ -253,11 +253,8 @@ StateStore::Ref StateStore::claim(const Word* state, std::uint64_t hash, std::ui
 }
 
 StateId StateStore::assign(Ref r, StateId parent) {
-  const std::size_t entry = r - size_;
   const auto id = static_cast<StateId>(size_ + assigned_++);
-  scratch_final_[entry] = id;
-  scratch_entry_[id - size_] = static_cast<std::uint32_t>(entry);
-  parents_[id] = parent;
+  assign_as(r, id, parent);
   return id;
 }
 
