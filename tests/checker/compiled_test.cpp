@@ -512,6 +512,33 @@ TEST(Compiled, AgreesWithReferenceOnTheSeedsAtReducedScope) {
   }
 }
 
+// A thread keeps its scratch buffers between systems. A system made after
+// another was destroyed is often allocated where the old one was; it must
+// size the buffers for its own ruleset, not take back ones sized for the old.
+// (It did: the release build then wrote past the work state, a ruleset of 135
+// fields into buffers of 5; sanitized builds never reuse the address so
+// soon, which is why the release tests run in CI too.)
+TEST(Compiled, ALaterSystemDoesNotTakeBackAnEarlierOnesScratch) {
+  auto small = load("tests/fixtures/semantics/counter.yaml");
+  auto big = load("rulesets/examples/speed-biomes-pool-game.yaml");
+  ASSERT_TRUE(small->game && big->game);
+  const Semantics small_sem(*small->game), big_sem(*big->game);
+  ASSERT_LT(small_sem.layout().fields.size() * 4, big_sem.layout().fields.size());
+  std::vector<Successor> got, want;
+  for (int round = 0; round < 8; ++round) {
+    {
+      const CompiledSystem c(small_sem);
+      c.successors(small_sem.initial_states().front(), got);
+    }
+    const CompiledSystem c(big_sem);
+    for (const StateVec& s : big_sem.initial_states()) {
+      c.successors(s, got);
+      big_sem.successors(s, want, false);
+      ASSERT_EQ("", compare(want, got, big_sem.layout())) << "round " << round;
+    }
+  }
+}
+
 TEST(Compiled, AgreesOnConstructsTheCorpusLacks) {
   const auto l = testing::load_ruleset("extra.yaml", extra_yaml);
   ASSERT_TRUE(l->sem);

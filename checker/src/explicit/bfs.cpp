@@ -495,6 +495,11 @@ class Search {
 
 }  // namespace
 
+std::uint64_t FlatSuccessors::Scratch::new_owner() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 void TransitionSystem::successors_flat(const std::int32_t* state, FlatSuccessors& out) const {
   auto* sc = dynamic_cast<ViaVectors*>(out.scratch.get());
   if (sc == nullptr) {

@@ -32,7 +32,12 @@ struct MoveInfo {
 struct FlatSuccessors {
   struct Scratch {
     virtual ~Scratch() = default;
-    const void* owner = nullptr;  // what made it; a generator takes back only its own
+    // What made it (a generator takes back only its own): an id no other
+    // generator ever has. (Not an address: a scratch kept by a thread outlives
+    // its generator, and a later one allocated at the same address took back
+    // buffers sized for another ruleset.)
+    std::uint64_t owner = 0;
+    [[nodiscard]] static std::uint64_t new_owner();  // never 0
   };
   std::size_t fields = 0;
   std::size_t count = 0;

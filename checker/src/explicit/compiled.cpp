@@ -54,7 +54,7 @@ struct FrameSave {
   bool nature = false, progress = false;
 };
 
-// owner: the Program these buffers are sized for.
+// owner: the id of the Program these buffers are sized for.
 struct Scratch final : FlatSuccessors::Scratch {
   std::vector<std::int32_t> work, gap_state;
   // What a choice point saves besides the work state, in one piece: the
@@ -78,8 +78,8 @@ class Runner {
   Runner(const CompiledSystem::Program& p, Scratch& sc, FlatSuccessors& out)
       : p_(p), g_(p.prep.game), ctl_(p.prep.ctl), sc_(sc), out_(out) {
     const std::size_t fields = p.prep.layout.fields.size();
-    if (sc_.owner != &p) {
-      sc_.owner = &p;
+    if (sc_.owner != p.id) {
+      sc_.owner = p.id;
       sc_.work.assign(fields, 0);
       sc_.gap_state.assign(fields, 0);
       sc_.locals.assign(FlatSuccessors::dirty_words(fields) + static_cast<std::size_t>(p.binders) +
@@ -1303,7 +1303,7 @@ CompiledSystem::~CompiledSystem() = default;
 
 void CompiledSystem::successors_flat(const std::int32_t* state, FlatSuccessors& out) const {
   // No dynamic_cast per state: only a Program marks a scratch as its own.
-  auto* sc = out.scratch != nullptr && out.scratch->owner == prog_.get()
+  auto* sc = out.scratch != nullptr && out.scratch->owner == prog_->id
                  ? static_cast<Scratch*>(out.scratch.get())
                  : nullptr;
   if (sc == nullptr) {

@@ -161,6 +161,7 @@ using namespace compiled_ir;  // the two files of the generator share these name
 
 struct CompiledSystem::Program {
   explicit Program(const model::Game& g) : prep(g) {}
+  const std::uint64_t id = FlatSuccessors::Scratch::new_owner();  // owns the Scratch it sized
   semantics::Prepared prep;
   std::vector<XIns> xcode;  // every expression program, each ended by ret
   std::vector<SIns> scode;  // every statement program, each ended by done
