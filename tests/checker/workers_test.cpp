@@ -1,11 +1,15 @@
 // The thread team behind the parallel BFS: every task of a phase runs once,
 // a phase sees everything the one before it wrote, worker ids stay in range,
-// a task's exception reaches the caller and the team goes on working, and a
-// team whose helpers went to sleep between phases wakes up again.
+// a task's exception reaches the caller and the team goes on working, a
+// team whose helpers went to sleep between phases wakes up again, and each
+// worker takes its own region's tasks from the front and others' from the
+// back.
 #include "explicit/workers.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -63,6 +67,84 @@ TEST(Workers, AnExceptionReachesTheCallerAndTheTeamGoesOn) {
     team.run(100, [&](std::size_t, int) { ++n; });
     EXPECT_EQ(n.load(), 100) << threads;
   }
+}
+
+// Whatever the timing: every task runs once; what a worker runs of its own
+// region is a prefix of it, in order; what it runs of another's is a suffix,
+// from the back.
+TEST(Workers, OwnRegionFromTheFrontOthersFromTheBack) {
+  for (const int threads : {2, 3}) {
+    Workers team(threads);
+    for (int round = 0; round < 200; ++round) {
+      // Uneven regions, an empty one among them.
+      std::vector<std::size_t> bounds{0};
+      for (int w = 0; w < threads; ++w) {
+        bounds.push_back(bounds.back() +
+                         (w == 1 ? 0 : static_cast<std::size_t>(5 + 7 * w + round % 4)));
+      }
+      const std::size_t tasks = bounds.back();
+      std::mutex m;
+      std::vector<std::vector<std::size_t>> ran(static_cast<std::size_t>(threads));
+      team.run(
+          tasks,
+          [&](std::size_t t, int w) {
+            if (t % 3 == 0) std::this_thread::yield();
+            const std::lock_guard lock(m);
+            ran[static_cast<std::size_t>(w)].push_back(t);
+          },
+          &bounds);
+      std::vector<int> count(tasks, 0);
+      std::vector<std::size_t> stolen_min(static_cast<std::size_t>(threads), tasks);
+      for (int w = 0; w < threads; ++w) {
+        for (int r = 0; r < threads; ++r) {
+          const std::size_t lo = bounds[static_cast<std::size_t>(r)];
+          const std::size_t hi = bounds[static_cast<std::size_t>(r) + 1];
+          std::vector<std::size_t> mine;
+          for (const std::size_t t : ran[static_cast<std::size_t>(w)]) {
+            if (t >= lo && t < hi) mine.push_back(t);
+          }
+          for (std::size_t i = 0; i < mine.size(); ++i) {
+            if (w == r) {
+              ASSERT_EQ(mine[i], lo + i) << threads << " threads, worker " << w;
+            } else {
+              ASSERT_TRUE(i == 0 || mine[i] < mine[i - 1]) << threads << " threads, worker " << w;
+            }
+          }
+          // The owner took a prefix, so the thieves took the rest: every
+          // stolen task lies behind every task its owner ran.
+          if (w != r && !mine.empty()) {
+            auto& least = stolen_min[static_cast<std::size_t>(r)];
+            least = std::min(least, mine.back());
+          }
+        }
+        for (const std::size_t t : ran[static_cast<std::size_t>(w)]) ++count[t];
+      }
+      EXPECT_TRUE(std::all_of(count.begin(), count.end(), [](int c) { return c == 1; }));
+      for (int r = 0; r < threads; ++r) {
+        const auto& own = ran[static_cast<std::size_t>(r)];
+        const std::size_t lo = bounds[static_cast<std::size_t>(r)];
+        const auto taken =
+            static_cast<std::size_t>(std::count_if(own.begin(), own.end(), [&](std::size_t t) {
+              return t >= lo && t < bounds[static_cast<std::size_t>(r) + 1];
+            }));
+        EXPECT_GE(stolen_min[static_cast<std::size_t>(r)], lo + taken) << "region " << r;
+      }
+    }
+  }
+}
+
+TEST(Workers, RegionsMustCoverTheTasksInOrder) {
+  Workers team(2);
+  const auto none = [](std::size_t, int) {};
+  const std::vector<std::size_t> short_of_tasks{0, 3, 9}, backwards{0, 6, 4}, wrong_size{0, 10};
+  EXPECT_THROW(team.run(10, none, &short_of_tasks), std::logic_error);
+  EXPECT_THROW(team.run(10, none, &backwards), std::logic_error);
+  EXPECT_THROW(team.run(10, none, &wrong_size), std::logic_error);
+  const std::vector<std::size_t> fine{0, 10, 10};
+  std::atomic<int> n{0};
+  team.run(
+      10, [&](std::size_t, int) { ++n; }, &fine);
+  EXPECT_EQ(n.load(), 10);
 }
 
 }  // namespace

@@ -13,9 +13,13 @@
 // Numbering, parents and edges are therefore exactly those of a one-thread
 // search, for every thread count and every chunking. What stays serial is per
 // task, never per source or move, so the successor function stays the
-// bottleneck. Tasks shrink towards the end of a chunk (guided sizes), so the
-// threads finish a phase together; a chunk of a few hundred sources runs on
-// the calling thread alone.
+// bottleneck. Each worker has a region of the chunk, the same in every phase
+// (its share of the sources, their successors, their claims and edges, and
+// its share of the new states, which are its sources in the next level), so
+// that it mostly reads what it wrote itself; tasks shrink towards the end of
+// a region, and a worker done with its own takes the others' last ones, so
+// the threads finish a phase together. A chunk of a few hundred sources runs
+// on the calling thread alone.
 //
 // Limits are checked between chunks and, for time and interrupts, inside the
 // expand phase; a stopped chunk is dropped whole, and a state limit cuts the
@@ -29,6 +33,7 @@
 #include <bit>
 #include <chrono>
 #include <cstring>
+#include <deque>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -90,7 +95,8 @@ class Search {
         edges_(graph.edge_store()),
         budget_(graph.budget()),
         workers_(threads),
-        scratch_(static_cast<std::size_t>(threads)) {
+        scratch_(static_cast<std::size_t>(threads)),
+        pools_(static_cast<std::size_t>(threads)) {
     // Each worker sizes its buffers itself (expand_task): allocated here, on
     // one thread, the workers' source words would share cache lines, written
     // by both for every source.
@@ -98,7 +104,9 @@ class Search {
   }
 
   ~Search() {
-    for (auto& t : tasks_) budget_.release(t.accounted);
+    for (auto& pool : pools_) {
+      for (auto& t : pool) budget_.release(t.accounted);
+    }
   }
 
   Completion run() {
@@ -261,7 +269,7 @@ class Search {
   }
 
   void claim_task(std::size_t t, StateStore::Cursor& cursor) {
-    TaskBuffer& b = tasks_[t];
+    TaskBuffer& b = task(t);
     const std::size_t words = packer_.words();
     const std::uint64_t base = std::uint64_t{t} << 32;
     const std::size_t n = b.hashes.size();
@@ -282,17 +290,17 @@ class Search {
   // in two parallel passes (group bases, then offsets). The result is
   // walk_serial()'s.
   void walk_parallel(std::size_t tasks) {
-    if (edges_.states() != tasks_[0].first) {
+    if (edges_.states() != task(0).first) {
       throw std::logic_error("loophole: internal error: a chunk does not start at the open state");
     }
     std::uint64_t edge = edges_.size();
     for (std::size_t t = 0; t < tasks; ++t) {
-      tasks_[t].first_edge = edge;
-      edge += tasks_[t].refs.size();
+      task(t).first_edge = edge;
+      edge += task(t).refs.size();
     }
-    edges_.prepare_close(tasks_[tasks - 1].last);
+    edges_.prepare_close(task(tasks - 1).last);
     run_phase(tasks, [&](std::size_t t, int) {
-      TaskBuffer& b = tasks_[t];
+      TaskBuffer& b = task(t);
       const std::uint64_t base = std::uint64_t{t} << 32;
       b.fresh = 0;
       for (std::size_t k = 0; k < b.refs.size(); ++k) {
@@ -303,7 +311,7 @@ class Search {
     });
     std::uint64_t id = store_.size();
     for (std::size_t t = 0; t < tasks; ++t) {
-      TaskBuffer& b = tasks_[t];
+      TaskBuffer& b = task(t);
       b.first_id = static_cast<StateId>(id);
       id += b.fresh;
       for (std::size_t w = 0; w < b.seen.size(); ++w) {
@@ -312,10 +320,10 @@ class Search {
         }
       }
     }
-    edges_.finish_close(tasks_[tasks - 1].last, edge);
+    edges_.finish_close(task(tasks - 1).last, edge);
     store_.set_assigned(id - store_.size());
     run_phase(tasks, [&](std::size_t t, int) {
-      const TaskBuffer& b = tasks_[t];
+      const TaskBuffer& b = task(t);
       edges_.close_offsets(b.first, b.first_edge, b.degrees);
       const std::uint64_t base = std::uint64_t{t} << 32;
       StateId next = b.first_id, src = b.first;
@@ -331,7 +339,7 @@ class Search {
   }
 
   void write_edges(std::size_t t) {
-    const TaskBuffer& b = tasks_[t];
+    const TaskBuffer& b = task(t);
     for (std::size_t k = 0; k < b.refs.size(); ++k) {
       edges_.set(b.first_edge + k, store_.resolve(b.refs[k]), b.labels[k]);
     }
@@ -343,7 +351,7 @@ class Search {
   bool walk_serial(std::size_t tasks) {
     const std::uint64_t limit = options_.max_states;
     for (std::size_t t = 0; t < tasks; ++t) {
-      const TaskBuffer& b = tasks_[t];
+      const TaskBuffer& b = task(t);
       const std::uint64_t base = std::uint64_t{t} << 32;
       StateId src = b.first;
       std::size_t j = 0;
@@ -377,9 +385,12 @@ class Search {
   }
 
   // Runs a phase of the current chunk: on the team, or on this thread alone
-  // when the chunk is too small to share (every phase of a chunk alike).
-  void run_phase(std::size_t tasks, const std::function<void(std::size_t, int)>& fn) {
-    if (!solo_) return workers_.run(tasks, fn);
+  // when the chunk is too small to share (every phase of a chunk alike). The
+  // workers' regions are those of the chunk's tasks (bounds_) unless the
+  // phase has tasks of its own.
+  void run_phase(std::size_t tasks, const std::function<void(std::size_t, int)>& fn,
+                 const std::vector<std::size_t>* bounds = nullptr) {
+    if (!solo_) return workers_.run(tasks, fn, bounds != nullptr ? bounds : &bounds_);
     for (std::size_t t = 0; t < tasks; ++t) fn(t, 0);
   }
 
@@ -389,37 +400,49 @@ class Search {
     // A level of a few hundred states is done sooner by one thread than
     // handed around (each phase costs the team a hand-over and a barrier).
     solo_ = n < tuning_.solo_below;
-    // Tasks are contiguous runs of sources that shrink as the chunk goes on
-    // (guided scheduling: a quarter of what is left per thread, at least 16
-    // sources): few tasks, and the last ones small, so that no thread waits
-    // long for another at the end of a phase (one thread: four equal tasks).
-    // The split depends on the chunk and the team size only, and the
-    // numbering not at all.
+    // The sources are split into one region per worker (Workers: each phase
+    // of the chunk runs region w's tasks on worker w first), and each region
+    // into contiguous tasks that shrink towards its end (a quarter of what is
+    // left, at least 16 sources): few tasks, and the last ones small, so that
+    // a worker done early takes small ones from another's end and nobody
+    // waits long at the end of a phase (one thread: four equal tasks). The
+    // split depends on the chunk and the team size only, and the numbering
+    // not at all.
     const auto team = static_cast<StateId>(workers_.size());
     std::size_t tasks = 0;
-    for (StateId first = begin; first < end; ++tasks) {
-      const StateId left = end - first;
-      const StateId size = team == 1 ? std::min(left, std::max<StateId>(16, (n + 3) / 4))
-                                     : std::min(left, std::max<StateId>(16, left / (4 * team)));
-      if (tasks_.size() <= tasks) tasks_.resize(tasks + 1);
-      TaskBuffer& b = tasks_[tasks];
-      b.first = first;
-      b.last = first + size;
-      b.used = 0;
-      b.hashes.clear();
-      b.labels.clear();
-      b.refs.clear();
-      b.degrees.clear();
-      b.seen.fill(0);
-      first += size;
+    bounds_.assign(1, 0);
+    for (StateId r = 0; r < team; ++r) {
+      const StateId region_end = begin + static_cast<StateId>(std::uint64_t{n} * (r + 1) / team);
+      for (StateId first = begin + static_cast<StateId>(std::uint64_t{n} * r / team);
+           first < region_end; ++tasks) {
+        const StateId left = region_end - first;
+        const StateId size = team == 1 ? std::min(left, std::max<StateId>(16, (n + 3) / 4))
+                                       : std::min(left, std::max<StateId>(16, left / 4));
+        // (Region r's tasks use region r's buffers: worker r wrote them last.)
+        const std::size_t k = tasks - bounds_.back();
+        if (pools_[r].size() <= k) pools_[r].emplace_back();
+        if (tasks_.size() <= tasks) tasks_.resize(tasks + 1);
+        tasks_[tasks] = &pools_[r][k];
+        TaskBuffer& b = task(tasks);
+        b.first = first;
+        b.last = first + size;
+        b.used = 0;
+        b.hashes.clear();
+        b.labels.clear();
+        b.refs.clear();
+        b.degrees.clear();
+        b.seen.fill(0);
+        first += size;
+      }
+      bounds_.push_back(tasks);
     }
     run_phase(tasks, [&](std::size_t t, int w) {
-      expand_task(tasks_[t], scratch_[static_cast<std::size_t>(w)]);
+      expand_task(task(t), scratch_[static_cast<std::size_t>(w)]);
     });
     if (stopped()) return false;
 
     std::uint64_t records = 0;
-    for (std::size_t t = 0; t < tasks; ++t) records += tasks_[t].hashes.size();
+    for (std::size_t t = 0; t < tasks; ++t) records += task(t).hashes.size();
     const auto parallel = [&](std::size_t n_tasks, const std::function<void(std::size_t)>& body) {
       workers_.run(n_tasks, [&](std::size_t t, int) { body(t); });
     };
@@ -443,18 +466,37 @@ class Search {
     // Commit the new states (and, after walk_parallel, write the edges).
     // (A walk cut short leaves first claims without an id: they are dropped.)
     if (!whole) store_.drop_unassigned(0, store_.scratch_entries());
-    const std::size_t edge_tasks = serial ? 0 : tasks;
+    // Region w: the edges of region w's tasks, and the w-th share of the new
+    // states, which are region w's sources when the next chunk is this one's
+    // new level (the states the tasks of region w found are close to that
+    // share, but the next chunk splits its sources equally).
     const std::uint64_t fresh = store_.assigned();
     const std::uint64_t grain =
         std::clamp<std::uint64_t>(fresh / (4 * workers_.size()), min_commit_grain, commit_grain);
-    run_phase(edge_tasks + (fresh + grain - 1) / grain, [&](std::size_t r, int) {
-      if (r < edge_tasks) {
-        write_edges(r);
-      } else {
-        const std::uint64_t c = r - edge_tasks;
-        store_.commit(c * grain, std::min(fresh, (c + 1) * grain));
+    finals_.clear();
+    final_bounds_.assign(1, 0);
+    for (std::size_t r = 0; r + 1 < bounds_.size(); ++r) {
+      const std::size_t regions = bounds_.size() - 1;
+      if (!serial) {
+        for (std::size_t t = bounds_[r]; t < bounds_[r + 1]; ++t) finals_.push_back({true, t, 0});
       }
-    });
+      const std::uint64_t from = r * fresh / regions, to = (r + 1) * fresh / regions;
+      for (std::uint64_t c = from; c < to; c += grain) {
+        finals_.push_back({false, c, std::min(to, c + grain)});
+      }
+      final_bounds_.push_back(finals_.size());
+    }
+    run_phase(
+        finals_.size(),
+        [&](std::size_t r, int) {
+          const Final& f = finals_[r];
+          if (f.edges) {
+            write_edges(f.begin);
+          } else {
+            store_.commit(f.begin, f.end);
+          }
+        },
+        &final_bounds_);
     store_.end_batch();
     if (!whole) stop(Completion::state_limit);
     return whole;
@@ -484,9 +526,18 @@ class Search {
   EdgeStore& edges_;
   MemoryBudget& budget_;
   Workers workers_;
-  bool solo_ = false;  // this chunk runs on the calling thread alone
+  bool solo_ = false;                // this chunk runs on the calling thread alone
+  std::vector<std::size_t> bounds_;  // the workers' regions of the chunk's tasks
+  struct Final {
+    bool edges;                // write task `begin`'s edges; or commit new states [begin, end)
+    std::uint64_t begin, end;  // (of store_.assigned())
+  };
+  std::vector<Final> finals_;  // the last phase of a chunk, and its regions
+  std::vector<std::size_t> final_bounds_;
   std::vector<WorkerScratch> scratch_;
-  std::vector<TaskBuffer> tasks_;
+  std::vector<TaskBuffer*> tasks_;             // the current chunk's
+  std::vector<std::deque<TaskBuffer>> pools_;  // the buffers, per region
+  [[nodiscard]] TaskBuffer& task(std::size_t t) const { return *tasks_[t]; }
   std::atomic<int> stop_{0};  // 0, or 1 + the Completion that stopped the search
   Clock::time_point start_, next_progress_;
   std::optional<Clock::time_point> deadline_;

@@ -5,6 +5,8 @@
 // microseconds, as long as a small phase.
 #include "workers.hpp"
 
+#include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -19,7 +21,8 @@ namespace loophole::checker {
 Workers::Workers(int threads)
     // More threads than cores: a spinning thread would take a core from one
     // that works, so those sleep at once.
-    : spin_(threads <= static_cast<int>(std::thread::hardware_concurrency()) ? spin_rounds : 0) {
+    : spin_(threads <= static_cast<int>(std::thread::hardware_concurrency()) ? spin_rounds : 0),
+      regions_(std::make_unique<Region[]>(static_cast<std::size_t>(threads))) {
   for (int w = 1; w < threads; ++w) helpers_.emplace_back([this, w] { helper(w); });
 }
 
@@ -33,14 +36,26 @@ Workers::~Workers() {
   for (auto& t : helpers_) t.join();
 }
 
-void Workers::run(std::size_t tasks, const std::function<void(std::size_t, int)>& fn) {
+void Workers::run(std::size_t tasks, const std::function<void(std::size_t, int)>& fn,
+                  const std::vector<std::size_t>* bounds) {
+  const auto n = static_cast<std::size_t>(size());
+  if (tasks >= (std::uint64_t{1} << 32) ||
+      (bounds != nullptr &&
+       (bounds->size() != n + 1 || bounds->front() != 0 || bounds->back() != tasks ||
+        !std::is_sorted(bounds->begin(), bounds->end())))) {
+    throw std::logic_error("loophole: internal error: bad task regions");
+  }
   if (helpers_.empty()) {
     for (std::size_t t = 0; t < tasks; ++t) fn(t, 0);
     return;
   }
   fn_ = &fn;
   tasks_ = tasks;
-  next_.store(0, std::memory_order_relaxed);
+  for (std::size_t w = 0; w < n; ++w) {
+    const std::uint64_t front = bounds != nullptr ? (*bounds)[w] : w * tasks / n;
+    const std::uint64_t back = bounds != nullptr ? (*bounds)[w + 1] : (w + 1) * tasks / n;
+    regions_[w].span.store(front | back << 32, std::memory_order_relaxed);
+  }
   failed_.store(false, std::memory_order_relaxed);
   busy_.store(size(), std::memory_order_relaxed);
   {
@@ -79,17 +94,53 @@ void Workers::helper(int worker) {
   }
 }
 
-void Workers::work(int worker) {
+bool Workers::take_front(int region, std::size_t& task) {
+  std::atomic<std::uint64_t>& span = regions_[static_cast<std::size_t>(region)].span;
+  std::uint64_t v = span.load(std::memory_order_relaxed);
   for (;;) {
-    if (failed_.load(std::memory_order_relaxed)) break;
-    const std::size_t task = next_.fetch_add(1, std::memory_order_relaxed);
-    if (task >= tasks_) break;
-    try {
-      (*fn_)(task, worker);
-    } catch (...) {
-      const std::lock_guard lock(mutex_);
-      if (!error_) error_ = std::current_exception();
-      failed_.store(true, std::memory_order_relaxed);
+    const std::uint64_t front = v & 0xFFFFFFFF, back = v >> 32;
+    if (front >= back) return false;
+    if (span.compare_exchange_weak(v, v + 1, std::memory_order_relaxed)) {
+      task = front;
+      return true;
+    }
+  }
+}
+
+bool Workers::take_back(int region, std::size_t& task) {
+  std::atomic<std::uint64_t>& span = regions_[static_cast<std::size_t>(region)].span;
+  std::uint64_t v = span.load(std::memory_order_relaxed);
+  for (;;) {
+    const std::uint64_t front = v & 0xFFFFFFFF, back = v >> 32;
+    if (front >= back) return false;
+    if (span.compare_exchange_weak(v, v - (std::uint64_t{1} << 32), std::memory_order_relaxed)) {
+      task = back - 1;
+      return true;
+    }
+  }
+}
+
+void Workers::run_task(std::size_t task, int worker) {
+  try {
+    (*fn_)(task, worker);
+  } catch (...) {
+    const std::lock_guard lock(mutex_);
+    if (!error_) error_ = std::current_exception();
+    failed_.store(true, std::memory_order_relaxed);
+  }
+}
+
+void Workers::work(int worker) {
+  // The own region from the front, then the others' from their backs (their
+  // smallest tasks, furthest from what their owners are working on).
+  std::size_t task = 0;
+  while (!failed_.load(std::memory_order_relaxed) && take_front(worker, task)) {
+    run_task(task, worker);
+  }
+  for (int i = 1; i < size(); ++i) {
+    const int other = (worker + i) % size();
+    while (!failed_.load(std::memory_order_relaxed) && take_back(other, task)) {
+      run_task(task, worker);
     }
   }
   if (busy_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
