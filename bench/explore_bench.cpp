@@ -13,6 +13,12 @@
 // same with random reads from 64 MiB per thread, which shows a memory system
 // that busy neighbours share (the arithmetic loop does not).
 //
+// Before every run on several threads, two threads pass a cache line back
+// and forth and the time of a round trip is printed with the run (rtt): on
+// the VMs we measure on, the two virtual CPUs are placed on nearby cores
+// (~100 ns) or on far-apart ones (~500 ns), and the placement changes every
+// few minutes. Speedups are summarised for all pairs and per placement.
+//
 // --reference explores through the reference Semantics instead of the
 // compiled successor generator, for comparison.
 //
@@ -21,6 +27,7 @@
 //
 // Figures go to stdout; record them with the date in bench/RESULTS.md.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -95,6 +102,7 @@ struct Run {
   checker::Statistics stats;
   checker::Completion completion = checker::Completion::complete;
   checker::ExplicitGraph::MemoryUse memory;
+  double round_trip_ns = 0;  // measured just before a run on several threads (else 0)
 };
 
 [[noreturn]] void usage(const char* why) {
@@ -141,11 +149,12 @@ void print_json(int threads, const Run& r) {
   std::printf(
       "{\"threads\": %d, \"states\": %llu, \"transitions\": %llu, \"depth\": %u, "
       "\"seconds\": %.6f, \"cpu_seconds\": %.6f, \"peak_bytes\": %llu, "
-      "\"bytes_per_state\": %.3f, \"completion\": \"%s\", \"generator\": \"%s\"}\n",
+      "\"bytes_per_state\": %.3f, \"completion\": \"%s\", \"generator\": \"%s\", "
+      "\"round_trip_ns\": %.1f}\n",
       threads, static_cast<unsigned long long>(s.states),
       static_cast<unsigned long long>(s.transitions), s.depth, s.seconds, r.cpu,
       static_cast<unsigned long long>(s.bytes), s.bytes_per_state, completion_name(r.completion),
-      s.generator.c_str());
+      s.generator.c_str(), r.round_trip_ns);
 }
 
 void print_run(const char* label, const Run& r) {
@@ -153,11 +162,13 @@ void print_run(const char* label, const Run& r) {
   const double n = s.states == 0 ? 1 : static_cast<double>(s.states);
   std::printf(
       "%-8s states %s  transitions %s  depth %u  time %.3f s  cpu %.3f s  rate %.0f k/s  "
-      "peak %.1f B/state (states %.1f, index %.1f, edges %.1f)  %s  [%s]\n",
+      "peak %.1f B/state (states %.1f, index %.1f, edges %.1f)  %s  [%s]",
       label, grouped(s.states).c_str(), grouped(s.transitions).c_str(), s.depth, s.seconds, r.cpu,
       s.seconds > 0 ? static_cast<double>(s.states) / s.seconds / 1000 : 0, s.bytes_per_state,
       static_cast<double>(r.memory.states) / n, static_cast<double>(r.memory.index) / n,
       static_cast<double>(r.memory.edges) / n, completion_name(r.completion), s.generator.c_str());
+  if (r.round_trip_ns > 0) std::printf("  rtt %.0f ns", r.round_trip_ns);
+  std::printf("\n");
 }
 
 // Wall seconds for `threads` threads each running the same arithmetic loop.
@@ -208,6 +219,42 @@ double control_memory(int threads) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// Nanoseconds for a cache line to go from one thread to another and back,
+// the median of a few rounds of passes (the threads are not pinned: this is
+// where the scheduler puts two busy threads, as it does the search's).
+double round_trip_ns() {
+  struct alignas(64) Line {
+    std::atomic<std::uint32_t> v{0};
+  };
+  constexpr std::uint32_t passes = 20000;
+  std::vector<double> rounds;
+  for (int round = 0; round < 5; ++round) {
+    Line ping, pong;
+    std::thread other([&] {
+      for (std::uint32_t i = 1; i <= passes; ++i) {
+        while (ping.v.load(std::memory_order_acquire) != i) {
+        }
+        pong.v.store(i, std::memory_order_release);
+      }
+    });
+    const auto start = std::chrono::steady_clock::now();
+    for (std::uint32_t i = 1; i <= passes; ++i) {
+      ping.v.store(i, std::memory_order_release);
+      while (pong.v.load(std::memory_order_acquire) != i) {
+      }
+    }
+    const double ns =
+        std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+    other.join();
+    rounds.push_back(ns / passes);
+  }
+  return median(rounds);
+}
+
+// Round trips above this are a far placement (measured: ~100 ns near,
+// ~500 ns far).
+constexpr double far_round_trip_ns = 250;
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -253,17 +300,21 @@ int main(int argc, char** argv) {
         const double two = control_loop(2);
         const double mem_one = control_memory(1);
         const double mem_two = control_memory(2);
+        const double rtt = round_trip_ns();
         if (json) {
           std::printf(
               "{\"control_1t_seconds\": %.6f, \"control_2t_seconds\": %.6f, "
-              "\"control_memory_1t_seconds\": %.6f, \"control_memory_2t_seconds\": %.6f}\n",
-              one, two, mem_one, mem_two);
+              "\"control_memory_1t_seconds\": %.6f, \"control_memory_2t_seconds\": %.6f, "
+              "\"round_trip_ns\": %.1f}\n",
+              one, two, mem_one, mem_two, rtt);
           continue;
         }
         std::printf("control  1 thread %.3f s  2 threads %.3f s (same work per thread)\n", one,
                     two);
         std::printf("memory   1 thread %.3f s  2 threads %.3f s (random reads, 64 MiB each)\n",
                     mem_one, mem_two);
+        std::printf("rtt      %.0f ns (a cache line between two threads and back; %s)\n", rtt,
+                    rtt > far_round_trip_ns ? "far apart" : "near");
       }
       return 0;
     } else if (a == "--reference") {
@@ -314,10 +365,12 @@ int main(int argc, char** argv) {
   // ...): a machine whose speed drifts over minutes then slows both alike,
   // and each repetition pairs a run of every count for the speedups.
   const std::size_t counts = thread_counts.size();
-  std::vector<std::vector<double>> seconds(counts), cpu(counts), rates(counts), bytes(counts);
+  std::vector<std::vector<double>> seconds(counts), cpu(counts), rates(counts), bytes(counts),
+      rtt(counts);
   for (int r = 0; r < runs; ++r) {
     for (std::size_t c = 0; c < counts; ++c) {
       const int threads = thread_counts[c];
+      const double round_trip = threads > 1 ? round_trip_ns() : 0;
       checker::ExplicitOptions options;
       options.threads = threads;
       options.max_states = max_states;
@@ -328,7 +381,7 @@ int main(int argc, char** argv) {
       } else {
         g = checker::explore(*sem, options);
       }
-      Run run{cpu_seconds() - cpu0, g->statistics(), g->completion(), {}};
+      Run run{cpu_seconds() - cpu0, g->statistics(), g->completion(), {}, round_trip};
       if (const auto* eg = dynamic_cast<const checker::ExplicitGraph*>(g.get())) {
         run.memory = eg->memory_use();
       }
@@ -343,6 +396,7 @@ int main(int argc, char** argv) {
       rates[c].push_back(
           run.stats.seconds > 0 ? static_cast<double>(run.stats.states) / run.stats.seconds : 0);
       bytes[c].push_back(run.stats.bytes_per_state);
+      rtt[c].push_back(round_trip);
     }
   }
   if (json) return 0;
@@ -351,19 +405,29 @@ int main(int argc, char** argv) {
                 thread_counts[c], median(seconds[c]), median(cpu[c]), median(rates[c]) / 1000,
                 median(bytes[c]));
   }
-  // Speedups over the first thread count, paired within each repetition.
+  // Speedups over the first thread count, paired within each repetition:
+  // of all pairs, then of those whose run on several threads had the CPUs
+  // near each other and of those where they were far apart.
   for (std::size_t c = 1; c < counts; ++c) {
-    std::vector<double> speedup, cpu_ratio;
-    for (std::size_t r = 0; r < seconds[c].size(); ++r) {
-      if (seconds[c][r] > 0) speedup.push_back(seconds[0][r] / seconds[c][r]);
-      if (cpu[0][r] > 0) cpu_ratio.push_back(cpu[c][r] / cpu[0][r]);
+    for (const int placement : {0, 1, 2}) {
+      std::vector<double> speedup, cpu_ratio;
+      for (std::size_t r = 0; r < seconds[c].size(); ++r) {
+        const bool far = rtt[c][r] > far_round_trip_ns;
+        if ((placement == 1 && far) || (placement == 2 && !far)) continue;
+        if (seconds[c][r] > 0) speedup.push_back(seconds[0][r] / seconds[c][r]);
+        if (cpu[0][r] > 0) cpu_ratio.push_back(cpu[c][r] / cpu[0][r]);
+      }
+      // (The split only when there are pairs of both kinds.)
+      if (speedup.empty() || (placement != 0 && speedup.size() == seconds[c].size())) continue;
+      const char* which[] = {"", ", CPUs near", ", CPUs far apart"};
+      std::printf(
+          "speedup  %dt / %dt  median %.2fx  min %.2fx  max %.2fx  (%zu pairs%s; cpu ratio median "
+          "%.2f)\n",
+          thread_counts[c], thread_counts[0], median(speedup),
+          *std::min_element(speedup.begin(), speedup.end()),
+          *std::max_element(speedup.begin(), speedup.end()), speedup.size(), which[placement],
+          median(cpu_ratio));
     }
-    if (speedup.empty()) continue;
-    std::printf(
-        "speedup  %dt / %dt  median %.2fx  min %.2fx  max %.2fx  (paired; cpu ratio median %.2f)\n",
-        thread_counts[c], thread_counts[0], median(speedup),
-        *std::min_element(speedup.begin(), speedup.end()),
-        *std::max_element(speedup.begin(), speedup.end()), median(cpu_ratio));
   }
   return 0;
 }
