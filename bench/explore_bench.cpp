@@ -5,7 +5,7 @@
 // prints every run, the medians and the speedups paired by repetition:
 //
 //   explore_bench [--runs N] [--threads 1,2] [--param NAME=V]... [--players N]
-//                 [--max-states N] [--reference] [--json]
+//                 [--max-states N] [--reference] [--json] [--phases]
 //                 (RULESET.yaml | --synthetic FIELDS,RANGE)
 //
 // --control runs only a pure-arithmetic loop, the same work per thread on 1
@@ -21,6 +21,9 @@
 //
 // --reference explores through the reference Semantics instead of the
 // compiled successor generator, for comparison.
+//
+// --phases prints the wall time each run spent in each phase of its chunks
+// (bfs.cpp: expand, reserve, claim, walk, commit).
 //
 // --json prints one JSON object per run (and per control round) instead of
 // the text lines, for scripts (bench/spin_bench); give it before --control.
@@ -45,6 +48,7 @@
 #include "loophole/model/game.hpp"
 
 #include "explicit/bfs.hpp"
+#include "explicit/compiled.hpp"
 
 namespace {
 
@@ -109,8 +113,8 @@ struct Run {
   std::fprintf(
       stderr,
       "explore_bench: %s\nusage: explore_bench [--runs N] [--threads 1,2] "
-      "[--param NAME=V]... [--players N] [--max-states N] [--reference] [--json] [--control] "
-      "(RULESET.yaml | --synthetic FIELDS,RANGE)\n",
+      "[--param NAME=V]... [--players N] [--max-states N] [--reference] [--json] [--phases] "
+      "[--control] (RULESET.yaml | --synthetic FIELDS,RANGE)\n",
       why);
   std::exit(2);
 }
@@ -267,6 +271,7 @@ int main(int argc, char** argv) {
   std::optional<std::pair<int, int>> synthetic;
   bool reference = false;
   bool json = false;
+  bool phases = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -294,6 +299,8 @@ int main(int argc, char** argv) {
       max_states = std::strtoull(value().c_str(), nullptr, 10);
     } else if (a == "--json") {
       json = true;
+    } else if (a == "--phases") {
+      phases = true;
     } else if (a == "--control") {
       for (int r = 0; r < runs; ++r) {
         const double one = control_loop(1);
@@ -349,7 +356,17 @@ int main(int argc, char** argv) {
       return 2;
     }
     sem = std::make_unique<checker::Semantics>(*game);
-    if (reference) system = std::make_unique<checker::SemanticsSystem>(*sem);
+    // What checker::explore() searches: the compiled generator where it
+    // compiles the ruleset, else (and with --reference) the semantics.
+    std::string why = "--reference";
+    if (!reference) {
+      try {
+        system = std::make_unique<checker::CompiledSystem>(*sem);
+      } catch (const checker::CompiledSystem::Unsupported& e) {
+        why = e.what();
+      }
+    }
+    if (!system) system = std::make_unique<checker::SemanticsSystem>(*sem, why);
     if (!json) {
       std::printf("%s (%s), %d players\n", path.c_str(), game->name.c_str(), game->players);
     }
@@ -374,13 +391,12 @@ int main(int argc, char** argv) {
       checker::ExplicitOptions options;
       options.threads = threads;
       options.max_states = max_states;
-      std::unique_ptr<checker::ExploredGraph> g;
+      checker::PhaseTimes times;
+      checker::SearchTuning tuning;
+      if (phases) tuning.phases = &times;
       const double cpu0 = cpu_seconds();
-      if (system) {
-        g = checker::explore_system(*system, options, sem.get());
-      } else {
-        g = checker::explore(*sem, options);
-      }
+      const std::unique_ptr<checker::ExploredGraph> g =
+          checker::explore_system(*system, options, sem.get(), tuning);
       Run run{cpu_seconds() - cpu0, g->statistics(), g->completion(), {}, round_trip};
       if (const auto* eg = dynamic_cast<const checker::ExplicitGraph*>(g.get())) {
         run.memory = eg->memory_use();
@@ -391,6 +407,13 @@ int main(int argc, char** argv) {
         continue;
       }
       print_run(label.c_str(), run);
+      if (phases) {
+        std::printf(
+            "phases   expand %.3f  reserve %.3f  claim %.3f  walk %.3f  commit %.3f  other %.3f s  "
+            "(%llu chunks)\n",
+            times.expand, times.reserve, times.claim, times.walk, times.commit, times.other,
+            static_cast<unsigned long long>(times.chunks));
+      }
       seconds[c].push_back(run.stats.seconds);
       cpu[c].push_back(run.cpu);
       rates[c].push_back(

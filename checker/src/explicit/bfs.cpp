@@ -82,6 +82,29 @@ struct ViaVectors final : FlatSuccessors::Scratch {
 // most of the phase), at most commit_grain.
 constexpr std::size_t commit_grain = 8192, min_commit_grain = 512;
 
+// Adds the time since the last lap to a field of PhaseTimes (or to `other`
+// for the time before the first), when there is a PhaseTimes.
+class Lap {
+ public:
+  explicit Lap(PhaseTimes* times) : times_(times) {
+    if (times_ != nullptr) {
+      last_ = Clock::now();
+      ++times_->chunks;
+    }
+  }
+  void to(double PhaseTimes::*field) {
+    if (times_ == nullptr) return;
+    const auto now = Clock::now();
+    times_->*(field != nullptr ? field : &PhaseTimes::other) +=
+        std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+  }
+
+ private:
+  PhaseTimes* times_;
+  Clock::time_point last_;
+};
+
 class Search {
  public:
   Search(const TransitionSystem& system, const ExplicitOptions& options, const SearchTuning& tuning,
@@ -396,6 +419,7 @@ class Search {
 
   // Expands sources [begin, end) of the current level; false when stopped.
   bool expand_chunk(StateId begin, StateId end) {
+    Lap lap(tuning_.phases);
     const StateId n = end - begin;
     // A level of a few hundred states is done sooner by one thread than
     // handed around (each phase costs the team a hand-over and a barrier).
@@ -436,9 +460,11 @@ class Search {
       }
       bounds_.push_back(tasks);
     }
+    lap.to(nullptr);
     run_phase(tasks, [&](std::size_t t, int w) {
       expand_task(task(t), scratch_[static_cast<std::size_t>(w)]);
     });
+    lap.to(&PhaseTimes::expand);
     if (stopped()) return false;
 
     std::uint64_t records = 0;
@@ -452,10 +478,12 @@ class Search {
       stop(Completion::memory_limit);
       return false;
     }
+    lap.to(&PhaseTimes::reserve);
     for (auto& w : scratch_) w.cursor = {};
     run_phase(tasks, [&](std::size_t t, int w) {
       claim_task(t, scratch_[static_cast<std::size_t>(w)].cursor);
     });
+    lap.to(&PhaseTimes::claim);
     const bool serial = options_.max_states != 0 && store_.size() + records > options_.max_states;
     bool whole = true;
     if (serial) {
@@ -466,6 +494,7 @@ class Search {
     // Commit the new states (and, after walk_parallel, write the edges).
     // (A walk cut short leaves first claims without an id: they are dropped.)
     if (!whole) store_.drop_unassigned(0, store_.scratch_entries());
+    lap.to(&PhaseTimes::walk);
     // Region w: the edges of region w's tasks, and the w-th share of the new
     // states, which are region w's sources when the next chunk is this one's
     // new level (the states the tasks of region w found are close to that
@@ -498,6 +527,7 @@ class Search {
         },
         &final_bounds_);
     store_.end_batch();
+    lap.to(&PhaseTimes::commit);
     if (!whole) stop(Completion::state_limit);
     return whole;
   }

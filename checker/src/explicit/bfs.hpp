@@ -119,6 +119,14 @@ class SemanticsSystem final : public TransitionSystem {
   std::string why_;
 };
 
+// Wall seconds the search spent in each phase of its chunks (for benchmarks:
+// SearchTuning::phases). `walk` includes its serial per-task steps, `other`
+// is what lies between the phases and chunks.
+struct PhaseTimes {
+  double expand = 0, reserve = 0, claim = 0, walk = 0, commit = 0, other = 0;
+  std::uint64_t chunks = 0;
+};
+
 // How a level is cut into chunks. The result does not depend on it (tests
 // check that with tiny chunks); it trades barrier overhead against buffer size.
 struct SearchTuning {
@@ -128,6 +136,7 @@ struct SearchTuning {
   // A chunk of fewer sources runs on the calling thread alone (handing a
   // few hundred states to the team costs more than it saves).
   StateId solo_below = 256;
+  PhaseTimes* phases = nullptr;  // when set, filled in (a few clock reads per chunk)
 };
 
 // `semantics` (may be null) is what the returned graph's semantics() gives.
