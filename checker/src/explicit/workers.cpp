@@ -50,7 +50,6 @@ void Workers::run(std::size_t tasks, const std::function<void(std::size_t, int)>
     return;
   }
   fn_ = &fn;
-  tasks_ = tasks;
   for (std::size_t w = 0; w < n; ++w) {
     const std::uint64_t front = bounds != nullptr ? (*bounds)[w] : w * tasks / n;
     const std::uint64_t back = bounds != nullptr ? (*bounds)[w + 1] : (w + 1) * tasks / n;

@@ -66,7 +66,6 @@ class Workers {
   };
   std::unique_ptr<Region[]> regions_;
   std::atomic<bool> failed_{false};
-  std::size_t tasks_ = 0;
   const std::function<void(std::size_t, int)>* fn_ = nullptr;
   std::exception_ptr error_;
 };
