@@ -40,6 +40,7 @@
 #include <thread>
 #include <vector>
 
+#include <sched.h>
 #include <sys/resource.h>
 
 #include "loophole/checker/explicit.hpp"
@@ -223,24 +224,46 @@ double control_memory(int threads) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// Nanoseconds for a cache line to go from one thread to another and back,
-// the median of a few rounds of passes (the threads are not pinned: this is
-// where the scheduler puts two busy threads, as it does the search's).
+// Nanoseconds for a cache line to go from one CPU to another and back (the
+// median of a few rounds), between the first two CPUs this process may use,
+// each thread pinned to one (unpinned, the scheduler may start both on one
+// CPU and the passes then time context switches); 0 with fewer than 2 CPUs.
+// A two-thread search's threads are not pinned, but two busy threads on a
+// two-CPU machine run one on each.
 double round_trip_ns() {
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return 0;
+  std::vector<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE && cpus.size() < 2; ++c) {
+    if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
+  }
+  if (cpus.size() < 2) return 0;
+  const auto pin = [](int cpu) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    sched_setaffinity(0, sizeof one, &one);  // 0: the calling thread
+  };
   struct alignas(64) Line {
     std::atomic<std::uint32_t> v{0};
   };
-  constexpr std::uint32_t passes = 20000;
+  // (A few ms at most: the time counts in spin_bench's wall times.)
+  constexpr std::uint32_t passes = 2000;
   std::vector<double> rounds;
+  pin(cpus[0]);
   for (int round = 0; round < 5; ++round) {
     Line ping, pong;
     std::thread other([&] {
+      pin(cpus[1]);
+      pong.v.store(~std::uint32_t{0}, std::memory_order_release);  // running there
       for (std::uint32_t i = 1; i <= passes; ++i) {
         while (ping.v.load(std::memory_order_acquire) != i) {
         }
         pong.v.store(i, std::memory_order_release);
       }
     });
+    while (pong.v.load(std::memory_order_acquire) != ~std::uint32_t{0}) {
+    }
     const auto start = std::chrono::steady_clock::now();
     for (std::uint32_t i = 1; i <= passes; ++i) {
       ping.v.store(i, std::memory_order_release);
@@ -252,6 +275,7 @@ double round_trip_ns() {
     other.join();
     rounds.push_back(ns / passes);
   }
+  sched_setaffinity(0, sizeof allowed, &allowed);
   return median(rounds);
 }
 
