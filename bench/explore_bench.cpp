@@ -49,7 +49,6 @@
 #include "loophole/model/game.hpp"
 
 #include "explicit/bfs.hpp"
-#include "explicit/compiled.hpp"
 
 namespace {
 
@@ -380,17 +379,9 @@ int main(int argc, char** argv) {
       return 2;
     }
     sem = std::make_unique<checker::Semantics>(*game);
-    // What checker::explore() searches: the compiled generator where it
-    // compiles the ruleset, else (and with --reference) the semantics.
-    std::string why = "--reference";
-    if (!reference) {
-      try {
-        system = std::make_unique<checker::CompiledSystem>(*sem);
-      } catch (const checker::CompiledSystem::Unsupported& e) {
-        why = e.what();
-      }
-    }
-    if (!system) system = std::make_unique<checker::SemanticsSystem>(*sem, why);
+    // What checker::explore() searches (or, with --reference, the semantics).
+    system =
+        reference ? std::make_unique<checker::SemanticsSystem>(*sem) : checker::rules_system(*sem);
     if (!json) {
       std::printf("%s (%s), %d players\n", path.c_str(), game->name.c_str(), game->players);
     }

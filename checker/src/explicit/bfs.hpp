@@ -139,6 +139,10 @@ struct SearchTuning {
   PhaseTimes* phases = nullptr;  // when set, filled in (a few clock reads per chunk)
 };
 
+// What explore() searches for sem's rules: the compiled generator, or the
+// reference semantics when the compiler declines the game (explicit.cpp).
+[[nodiscard]] std::unique_ptr<TransitionSystem> rules_system(const Semantics& sem);
+
 // `semantics` (may be null) is what the returned graph's semantics() gives.
 [[nodiscard]] std::unique_ptr<ExplicitGraph> explore_system(const TransitionSystem& system,
                                                             const ExplicitOptions& options,

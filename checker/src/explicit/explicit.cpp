@@ -12,17 +12,17 @@
 
 namespace loophole::checker {
 
-std::unique_ptr<ExploredGraph> explore(const Semantics& sem, const ExplicitOptions& options) {
-  std::unique_ptr<CompiledSystem> compiled;
-  std::string why;
+std::unique_ptr<TransitionSystem> rules_system(const Semantics& sem) {
   try {
-    compiled = std::make_unique<CompiledSystem>(sem);
+    return std::make_unique<CompiledSystem>(sem);
   } catch (const CompiledSystem::Unsupported& e) {
-    why = e.what();
+    return std::make_unique<SemanticsSystem>(sem, e.what());
   }
-  if (compiled) return explore_system(*compiled, options, &sem);
-  const SemanticsSystem system(sem, why);
-  return explore_system(system, options, &sem);
+}
+
+std::unique_ptr<ExploredGraph> explore(const Semantics& sem, const ExplicitOptions& options) {
+  const std::unique_ptr<TransitionSystem> system = rules_system(sem);
+  return explore_system(*system, options, &sem);
 }
 
 }  // namespace loophole::checker

@@ -93,27 +93,15 @@ void Workers::helper(int worker) {
   }
 }
 
-bool Workers::take_front(int region, std::size_t& task) {
+bool Workers::take(int region, bool back, std::size_t& task) {
   std::atomic<std::uint64_t>& span = regions_[static_cast<std::size_t>(region)].span;
   std::uint64_t v = span.load(std::memory_order_relaxed);
   for (;;) {
-    const std::uint64_t front = v & 0xFFFFFFFF, back = v >> 32;
-    if (front >= back) return false;
-    if (span.compare_exchange_weak(v, v + 1, std::memory_order_relaxed)) {
-      task = front;
-      return true;
-    }
-  }
-}
-
-bool Workers::take_back(int region, std::size_t& task) {
-  std::atomic<std::uint64_t>& span = regions_[static_cast<std::size_t>(region)].span;
-  std::uint64_t v = span.load(std::memory_order_relaxed);
-  for (;;) {
-    const std::uint64_t front = v & 0xFFFFFFFF, back = v >> 32;
-    if (front >= back) return false;
-    if (span.compare_exchange_weak(v, v - (std::uint64_t{1} << 32), std::memory_order_relaxed)) {
-      task = back - 1;
+    const std::uint64_t front = v & 0xFFFFFFFF, end = v >> 32;
+    if (front >= end) return false;
+    const std::uint64_t taken = back ? v - (std::uint64_t{1} << 32) : v + 1;
+    if (span.compare_exchange_weak(v, taken, std::memory_order_relaxed)) {
+      task = back ? end - 1 : front;
       return true;
     }
   }
@@ -133,12 +121,12 @@ void Workers::work(int worker) {
   // The own region from the front, then the others' from their backs (their
   // smallest tasks, furthest from what their owners are working on).
   std::size_t task = 0;
-  while (!failed_.load(std::memory_order_relaxed) && take_front(worker, task)) {
+  while (!failed_.load(std::memory_order_relaxed) && take(worker, false, task)) {
     run_task(task, worker);
   }
   for (int i = 1; i < size(); ++i) {
     const int other = (worker + i) % size();
-    while (!failed_.load(std::memory_order_relaxed) && take_back(other, task)) {
+    while (!failed_.load(std::memory_order_relaxed) && take(other, true, task)) {
       run_task(task, worker);
     }
   }

@@ -44,8 +44,8 @@ class Workers {
  private:
   void helper(int worker);
   void work(int worker);
-  bool take_front(int region, std::size_t& task);
-  bool take_back(int region, std::size_t& task);
+  // Takes region's first (or last) task not yet taken; false when none is left.
+  bool take(int region, bool back, std::size_t& task);
   void run_task(std::size_t task, int worker);
 
   // Pause instructions a waiting thread spins before it sleeps (some tens of
