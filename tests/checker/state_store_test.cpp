@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <functional>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -109,12 +110,14 @@ TEST(StateStore, ConcurrentClaimsNumberLikeSequentialInsertion) {
       const auto w = state_of(n * 6, words);
       store.insert(w.data(), hash_of(w), no_state);
     }
+    store.set_claimers(static_cast<unsigned>(threads));
     ASSERT_TRUE(store.reserve(claims.size() + threads * StateStore::claim_block));
     std::vector<StateStore::Ref> refs(claims.size());
     std::vector<std::thread> team;
     for (int t = 0; t < threads; ++t) {
       team.emplace_back([&, t] {
         StateStore::Cursor cursor;
+        cursor.lane = static_cast<unsigned>(t);
         // Thread t takes every threads-th claim, from the back.
         for (std::size_t k = claims.size(); k-- > 0;) {
           if (static_cast<int>(k % threads) == t) {
@@ -154,7 +157,7 @@ TEST(StateStore, UnassignedClaimsLeaveNoTrace) {
     refs.push_back(store.claim(w.data(), hash_of(w), k, cursor));
   }
   for (std::uint64_t k = 0; k < 40; ++k) store.assign(refs[k], no_state);
-  store.drop_unassigned(0, store.scratch_entries());
+  store.drop_unassigned();
   store.commit(0, store.assigned());
   store.end_batch();
   EXPECT_EQ(40U, store.size());
@@ -165,6 +168,47 @@ TEST(StateStore, UnassignedClaimsLeaveNoTrace) {
   // The dropped states can be inserted again, after the stored ones.
   const auto w = state_of(70, 1);
   EXPECT_EQ(40U, store.insert(w.data(), hash_of(w), 3).id);
+}
+
+TEST(StateStore, AClaimerWhoseLaneIsUsedUpTakesTheOthersBlocks) {
+  // Two lanes of a batch's blocks, one claimer: it takes lane 0's blocks
+  // and then lane 1's from the back; the numbering, the commit and the drop
+  // of unassigned claims see every entry wherever it lies.
+  MemoryBudget budget(std::uint64_t{1} << 30);
+  StateStore store(1, 8, budget);
+  store.set_claimers(2);
+  EXPECT_EQ(2U, store.claimers());
+  ASSERT_TRUE(store.reserve(1000 + 2 * StateStore::claim_block));  // 5 blocks: lanes of 2 and 3
+  StateStore::Cursor cursor;                                       // lane 0
+  std::vector<StateStore::Ref> refs;
+  for (std::uint64_t k = 0; k < 1000; ++k) {
+    const auto w = state_of(k, 1);
+    refs.push_back(store.claim(w.data(), hash_of(w), k, cursor));
+  }
+  // Entries 0..511 (lane 0), then 1024..1279 and 768..1023 (lane 1's last
+  // blocks first): the tentative references say where each state went.
+  EXPECT_EQ(0U, refs[0] - store.size());
+  EXPECT_EQ(511U, refs[511] - store.size());
+  EXPECT_EQ(1024U, refs[512] - store.size());
+  EXPECT_EQ(768U, refs[768] - store.size());
+  for (std::uint64_t k = 0; k < 900; ++k) store.assign(refs[k], no_state);
+  store.drop_unassigned();
+  store.commit(0, store.assigned());
+  store.end_batch();
+  EXPECT_EQ(900U, store.size());
+  for (std::uint64_t k = 0; k < 1000; ++k) {
+    const auto w = state_of(k, 1);
+    EXPECT_EQ(k < 900 ? StateId(k) : no_state, store.find(w.data(), hash_of(w))) << k;
+  }
+  // A sixth block is more than the batch reserved.
+  ASSERT_TRUE(store.reserve(5 * StateStore::claim_block));
+  StateStore::Cursor other{0, 0, 1};
+  for (std::uint64_t k = 0; k < 5 * StateStore::claim_block; ++k) {
+    const auto w = state_of(5000 + k, 1);
+    store.claim(w.data(), hash_of(w), k, other);
+  }
+  const auto w = state_of(4999, 1);
+  EXPECT_THROW(store.claim(w.data(), hash_of(w), 0, other), std::logic_error);
 }
 
 TEST(StateStore, BudgetRefusesGrowthWithoutLosingStates) {

@@ -124,6 +124,7 @@ class Search {
     // one thread, the workers' source words would share cache lines, written
     // by both for every source.
     for (auto& s : scratch_) s.successors.fields = packer_.fields();
+    store_.set_claimers(static_cast<unsigned>(threads));
   }
 
   ~Search() {
@@ -479,7 +480,10 @@ class Search {
       return false;
     }
     lap.to(&PhaseTimes::reserve);
-    for (auto& w : scratch_) w.cursor = {};
+    // (Worker w claims into scratch lane w: the lines it wrote last chunk.)
+    for (std::size_t w = 0; w < scratch_.size(); ++w) {
+      scratch_[w].cursor = {0, 0, static_cast<unsigned>(w)};
+    }
     run_phase(tasks, [&](std::size_t t, int w) {
       claim_task(t, scratch_[static_cast<std::size_t>(w)].cursor);
     });
@@ -493,7 +497,7 @@ class Search {
     }
     // Commit the new states (and, after walk_parallel, write the edges).
     // (A walk cut short leaves first claims without an id: they are dropped.)
-    if (!whole) store_.drop_unassigned(0, store_.scratch_entries());
+    if (!whole) store_.drop_unassigned();
     lap.to(&PhaseTimes::walk);
     // Region w: the edges of region w's tasks, and the w-th share of the new
     // states, which are region w's sources when the next chunk is this one's

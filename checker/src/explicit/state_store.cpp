@@ -98,8 +98,48 @@ bool StateStore::reserve(std::uint64_t extra, const ParallelFor& parallel) {
     if (!grow_index(states, parallel)) return false;
   }
   // (A word of slack after the last state: word_at() reads whole words.)
-  return arena_.ensure(states * bytes_ + sizeof(Word), budget_) &&
-         parents_.ensure(states, budget_) && grow_scratch(extra);
+  if (!(arena_.ensure(states * bytes_ + sizeof(Word), budget_) &&
+        parents_.ensure(states, budget_) && grow_scratch(extra))) {
+    return false;
+  }
+  // The batch's blocks: those within `extra` (a tentative reference must stay
+  // below the index's id bits, which reserve() sized for size() + extra).
+  const std::uint64_t blocks = extra / claim_block;
+  for (unsigned c = 0; c <= lanes_; ++c) lane_begin_[c] = blocks * c / lanes_;
+  for (unsigned c = 0; c < lanes_; ++c) {
+    lane_spans_[c].reset(lane_begin_[c], lane_begin_[c + 1]);
+  }
+  return true;
+}
+
+void StateStore::set_claimers(unsigned n) {
+  if (n == 0 || scratch_used_.load(std::memory_order_relaxed) != 0) {
+    throw std::logic_error("loophole: internal error: StateStore::set_claimers");
+  }
+  lanes_ = n;
+  lane_spans_ = std::make_unique<TwoEnded[]>(n);
+  lane_begin_.assign(n + 1, 0);
+}
+
+std::size_t StateStore::take_block(unsigned lane) {
+  std::uint64_t block = 0;
+  for (unsigned i = 0; i < lanes_; ++i) {
+    if (lane_spans_[(lane + i) % lanes_].take(i != 0, block)) {
+      scratch_used_.fetch_add(claim_block, std::memory_order_relaxed);
+      return block * claim_block;
+    }
+  }
+  throw std::logic_error("loophole: internal error: claims beyond the reserved scratch");
+}
+
+template <class Fn>
+void StateStore::for_each_taken(Fn fn) const {
+  for (unsigned c = 0; c < lanes_; ++c) {
+    // (Taken: the lane's front part and its back part; front() <= back().)
+    const std::uint64_t front = lane_spans_[c].front(), back = lane_spans_[c].back();
+    if (front > lane_begin_[c]) fn(lane_begin_[c] * claim_block, front * claim_block);
+    if (back < lane_begin_[c + 1]) fn(back * claim_block, lane_begin_[c + 1] * claim_block);
+  }
 }
 
 bool StateStore::grow_index(std::uint64_t states, const ParallelFor& parallel) {
@@ -224,11 +264,8 @@ StateStore::Ref StateStore::claim(const Word* state, std::uint64_t hash, std::ui
     while ((v & mask_) == mask_) {
       if (mine == none) {
         if (cursor.next == cursor.end) {
-          cursor.next = scratch_used_.fetch_add(claim_block, std::memory_order_relaxed);
+          cursor.next = take_block(cursor.lane % lanes_);
           cursor.end = cursor.next + claim_block;
-          if (cursor.end > scratch_capacity_) {
-            throw std::logic_error("loophole: internal error: claims beyond the reserved scratch");
-          }
           std::memset(&scratch_published_[cursor.next], 0, claim_block);
         }
         mine = cursor.next++;
@@ -284,30 +321,34 @@ void StateStore::commit(std::uint64_t begin, std::uint64_t end) {
   }
 }
 
-void StateStore::drop_unassigned(std::size_t begin, std::size_t end) {
+void StateStore::drop_unassigned() {
   std::uint64_t dropped = 0;
-  for (std::size_t e = begin; e < end; ++e) {
-    // (An entry never published may have no slot.)
-    if (scratch_published_[e] == 0 || scratch_final_[e] != no_state) continue;
-    std::uint32_t& slot = slots_[scratch_slot_[e]];
-    slot = (slot & ~mask_) | (mask_ - 1);
-    ++dropped;
-  }
-  if (dropped != 0) dropped_.fetch_add(dropped, std::memory_order_relaxed);
+  for_each_taken([&](std::size_t begin, std::size_t end) {
+    for (std::size_t e = begin; e < end; ++e) {
+      // (An entry never published may have no slot.)
+      if (scratch_published_[e] == 0 || scratch_final_[e] != no_state) continue;
+      std::uint32_t& slot = slots_[scratch_slot_[e]];
+      slot = (slot & ~mask_) | (mask_ - 1);
+      ++dropped;
+    }
+  });
+  dropped_.fetch_add(dropped, std::memory_order_relaxed);
 }
 
 void StateStore::end_batch() {
 #ifndef NDEBUG
   // Every published entry's slot now holds its final id or a tombstone.
-  for (std::size_t e = 0; e < scratch_used_.load(std::memory_order_relaxed); ++e) {
-    if (scratch_published_[e] == 0) continue;
-    const std::uint32_t want = scratch_final_[e] == no_state ? mask_ - 1 : scratch_final_[e];
-    if ((slots_[scratch_slot_[e]] & mask_) != want) {
-      throw std::logic_error(
-          "loophole: internal error: a claimed state was neither committed nor "
-          "dropped");
+  for_each_taken([&](std::size_t begin, std::size_t end) {
+    for (std::size_t e = begin; e < end; ++e) {
+      if (scratch_published_[e] == 0) continue;
+      const std::uint32_t want = scratch_final_[e] == no_state ? mask_ - 1 : scratch_final_[e];
+      if ((slots_[scratch_slot_[e]] & mask_) != want) {
+        throw std::logic_error(
+            "loophole: internal error: a claimed state was neither committed nor "
+            "dropped");
+      }
     }
-  }
+  });
 #endif
   size_ += assigned_;
   tombstones_ += dropped_.exchange(0);

@@ -42,6 +42,7 @@
 #include "memory_budget.hpp"
 #include "packer.hpp"
 #include "region.hpp"
+#include "two_ended.hpp"
 
 namespace loophole::checker {
 
@@ -100,11 +101,20 @@ class StateStore {
   void prefetch(std::uint64_t hash) const { prefetch_for_write(&slots_[home(hash)]); }
   // Each claiming thread takes scratch entries in blocks of its own, so that
   // two threads never write the same cache lines; reserve() room for
-  // claim_block more entries per thread.
+  // claim_block more entries per thread. The blocks of a batch are split
+  // into one lane per claimer (set_claimers): claimer c takes blocks from
+  // the front of lane c, and from the backs of the others' once its own is
+  // used up. So a thread writes, batch after batch, the scratch lines it
+  // wrote the batch before, which stay in its core's caches: on the VMs we
+  // measure on, the two virtual CPUs are at times far apart, and a line
+  // last written by the other costs hundreds of nanoseconds to take back.
   static constexpr std::size_t claim_block = 256;
   struct Cursor {
     std::size_t next = 0, end = 0;
+    unsigned lane = 0;  // < claimers()
   };
+  void set_claimers(unsigned n);  // >= 1; outside a batch
+  [[nodiscard]] unsigned claimers() const { return lanes_; }
   // Thread-safe (one Cursor per thread, fresh for each batch). `key` orders
   // the claims of one batch (smaller = earlier).
   Ref claim(const Word* state, std::uint64_t hash, std::uint64_t key, Cursor& cursor);
@@ -125,19 +135,16 @@ class StateStore {
   void set_assigned(std::uint64_t n) { assigned_ = n; }
   [[nodiscard]] StateId resolve(Ref r) const { return r < size_ ? r : scratch_final_[r - size_]; }
   [[nodiscard]] std::uint64_t assigned() const { return assigned_; }
-  [[nodiscard]] std::size_t scratch_entries() const {
-    return scratch_used_.load(std::memory_order_relaxed);
-  }
   // Copies the new states size() + [begin, end) into the arena and points
   // their hash slots at them; thread-safe over disjoint ranges of
   // [0, assigned()). By id, not by claim: with several threads claiming, the
   // claims interleave, and copying in claim order had both threads writing
   // the same lines of the arena.
   void commit(std::uint64_t begin, std::uint64_t end);
-  // Turns the claimed entries [begin, end) of [0, scratch_entries()) that got
-  // no id into tombstones (needed only when some first claims were not
-  // assigned: a search cut short by a state limit).
-  void drop_unassigned(std::size_t begin, std::size_t end);
+  // Turns the claimed entries that got no id into tombstones (needed only
+  // when some first claims were not assigned: a search cut short by a state
+  // limit).
+  void drop_unassigned();
   void end_batch();
 
   // Frees the hash index and the scratch area (lookups are no longer possible).
@@ -170,6 +177,12 @@ class StateStore {
   void rehash(StateId begin, StateId end, bool concurrent);
   [[nodiscard]] bool grow_scratch(std::uint64_t entries);
   void min_key(std::size_t entry, std::uint64_t key);
+  // Takes a block of scratch entries for claimer `lane`; returns its first
+  // entry.
+  std::size_t take_block(unsigned lane);
+  // Calls fn(begin, end) for every run of entries taken in this batch.
+  template <class Fn>
+  void for_each_taken(Fn fn) const;
 
   std::size_t words_, bytes_;
   MemoryBudget& budget_;
@@ -194,7 +207,12 @@ class StateStore {
   std::unique_ptr<std::uint32_t[]> scratch_entry_;  // by id - size(): its entry
   std::unique_ptr<std::uint8_t[]> scratch_published_;
   std::size_t scratch_capacity_ = 0;
-  std::atomic<std::size_t> scratch_used_{0};
+  std::atomic<std::size_t> scratch_used_{0};  // entries taken in this batch
+  // The blocks not yet taken of each lane, and where each lane begins
+  // (lane_begin_[lanes_] = blocks of the batch).
+  unsigned lanes_ = 1;
+  std::unique_ptr<TwoEnded[]> lane_spans_ = std::make_unique<TwoEnded[]>(1);
+  std::vector<std::uint64_t> lane_begin_ = {0, 0};
   std::uint64_t assigned_ = 0;
   std::atomic<std::uint64_t> dropped_{0};
 };

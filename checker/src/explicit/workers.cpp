@@ -22,7 +22,7 @@ Workers::Workers(int threads)
     // More threads than cores: a spinning thread would take a core from one
     // that works, so those sleep at once.
     : spin_(threads <= static_cast<int>(std::thread::hardware_concurrency()) ? spin_rounds : 0),
-      regions_(std::make_unique<Region[]>(static_cast<std::size_t>(threads))) {
+      regions_(std::make_unique<TwoEnded[]>(static_cast<std::size_t>(threads))) {
   for (int w = 1; w < threads; ++w) helpers_.emplace_back([this, w] { helper(w); });
 }
 
@@ -53,7 +53,7 @@ void Workers::run(std::size_t tasks, const std::function<void(std::size_t, int)>
   for (std::size_t w = 0; w < n; ++w) {
     const std::uint64_t front = bounds != nullptr ? (*bounds)[w] : w * tasks / n;
     const std::uint64_t back = bounds != nullptr ? (*bounds)[w + 1] : (w + 1) * tasks / n;
-    regions_[w].span.store(front | back << 32, std::memory_order_relaxed);
+    regions_[w].reset(front, back);
   }
   failed_.store(false, std::memory_order_relaxed);
   busy_.store(size(), std::memory_order_relaxed);
@@ -94,17 +94,10 @@ void Workers::helper(int worker) {
 }
 
 bool Workers::take(int region, bool back, std::size_t& task) {
-  std::atomic<std::uint64_t>& span = regions_[static_cast<std::size_t>(region)].span;
-  std::uint64_t v = span.load(std::memory_order_relaxed);
-  for (;;) {
-    const std::uint64_t front = v & 0xFFFFFFFF, end = v >> 32;
-    if (front >= end) return false;
-    const std::uint64_t taken = back ? v - (std::uint64_t{1} << 32) : v + 1;
-    if (span.compare_exchange_weak(v, taken, std::memory_order_relaxed)) {
-      task = back ? end - 1 : front;
-      return true;
-    }
-  }
+  std::uint64_t index = 0;
+  if (!regions_[static_cast<std::size_t>(region)].take(back, index)) return false;
+  task = static_cast<std::size_t>(index);
+  return true;
 }
 
 void Workers::run_task(std::size_t task, int worker) {

@@ -24,6 +24,8 @@
 #include <thread>
 #include <vector>
 
+#include "two_ended.hpp"
+
 namespace loophole::checker {
 
 class Workers {
@@ -60,11 +62,7 @@ class Workers {
   std::atomic<bool> stop_{false};
   std::atomic<int> sleeping_{0};
   std::atomic<int> busy_{0};
-  // Each region's tasks not yet taken: [front, back) as front | back << 32.
-  struct alignas(64) Region {
-    std::atomic<std::uint64_t> span{0};
-  };
-  std::unique_ptr<Region[]> regions_;
+  std::unique_ptr<TwoEnded[]> regions_;  // each region's tasks not yet taken
   std::atomic<bool> failed_{false};
   const std::function<void(std::size_t, int)>* fn_ = nullptr;
   std::exception_ptr error_;
