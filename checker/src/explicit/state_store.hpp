@@ -12,12 +12,13 @@
 // 32-bit word: the state's id in the low log2(capacity) bits and hash bits
 // (a fingerprint) above, so most probes never touch the arena.
 //
-// Honestly, for the seed rulesets this misses the 24-byte target: their
-// states pack into 11..18 bytes (85..142 bits), so a stored state costs
-// 15..23 bytes after the search and 26..38 while searching (measured at 1-2
-// million states; see bench/RESULTS.md). Meeting it needs the packed state
-// itself to shrink, e.g. by interning the data and control parts of a state
-// in tables of their own and storing two ids (collapse compression).
+// For the seed rulesets, whose states pack into 11..18 bytes (85..142
+// bits), a stored state costs 15..24 bytes after the search, within the
+// 24-byte target, and 26..38 while searching; with the move graph and the
+// search's buffers the peak is 44..51 bytes per state (bench/RESULTS.md).
+// Shrinking the search-time figure needs the packed state itself to shrink,
+// e.g. by interning the data and control parts of a state in tables of their
+// own and storing two ids (collapse compression).
 //
 // Insertion is either sequential (insert) or a concurrent batch used by BFS:
 // reserve(n) makes room, claim() runs on any number of threads and returns an
