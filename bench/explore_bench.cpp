@@ -5,7 +5,7 @@
 // prints every run, the medians and the speedups paired by repetition:
 //
 //   explore_bench [--runs N] [--threads 1,2] [--param NAME=V]... [--players N]
-//                 [--max-states N] [--reference] [--json] [--phases]
+//                 [--max-states N] [--reference] [--json] [--phases] [--capacity]
 //                 (RULESET.yaml | --synthetic FIELDS,RANGE)
 //
 // --control runs only a pure-arithmetic loop, the same work per thread on 1
@@ -18,6 +18,13 @@
 // the VMs we measure on, the two virtual CPUs are placed on nearby cores
 // (~100 ns) or on far-apart ones (~500 ns), and the placement changes every
 // few minutes. Speedups are summarised for all pairs and per placement.
+//
+// --capacity adds to each repetition two one-thread searches run at once,
+// one per CPU, and prints what the machine gave them: the one-thread run's
+// time over each of theirs, summed (2.00: two full cores; lower: a host
+// that shares our cores with its other guests, or shares one memory system
+// among them). The speedups are then summarised also over the repetitions
+// where the capacity was at least 1.9, and as a share of the capacity.
 //
 // --reference explores through the reference Semantics instead of the
 // compiled successor generator, for comparison.
@@ -114,7 +121,7 @@ struct Run {
       stderr,
       "explore_bench: %s\nusage: explore_bench [--runs N] [--threads 1,2] "
       "[--param NAME=V]... [--players N] [--max-states N] [--reference] [--json] [--phases] "
-      "[--control] (RULESET.yaml | --synthetic FIELDS,RANGE)\n",
+      "[--capacity] [--control] (RULESET.yaml | --synthetic FIELDS,RANGE)\n",
       why);
   std::exit(2);
 }
@@ -282,6 +289,34 @@ double round_trip_ns() {
 // ~500 ns far).
 constexpr double far_round_trip_ns = 250;
 
+// At least this capacity (--capacity) counts as two full cores.
+constexpr double full_capacity = 1.9;
+
+// Wall seconds of two one-thread searches of `system` run at once, each on a
+// thread of its own pinned to CPU 0 and 1 (where the affinity allows).
+std::pair<double, double> concurrent_pair(const checker::TransitionSystem& system,
+                                          const checker::Semantics* sem, std::uint64_t max_states) {
+  double times[2] = {0, 0};
+  std::atomic<int> ready{0};
+  auto search = [&](int k) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(k, &set);
+    (void)sched_setaffinity(0, sizeof set, &set);  // (unpinned when refused)
+    ready.fetch_add(1);
+    while (ready.load() < 2) {
+    }
+    checker::ExplicitOptions options;
+    options.threads = 1;
+    options.max_states = max_states;
+    times[k] = checker::explore_system(system, options, sem)->statistics().seconds;
+  };
+  std::thread a(search, 0), b(search, 1);
+  a.join();
+  b.join();
+  return {times[0], times[1]};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -295,6 +330,7 @@ int main(int argc, char** argv) {
   bool reference = false;
   bool json = false;
   bool phases = false;
+  bool capacity = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -324,6 +360,8 @@ int main(int argc, char** argv) {
       json = true;
     } else if (a == "--phases") {
       phases = true;
+    } else if (a == "--capacity") {
+      capacity = true;
     } else if (a == "--control") {
       for (int r = 0; r < runs; ++r) {
         const double one = control_loop(1);
@@ -361,6 +399,9 @@ int main(int argc, char** argv) {
     }
   }
   if (path.empty() == !synthetic) usage("give a ruleset or --synthetic");
+  if (capacity && (thread_counts.empty() || thread_counts[0] != 1)) {
+    usage("--capacity needs --threads to start with 1");
+  }
 
   model::SourceManager sources;
   model::DiagnosticSink sink;
@@ -399,6 +440,7 @@ int main(int argc, char** argv) {
   const std::size_t counts = thread_counts.size();
   std::vector<std::vector<double>> seconds(counts), cpu(counts), rates(counts), bytes(counts),
       rtt(counts);
+  std::vector<double> capacities;  // per repetition, with --capacity
   for (int r = 0; r < runs; ++r) {
     for (std::size_t c = 0; c < counts; ++c) {
       const int threads = thread_counts[c];
@@ -436,6 +478,18 @@ int main(int argc, char** argv) {
       bytes[c].push_back(run.stats.bytes_per_state);
       rtt[c].push_back(round_trip);
     }
+    if (capacity) {
+      const auto [a, b] = concurrent_pair(*system, sem.get(), max_states);
+      if (json) {
+        std::printf("{\"pair_seconds\": [%.6f, %.6f]}\n", a, b);
+        continue;
+      }
+      const double one = seconds[0].back();
+      const double cap = a > 0 && b > 0 && one > 0 ? one / a + one / b : 0;
+      capacities.push_back(cap);
+      std::printf("pair #%d  two 1-thread searches at once: %.3f s and %.3f s  capacity %.2f\n",
+                  r + 1, a, b, cap);
+    }
   }
   if (json) return 0;
   for (std::size_t c = 0; c < counts; ++c) {
@@ -465,6 +519,29 @@ int main(int argc, char** argv) {
           *std::min_element(speedup.begin(), speedup.end()),
           *std::max_element(speedup.begin(), speedup.end()), speedup.size(), which[placement],
           median(cpu_ratio));
+    }
+    if (capacities.empty()) continue;
+    // The same where the host gave two full cores, and the speedup as a
+    // share of what it gave.
+    std::vector<double> full, share;
+    for (std::size_t r = 0; r < seconds[c].size(); ++r) {
+      if (seconds[c][r] <= 0 || capacities[r] <= 0) continue;
+      const double speedup = seconds[0][r] / seconds[c][r];
+      share.push_back(speedup / capacities[r]);
+      if (capacities[r] >= full_capacity) full.push_back(speedup);
+    }
+    std::printf("capacity median %.2f  (%zu of %zu repetitions at least %.1f)\n",
+                median(capacities), full.size(), capacities.size(), full_capacity);
+    if (!full.empty()) {
+      std::printf(
+          "speedup  %dt / %dt  median %.2fx  min %.2fx  max %.2fx  (%zu pairs, capacity >= %.1f)\n",
+          thread_counts[c], thread_counts[0], median(full),
+          *std::min_element(full.begin(), full.end()), *std::max_element(full.begin(), full.end()),
+          full.size(), full_capacity);
+    }
+    if (!share.empty()) {
+      std::printf("speedup  %dt / %dt  as a share of the capacity: median %.0f%%\n",
+                  thread_counts[c], thread_counts[0], 100 * median(share));
     }
   }
   return 0;
