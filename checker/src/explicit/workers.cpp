@@ -1,8 +1,8 @@
 // The thread team of workers.hpp. A phase hands out its tasks through one
-// atomic counter. Between phases the helpers spin for a short while on the
-// phase counter before they sleep on a condition variable: BFS runs several
-// short phases per level, and a futex wake-up costs a VM tens of
-// microseconds, as long as a small phase.
+// two-ended span per region (TwoEnded). Between phases the helpers spin for
+// a short while on the phase counter before they sleep on a condition
+// variable: BFS runs several short phases per level, and a futex wake-up
+// costs a VM tens of microseconds, as long as a small phase.
 #include "workers.hpp"
 
 #include <algorithm>
