@@ -470,9 +470,14 @@ class Search {
 
     std::uint64_t records = 0;
     for (std::size_t t = 0; t < tasks; ++t) records += task(t).hashes.size();
-    const auto parallel = [&](std::size_t n_tasks, const std::function<void(std::size_t)>& body) {
-      workers_.run(n_tasks, [&](std::size_t t, int) { body(t); });
-    };
+    // (With one thread, growing the index rehashes serially: plain stores,
+    // no compare-and-swap per state.)
+    StateStore::ParallelFor parallel;
+    if (workers_.size() > 1) {
+      parallel = [&](std::size_t n_tasks, const std::function<void(std::size_t)>& body) {
+        workers_.run(n_tasks, [&](std::size_t t, int) { body(t); });
+      };
+    }
     const std::uint64_t slack = StateStore::claim_block * scratch_.size();
     if (!store_.reserve(records + slack, parallel) ||
         !edges_.reserve(edges_.states() + n, edges_.size() + records)) {
