@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <map>
 #include <set>
-#include <sstream>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -23,6 +22,7 @@
 #include "loophole/model/diagnostics.hpp"
 #include "loophole/model/game.hpp"
 
+#include "disagreement.hpp"
 #include "load_ruleset.hpp"
 
 namespace loophole::checker {
@@ -37,38 +37,6 @@ struct VecHash {
     return h;
   }
 };
-
-std::string show(const StateVec& s, const Layout& layout) {
-  std::ostringstream o;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (i > 0) o << ' ';
-    o << layout.fields[i].name << '=' << s[i];
-  }
-  return o.str();
-}
-
-// Empty when the two successor lists agree, else what differs first.
-std::string compare(const std::vector<Successor>& ref, const std::vector<Successor>& got,
-                    const Layout& layout) {
-  if (ref.size() != got.size()) {
-    return std::to_string(got.size()) + " successors, reference " + std::to_string(ref.size());
-  }
-  for (std::size_t i = 0; i < ref.size(); ++i) {
-    const Successor& a = ref[i];
-    const Successor& b = got[i];
-    std::string what;
-    if (a.state != b.state)
-      what += " state (" + show(b.state, layout) + " vs " + show(a.state, layout) + ")";
-    if (a.kind != b.kind) what += " kind";
-    if (a.player != b.player) what += " player";
-    if (a.ref != b.ref) what += " ref";
-    if (a.chooser != b.chooser) what += " chooser";
-    if (a.chooser_player != b.chooser_player) what += " chooser_player";
-    if (a.progress != b.progress) what += " progress";
-    if (!what.empty()) return "successor " + std::to_string(i) + " differs in" + what;
-  }
-  return {};
-}
 
 struct Agreement {
   std::uint64_t states = 0;
@@ -88,59 +56,26 @@ Agreement agree(const Semantics& sem, const std::string& name, std::uint64_t cap
   for (const StateVec& s : sem.initial_states()) {
     if (seen.insert(s).second) queue.push_back(s);
   }
-  std::vector<Successor> ref, got;
-  FlatSuccessors flat, packed;
-  flat.fields = sem.layout().fields.size();
-  packed.fields = flat.fields;
-  const Packer packer(sem.layout());
-  packed.pack_with = &packer;
-  std::vector<Word> base(packer.words()), want(packer.words());
+  testing::AgreementScratch x(sem);
+  const std::vector<Successor>& ref = x.ref;
   int failures = 0;
   for (std::size_t head = 0; head < queue.size(); ++head) {
     if (queue.size() > cap) return a;
     const StateVec s = queue[head];
-    sem.successors(s, ref, false);
-    compiled.successors(s, got);
+    const std::string diff = testing::disagreement(sem, compiled, s, x);
     ++a.states;
     a.successors += ref.size();
-    std::string diff = compare(ref, got, sem.layout());
-    // The written-fields bits cover every field that changed (the engine
-    // packs successors from them).
-    compiled.successors_flat(s.data(), flat);
-    for (std::size_t i = 0; diff.empty() && i < flat.count; ++i) {
-      for (std::size_t f = 0; f < s.size(); ++f) {
-        const bool marked = (flat.dirty_of(i)[f / 64] >> (f % 64) & 1) != 0;
-        if (flat.state(i)[f] != s[f] && !marked) {
-          diff = "successor " + std::to_string(i) + " changes " + sem.layout().fields[f].name +
-                 " without marking it written";
-          break;
-        }
-      }
-    }
-    // The engine's path: each successor packed as it is made, from the
-    // source's words, is the packed reference successor.
-    packer.pack(s, base.data());
-    packed.pack_base = base.data();
-    compiled.successors_flat(s.data(), packed);
-    if (diff.empty() && (!packed.wrote_packed || packed.count != ref.size())) {
-      diff = "the packed path gave " + std::to_string(packed.count) + " successors";
-    }
-    for (std::size_t i = 0; diff.empty() && i < packed.count; ++i) {
-      packer.pack(ref[i].state, want.data());
-      if (!std::equal(want.begin(), want.end(), packed.packed.begin() + i * packer.words())) {
-        diff = "successor " + std::to_string(i) + " packs differently on the engine's path";
-      }
-    }
     if (!diff.empty()) {
-      ADD_FAILURE() << name << ": state " << head << " (" << show(s, sem.layout()) << "): " << diff;
+      ADD_FAILURE() << name << ": state " << head << " (" << testing::show(s, sem.layout())
+                    << "): " << diff;
       if (++failures == 3) return a;
     }
-    for (const Successor& x : ref) {
-      if (x.state[sem.layout().over] == 2) {
+    for (const Successor& succ : ref) {
+      if (succ.state[sem.layout().over] == 2) {
         ++a.gaps;
-        a.gap_kinds.insert(sem.gaps()[x.state[sem.layout().gap] - 1].kind);
+        a.gap_kinds.insert(sem.gaps()[succ.state[sem.layout().gap] - 1].kind);
       }
-      if (seen.insert(x.state).second) queue.push_back(x.state);
+      if (seen.insert(succ.state).second) queue.push_back(succ.state);
     }
   }
   a.complete = true;
@@ -534,7 +469,7 @@ TEST(Compiled, ALaterSystemDoesNotTakeBackAnEarlierOnesScratch) {
     for (const StateVec& s : big_sem.initial_states()) {
       c.successors(s, got);
       big_sem.successors(s, want, false);
-      ASSERT_EQ("", compare(want, got, big_sem.layout())) << "round " << round;
+      ASSERT_EQ("", testing::compare(want, got, big_sem.layout())) << "round " << round;
     }
   }
 }

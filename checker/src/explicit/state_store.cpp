@@ -16,7 +16,6 @@ namespace loophole::checker {
 
 namespace {
 
-constexpr std::uint32_t empty_slot = ~std::uint32_t{0};
 constexpr unsigned min_index_bits = 10;
 
 // Copies n bytes without a library call for the few bytes a state has.

@@ -1,0 +1,101 @@
+// Where the compiled successor generator first disagrees with the reference
+// semantics on one state: the successor lists (states, order, move fields),
+// the written-fields bits of the flat path (every changed field marked), and
+// the engine's packed path (each successor packed from the source's words).
+// Shared by tests/checker/compiled_test.cpp, which walks every ruleset of
+// the repository, and tests/fuzz/fuzz_engines.cpp, which walks generated ones.
+#pragma once
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "loophole/checker/semantics.hpp"
+
+#include "explicit/compiled.hpp"
+#include "explicit/packer.hpp"
+
+namespace loophole::checker::testing {
+
+inline std::string show(const StateVec& s, const Layout& layout) {
+  std::ostringstream o;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (i > 0) o << ' ';
+    o << layout.fields[i].name << '=' << s[i];
+  }
+  return o.str();
+}
+
+// Empty when the two successor lists agree, else what differs first.
+inline std::string compare(const std::vector<Successor>& ref, const std::vector<Successor>& got,
+                           const Layout& layout) {
+  if (ref.size() != got.size()) {
+    return std::to_string(got.size()) + " successors, reference " + std::to_string(ref.size());
+  }
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    const Successor& a = ref[i];
+    const Successor& b = got[i];
+    std::string what;
+    if (a.state != b.state)
+      what += " state (" + show(b.state, layout) + " vs " + show(a.state, layout) + ")";
+    if (a.kind != b.kind) what += " kind";
+    if (a.player != b.player) what += " player";
+    if (a.ref != b.ref) what += " ref";
+    if (a.chooser != b.chooser) what += " chooser";
+    if (a.chooser_player != b.chooser_player) what += " chooser_player";
+    if (a.progress != b.progress) what += " progress";
+    if (!what.empty()) return "successor " + std::to_string(i) + " differs in" + what;
+  }
+  return {};
+}
+
+// The buffers of a walk (kept between states).
+struct AgreementScratch {
+  explicit AgreementScratch(const Semantics& sem)
+      : packer(sem.layout()), base(packer.words()), want(packer.words()) {
+    flat.fields = sem.layout().fields.size();
+    packed.fields = flat.fields;
+    packed.pack_with = &packer;
+  }
+  Packer packer;
+  std::vector<Successor> ref, got;  // ref: the reference's successors of the last state
+  FlatSuccessors flat, packed;
+  std::vector<Word> base, want;
+};
+
+// Empty when the compiled system agrees with the reference on state s, else
+// what differs first. Leaves the reference's successors in x.ref.
+inline std::string disagreement(const Semantics& sem, const CompiledSystem& compiled,
+                                const StateVec& s, AgreementScratch& x) {
+  sem.successors(s, x.ref, false);
+  compiled.successors(s, x.got);
+  std::string diff = compare(x.ref, x.got, sem.layout());
+  if (!diff.empty()) return diff;
+  compiled.successors_flat(s.data(), x.flat);
+  for (std::size_t i = 0; i < x.flat.count; ++i) {
+    for (std::size_t f = 0; f < s.size(); ++f) {
+      const bool marked = (x.flat.dirty_of(i)[f / 64] >> (f % 64) & 1) != 0;
+      if (x.flat.state(i)[f] != s[f] && !marked) {
+        return "successor " + std::to_string(i) + " changes " + sem.layout().fields[f].name +
+               " without marking it written";
+      }
+    }
+  }
+  x.packer.pack(s, x.base.data());
+  x.packed.pack_base = x.base.data();
+  compiled.successors_flat(s.data(), x.packed);
+  if (!x.packed.wrote_packed || x.packed.count != x.ref.size()) {
+    return "the packed path gave " + std::to_string(x.packed.count) + " successors";
+  }
+  for (std::size_t i = 0; i < x.packed.count; ++i) {
+    x.packer.pack(x.ref[i].state, x.want.data());
+    if (!std::equal(x.want.begin(), x.want.end(),
+                    x.packed.packed.begin() + static_cast<std::ptrdiff_t>(i * x.packer.words()))) {
+      return "successor " + std::to_string(i) + " packs differently on the engine's path";
+    }
+  }
+  return {};
+}
+
+}  // namespace loophole::checker::testing

@@ -1,0 +1,92 @@
+// libFuzzer target for the checker behind the front end: every input that
+// loads into a Game is explored two independent ways, and they must agree.
+// Breadth-first over the reference semantics (up to a few hundred states),
+// the compiled successor generator must give each state's successors exactly
+// (tests/checker/disagreement.hpp); when that walk is complete, the explicit
+// engine on one and on two threads must find the same states and
+// transitions. The front-end target only proves that rulesets load; this one
+// runs rulesets nobody wrote by hand through the code that checks them.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "loophole/checker/explicit.hpp"
+#include "loophole/model/diagnostics.hpp"
+#include "loophole/model/game.hpp"
+
+#include "disagreement.hpp"
+
+namespace {
+
+using namespace loophole;
+using checker::StateVec;
+
+constexpr std::size_t max_states = 400;
+
+struct VecHash {
+  std::size_t operator()(const StateVec& v) const {
+    std::size_t h = 1469598103934665603ULL;
+    for (const std::int32_t x : v) h = (h ^ static_cast<std::uint32_t>(x)) * 1099511628211ULL;
+    return h;
+  }
+};
+
+[[noreturn]] void fail(const std::string& what) {
+  std::fprintf(stderr, "fuzz_engines: %s\n", what.c_str());
+  __builtin_trap();
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size > 16 * 1024) return 0;
+  model::SourceManager sources;
+  const std::string path = "fuzz.yaml";
+  sources.add(path, std::string(reinterpret_cast<const char*>(data), size));
+  model::DiagnosticSink sink;
+  const auto game = model::load_game(path, {}, sources, sink);
+  if (!game) return 0;
+  const checker::Semantics sem(*game);
+  if (sem.layout().fields.size() > 512) return 0;  // a big game: slow, not interesting here
+  const checker::CompiledSystem compiled(sem);
+  checker::testing::AgreementScratch x(sem);
+
+  std::unordered_set<StateVec, VecHash> seen;
+  std::vector<StateVec> queue;
+  for (const StateVec& s : sem.initial_states()) {
+    if (seen.insert(s).second) queue.push_back(s);
+    if (queue.size() > max_states) return 0;
+  }
+  std::uint64_t transitions = 0;
+  for (std::size_t head = 0; head < queue.size(); ++head) {
+    const StateVec s = queue[head];
+    const std::string diff = checker::testing::disagreement(sem, compiled, s, x);
+    if (!diff.empty()) {
+      fail("state " + std::to_string(head) + " (" + checker::testing::show(s, sem.layout()) +
+           "): compiled and reference successors disagree: " + diff);
+    }
+    transitions += x.ref.size();
+    for (const checker::Successor& succ : x.ref) {
+      if (seen.insert(succ.state).second) queue.push_back(succ.state);
+    }
+    if (queue.size() > max_states) return 0;  // only complete walks are compared below
+  }
+
+  for (const int threads : {1, 2}) {
+    checker::ExplicitOptions options;
+    options.threads = threads;
+    options.max_memory_bytes = std::uint64_t{256} << 20;
+    const auto g = checker::explore(sem, options);
+    if (g->completion() != checker::Completion::complete || g->size() != queue.size() ||
+        g->statistics().transitions != transitions) {
+      fail("the explicit engine on " + std::to_string(threads) + " thread(s) found " +
+           std::to_string(g->size()) + " states and " +
+           std::to_string(g->statistics().transitions) + " transitions, the reference walk " +
+           std::to_string(queue.size()) + " and " + std::to_string(transitions));
+    }
+  }
+  return 0;
+}
