@@ -4,8 +4,9 @@
 // the compiled successor generator must give each state's successors exactly
 // (tests/checker/disagreement.hpp); when that walk is complete, the explicit
 // engine on one and on two threads must find the same states and
-// transitions. The front-end target only proves that rulesets load; this one
-// runs rulesets nobody wrote by hand through the code that checks them.
+// transitions, and the properties the same findings with the same traces,
+// each of which must replay on the semantics. The front-end target only proves that rulesets load;
+// this one runs rulesets nobody wrote by hand through the code that checks them.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include "loophole/checker/explicit.hpp"
 #include "loophole/model/diagnostics.hpp"
 #include "loophole/model/game.hpp"
+#include "loophole/properties/check.hpp"
 
 #include "disagreement.hpp"
 
@@ -33,6 +35,20 @@ struct VecHash {
     return h;
   }
 };
+
+// A finding as the thread-count comparison sees it (traces by their moves).
+std::string summary(const properties::Finding& f) {
+  std::string out = std::string(properties::to_string(f.kind)) + " " +
+                    std::string(properties::to_string(f.verdict)) + " " +
+                    std::string(properties::to_string(f.loop)) + " " + f.rule + " " + f.message;
+  if (f.trace) {
+    out += " trace " + std::to_string(f.trace->initial) + ":";
+    for (const checker::TraceStep& step : f.trace->steps)
+      out += " " + std::to_string(step.successor);
+    out += " loop " + std::to_string(f.trace->loop_start);
+  }
+  return out;
+}
 
 [[noreturn]] void fail(const std::string& what) {
   std::fprintf(stderr, "fuzz_engines: %s\n", what.c_str());
@@ -75,6 +91,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (queue.size() > max_states) return 0;  // only complete walks are compared below
   }
 
+  std::string findings[2];
   for (const int threads : {1, 2}) {
     checker::ExplicitOptions options;
     options.threads = threads;
@@ -87,6 +104,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
            std::to_string(g->statistics().transitions) + " transitions, the reference walk " +
            std::to_string(queue.size()) + " and " + std::to_string(transitions));
     }
+    for (const properties::Finding& f : properties::check_all(*g, {})) {
+      findings[threads - 1] += summary(f) + "\n";
+      if (f.trace && !sem.replay(*f.trace).ok) {
+        fail("the trace of '" + summary(f) + "' does not replay: " + sem.replay(*f.trace).error);
+      }
+    }
+  }
+  if (findings[0] != findings[1]) {
+    fail("findings differ between one thread:\n" + findings[0] + "and two:\n" + findings[1]);
   }
   return 0;
 }
