@@ -1,10 +1,7 @@
 // Engine agreement: the same fixtures through the explicit engine and the
-// SMT engine, with the same expectations. Each engine answers, per question
-// (a deadlock group, a rule-gap site, an end condition per player, a user
-// property), whether a witness exists within depth K — the explicit search's
-// depth, so both cover every reachable state — and how long its trace is:
-// BFS and BMC with increasing depth both give shortest traces, so the
-// lengths must be equal. The typed suite pins the exact answers per fixture
+// SMT engine, with the same expectations, compared as answers.hpp says
+// (per question, a witness within depth K or none, and its trace length).
+// The typed suite pins the exact answers per fixture
 // for every engine; the parameterised one requires the two engines to agree
 // on every fixture of tests/fixtures/{findings,semantics,smt}.
 #include <algorithm>
@@ -24,6 +21,8 @@
 #include "loophole/properties/check.hpp"
 #include "loophole/smt/engine.hpp"
 
+#include "answers.hpp"
+
 namespace loophole::smt {
 namespace {
 
@@ -32,73 +31,17 @@ using properties::Finding;
 using properties::Kind;
 using properties::Verdict;
 
-// found: a witness (deadlock, gap, violation, reached goal) with a trace of
-// `trace` moves; otherwise none within the depth.
-struct Outcome {
-  bool found = false;
-  std::size_t trace = 0;
-  friend bool operator==(const Outcome&, const Outcome&) = default;
-};
-using Answers = std::map<std::string, Outcome>;
+using testing::Answers;
+using testing::Outcome;
+using testing::selection;
+using testing::show;
+using testing::within;
 
-std::string show(const Answers& a) {
-  std::string s;
-  for (const auto& [k, v] : a) {
-    s += "    {\"" + k + "\", {" + (v.found ? "true" : "false") + ", " + std::to_string(v.trace) +
-         "}},\n";
-  }
-  return s;
-}
-
-properties::CheckSelection selection() {
-  properties::CheckSelection s;
-  s.response_loops = false;
-  s.stalemates = false;
-  s.dead_rules = false;
-  s.report_holds = true;
-  return s;
-}
-
+// The answers in `found`; a malformed one fails the test.
 Answers answers(const model::Game& g, const std::vector<Finding>& found) {
-  Answers out;
-  for (const auto& f : found) {
-    const std::size_t len = f.trace ? f.trace->size() : 0;
-    switch (f.kind) {
-      case Kind::deadlock:
-      case Kind::rule_gap:
-        // `unknown`: "no other one within the depth", which the map says by
-        // leaving it out; a violation is a witness with its trace.
-        if (f.message.starts_with("candidate") || f.verdict == Verdict::unknown) break;
-        EXPECT_EQ(f.verdict, Verdict::violated) << f.message;
-        EXPECT_TRUE(f.trace) << f.message;
-        out[std::string(f.kind == Kind::deadlock ? "deadlock " : "rule-gap " + f.rule + " ") +
-            f.message] = Outcome{true, len};
-        break;
-      case Kind::unreachable_win:
-        // Not reached within the depth: proved never (violated) or not
-        // settled beyond it (unknown). Nothing else is an answer.
-        if (f.verdict == Verdict::violated || f.verdict == Verdict::unknown) {
-          out["unreached " + f.rule] = Outcome{false, 0};
-        } else {
-          ADD_FAILURE() << "unreachable-win with verdict " << properties::to_string(f.verdict)
-                        << ": " << f.message;
-        }
-        break;
-      case Kind::property_violation: {
-        const auto it = std::find_if(g.properties.begin(), g.properties.end(),
-                                     [&](const auto& p) { return "property:" + p.name == f.rule; });
-        if (it == g.properties.end() || it->kind == model::Property::Kind::leads_to) break;
-        const bool reachable = it->kind == model::Property::Kind::reachable;
-        const bool witness =
-            reachable ? f.verdict == Verdict::holds : f.verdict == Verdict::violated;
-        out[std::string(reachable ? "reached " : "violated ") + f.rule] =
-            Outcome{witness, witness ? len : 0};
-        break;
-      }
-      default:
-        break;
-    }
-  }
+  std::vector<std::string> problems;
+  Answers out = testing::answers(g, found, problems);
+  for (const std::string& p : problems) ADD_FAILURE() << p;
   return out;
 }
 
@@ -113,23 +56,6 @@ struct Loaded {
 
 // Deeper fixtures are compared within this depth, to keep the suite fast.
 constexpr int max_depth = 10;
-
-// Only witnesses within depth K count. An end condition has no trace when it
-// is reached, so when K does not cover every reachable state, end conditions
-// are not compared.
-Answers within(Answers a, int depth, bool capped) {
-  for (auto it = a.begin(); it != a.end();) {
-    auto& o = it->second;
-    if (o.found && o.trace > static_cast<std::size_t>(depth)) o = Outcome{false, 0};
-    const bool several = it->first.starts_with("deadlock ") || it->first.starts_with("rule-gap ");
-    if ((capped && it->first.starts_with("unreached ")) || (several && !o.found)) {
-      it = a.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  return a;
-}
 
 std::unique_ptr<Loaded> load(const std::string& path,
                              const std::map<std::string, std::int64_t>& params = {},
