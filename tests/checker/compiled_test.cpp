@@ -30,14 +30,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct VecHash {
-  std::size_t operator()(const StateVec& v) const {
-    std::size_t h = 1469598103934665603ULL;
-    for (const std::int32_t x : v) h = (h ^ static_cast<std::uint32_t>(x)) * 1099511628211ULL;
-    return h;
-  }
-};
-
 struct Agreement {
   std::uint64_t states = 0;
   std::uint64_t successors = 0;
@@ -51,7 +43,7 @@ struct Agreement {
 Agreement agree(const Semantics& sem, const std::string& name, std::uint64_t cap) {
   const CompiledSystem compiled(sem);
   Agreement a;
-  std::unordered_set<StateVec, VecHash> seen;
+  std::unordered_set<StateVec, testing::VecHash> seen;
   std::vector<StateVec> queue;
   for (const StateVec& s : sem.initial_states()) {
     if (seen.insert(s).second) queue.push_back(s);

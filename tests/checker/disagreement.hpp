@@ -18,6 +18,15 @@
 
 namespace loophole::checker::testing {
 
+// For sets of unpacked states (the walks' visited sets).
+struct VecHash {
+  std::size_t operator()(const StateVec& v) const {
+    std::size_t h = 1469598103934665603ULL;
+    for (const std::int32_t x : v) h = (h ^ static_cast<std::uint32_t>(x)) * 1099511628211ULL;
+    return h;
+  }
+};
+
 inline std::string show(const StateVec& s, const Layout& layout) {
   std::ostringstream o;
   for (std::size_t i = 0; i < s.size(); ++i) {

@@ -28,14 +28,6 @@ using checker::StateVec;
 
 constexpr std::size_t max_states = 400;
 
-struct VecHash {
-  std::size_t operator()(const StateVec& v) const {
-    std::size_t h = 1469598103934665603ULL;
-    for (const std::int32_t x : v) h = (h ^ static_cast<std::uint32_t>(x)) * 1099511628211ULL;
-    return h;
-  }
-};
-
 // A finding as the thread-count comparison sees it (traces by their moves).
 std::string summary(const properties::Finding& f) {
   std::string out = std::string(properties::to_string(f.kind)) + " " +
@@ -70,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const checker::CompiledSystem compiled(sem);
   checker::testing::AgreementScratch x(sem);
 
-  std::unordered_set<StateVec, VecHash> seen;
+  std::unordered_set<StateVec, checker::testing::VecHash> seen;
   std::vector<StateVec> queue;
   for (const StateVec& s : sem.initial_states()) {
     if (seen.insert(s).second) queue.push_back(s);
