@@ -1,9 +1,9 @@
 // Engine agreement: the same fixtures through the explicit engine and the
 // SMT engine, with the same expectations, compared as answers.hpp says
 // (per question, a witness within depth K or none, and its trace length).
-// The typed suite pins the exact answers per fixture
-// for every engine; the parameterised one requires the two engines to agree
-// on every fixture of tests/fixtures/{findings,semantics,smt}.
+// The typed suite pins the exact answers per fixture for every engine; the
+// parameterised one requires the two engines to agree on every fixture of
+// tests/fixtures/{findings,semantics,smt}.
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -28,8 +28,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using properties::Finding;
-using properties::Kind;
-using properties::Verdict;
 
 using testing::Answers;
 using testing::Outcome;
