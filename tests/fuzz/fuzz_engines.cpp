@@ -15,11 +15,10 @@
 #include <vector>
 
 #include "loophole/checker/explicit.hpp"
-#include "loophole/model/diagnostics.hpp"
-#include "loophole/model/game.hpp"
 #include "loophole/properties/check.hpp"
 
 #include "disagreement.hpp"
+#include "fuzz_input.hpp"
 
 namespace {
 
@@ -51,13 +50,10 @@ std::string summary(const properties::Finding& f) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 16 * 1024) return 0;
-  model::SourceManager sources;
-  const std::string path = "fuzz.yaml";
-  sources.add(path, std::string(reinterpret_cast<const char*>(data), size));
-  model::DiagnosticSink sink;
-  const auto game = model::load_game(path, {}, sources, sink);
-  if (!game) return 0;
-  const checker::Semantics sem(*game);
+  const auto in = fuzz::load_input(data, size);
+  if (!in->game) return 0;
+  const model::Game& game = *in->game;
+  const checker::Semantics sem(game);
   if (sem.layout().fields.size() > 512) return 0;  // a big game: slow, not interesting here
   const checker::CompiledSystem compiled(sem);
   checker::testing::AgreementScratch x(sem);

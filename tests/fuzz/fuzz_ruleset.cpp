@@ -5,19 +5,13 @@
 // rendered, since rendering quotes source lines at reported positions.
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
-#include "loophole/model/diagnostics.hpp"
-#include "loophole/model/game.hpp"
+#include "fuzz_input.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 64 * 1024) return 0;
-  loophole::model::SourceManager sources;
-  const std::string path = "fuzz.yaml";
-  sources.add(path, std::string(reinterpret_cast<const char*>(data), size));
-  loophole::model::DiagnosticSink sink;
-  const auto game = loophole::model::load_game(path, {}, sources, sink);
-  (void)sink.render(sources);
-  if (game.has_value() == sink.has_errors()) __builtin_trap();  // a Game iff no error
+  const auto in = loophole::fuzz::load_input(data, size);
+  (void)in->sink.render(in->sources);
+  if (in->game.has_value() == in->sink.has_errors()) __builtin_trap();  // a Game iff no error
   return 0;
 }

@@ -1,6 +1,6 @@
 // libFuzzer target: the SMT engine against the explicit engine on whatever
-// loads. A small game the explicit engine explores completely (a few hundred
-// states, every state within a few moves) is checked by bounded model
+// loads. A small game the explicit engine explores completely (up to 1,000
+// states, every state within ten moves) is checked by bounded model
 // checking to that depth as well, and the two must give the same answers
 // with the same trace lengths, as tests/smt/agreement_test.cpp requires on
 // the fixtures (tests/smt/answers.hpp). Games the SMT engine declines
@@ -12,12 +12,11 @@
 #include <vector>
 
 #include "loophole/checker/explicit.hpp"
-#include "loophole/model/diagnostics.hpp"
-#include "loophole/model/game.hpp"
 #include "loophole/properties/check.hpp"
 #include "loophole/smt/engine.hpp"
 
 #include "answers.hpp"
+#include "fuzz_input.hpp"
 
 namespace {
 
@@ -44,13 +43,10 @@ bool gave_up(const std::vector<properties::Finding>& findings) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 16 * 1024) return 0;
-  model::SourceManager sources;
-  const std::string path = "fuzz.yaml";
-  sources.add(path, std::string(reinterpret_cast<const char*>(data), size));
-  model::DiagnosticSink sink;
-  const auto game = model::load_game(path, {}, sources, sink);
-  if (!game) return 0;
-  const checker::Semantics sem(*game);
+  const auto in = fuzz::load_input(data, size);
+  if (!in->game) return 0;
+  const model::Game& game = *in->game;
+  const checker::Semantics sem(game);
   if (sem.layout().fields.size() > 64) return 0;
 
   checker::ExplicitOptions eo;
@@ -74,11 +70,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   std::vector<std::string> problems;
   const auto expl = smt::testing::within(
-      smt::testing::answers(*game, properties::check_all(*graph, smt::testing::selection()),
+      smt::testing::answers(game, properties::check_all(*graph, smt::testing::selection()),
                             problems),
       depth, false);
   const auto bmc =
-      smt::testing::within(smt::testing::answers(*game, r.findings, problems), depth, false);
+      smt::testing::within(smt::testing::answers(game, r.findings, problems), depth, false);
   for (const std::string& p : problems) fail(p);
   if (expl != bmc) {
     fail("the engines disagree within depth " + std::to_string(depth) + "\nexplicit:\n" +
