@@ -218,7 +218,7 @@ TEST(Explicit, MemoryLimitStopsCleanly) {
   const auto full = run(sys);
   for (const int threads : {1, 2}) {
     ExplicitOptions o;
-    o.max_memory_bytes = 3u << 20;
+    o.max_memory_bytes = 2u << 20;
     const auto g = run(sys, o, threads);
     EXPECT_EQ(Completion::memory_limit, g->completion());
     EXPECT_LE(g->statistics().bytes, o.max_memory_bytes);

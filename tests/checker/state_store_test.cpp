@@ -81,6 +81,32 @@ TEST(StateStore, FindsEveryStateAcrossResizes) {
   }
 }
 
+// A one-thread search inserts within a reserve made without claim scratch:
+// ids in order of first occurrence, duplicates found, and no scratch memory.
+TEST(StateStore, InsertsWithinAReserveWithoutScratch) {
+  MemoryBudget budget(std::uint64_t{1} << 30);
+  StateStore direct(2, 9, budget);
+  StateStore claiming(2, 9, budget);
+  constexpr std::uint64_t n = 5000;
+  ASSERT_TRUE(direct.reserve(2 * n, {}, false));
+  ASSERT_TRUE(claiming.reserve(2 * n));
+  // The scratch: one entry per reserved state (the same index either way).
+  EXPECT_LT(direct.index_memory() + 2 * n * 2 * sizeof(Word), claiming.index_memory());
+  for (std::uint64_t i = 0; i < 2 * n; ++i) {
+    const std::uint64_t k = i % 2 == 0 ? i / 2 : (i / 2) / 2;  // every odd one seen before
+    const auto w = state_of(k, 2);
+    const auto r = direct.insert_reserved(w.data(), hash_of(w), static_cast<StateId>(i));
+    EXPECT_EQ(i % 2 == 0, r.fresh) << i;
+    ASSERT_EQ(k, r.id) << i;
+  }
+  EXPECT_EQ(n, direct.size());
+  for (std::uint64_t k = 0; k < n; ++k) {
+    const auto w = state_of(k, 2);
+    EXPECT_EQ(k, direct.find(w.data(), hash_of(w)));
+    EXPECT_EQ(StateId(2 * k), direct.parent(static_cast<StateId>(k)));
+  }
+}
+
 // Claims in any order and on several threads, then assignment in key order,
 // give the ids a sequential insertion in key order gives.
 TEST(StateStore, ConcurrentClaimsNumberLikeSequentialInsertion) {

@@ -75,19 +75,29 @@ StateId StateStore::find(const Word* state, std::uint64_t hash) const {
 
 StateStore::Inserted StateStore::insert(const Word* state, std::uint64_t hash, StateId parent) {
   if (const StateId id = find(state, hash); id != no_state) return {id, false};
-  if (!reserve(1, {})) return {};
-  const std::uint32_t fp = fingerprint(hash);
-  std::size_t i = home(hash);
-  while ((slots_[i] & mask_) != mask_) i = (i + 1) & mask_;
-  const auto id = static_cast<StateId>(size_);
-  copy_bytes(at(id), reinterpret_cast<const std::uint8_t*>(state), bytes_);
-  parents_[id] = parent;
-  slots_[i] = fp | id;
-  ++size_;
-  return {id, true};
+  if (!reserve(1, {}, false)) return {};
+  return insert_reserved(state, hash, parent);
 }
 
-bool StateStore::reserve(std::uint64_t extra, const ParallelFor& parallel) {
+StateStore::Inserted StateStore::insert_reserved(const Word* state, std::uint64_t hash,
+                                                 StateId parent) {
+  const std::uint32_t fp = fingerprint(hash);
+  for (std::size_t i = home(hash);; i = (i + 1) & mask_) {
+    const std::uint32_t v = slots_[i];
+    const std::uint32_t id = v & mask_;
+    if (id == mask_) {
+      const auto fresh = static_cast<StateId>(size_);
+      copy_bytes(at(fresh), reinterpret_cast<const std::uint8_t*>(state), bytes_);
+      parents_[fresh] = parent;
+      slots_[i] = fp | fresh;
+      ++size_;
+      return {fresh, true};
+    }
+    if (id != mask_ - 1 && (v & ~mask_) == fp && equal(id, state)) return {id, false};
+  }
+}
+
+bool StateStore::reserve(std::uint64_t extra, const ParallelFor& parallel, bool claims) {
   if (scratch_used_.load(std::memory_order_relaxed) != 0) {
     throw std::logic_error("loophole: internal error: StateStore::reserve inside a batch");
   }
@@ -98,12 +108,12 @@ bool StateStore::reserve(std::uint64_t extra, const ParallelFor& parallel) {
   }
   // (A word of slack after the last state: word_at() reads whole words.)
   if (!(arena_.ensure(states * bytes_ + sizeof(Word), budget_) &&
-        parents_.ensure(states, budget_) && grow_scratch(extra))) {
+        parents_.ensure(states, budget_) && (!claims || grow_scratch(extra)))) {
     return false;
   }
   // The batch's blocks: those within `extra` (a tentative reference must stay
   // below the index's id bits, which reserve() sized for size() + extra).
-  const std::uint64_t blocks = extra / claim_block;
+  const std::uint64_t blocks = claims ? extra / claim_block : 0;
   for (unsigned c = 0; c <= lanes_; ++c) lane_begin_[c] = blocks * c / lanes_;
   for (unsigned c = 0; c < lanes_; ++c) {
     lane_spans_[c].reset(lane_begin_[c], lane_begin_[c + 1]);

@@ -20,7 +20,9 @@
 // e.g. by interning the data and control parts of a state in tables of their
 // own and storing two ids (collapse compression).
 //
-// Insertion is either sequential (insert) or a concurrent batch used by BFS:
+// Insertion is either sequential (insert, or insert_reserved within room
+// made beforehand: BFS on one thread) or a concurrent batch used by BFS on
+// several:
 // reserve(n) makes room, claim() runs on any number of threads and returns an
 // existing id or a tentative reference into a scratch area (lock-free: a CAS
 // on the empty slot, the state written to scratch first); the serial caller
@@ -85,14 +87,21 @@ class StateStore {
   };
   Inserted insert(const Word* state, std::uint64_t hash, StateId parent);
   [[nodiscard]] StateId find(const Word* state, std::uint64_t hash) const;
+  // The same within room reserve(n, {}, false) made, for at most n calls
+  // outside a batch: a search on one thread inserts its successors so, with
+  // no claims, scratch or tentative references (ids are then given in
+  // insertion order, which is the order a batch's assign() follows).
+  Inserted insert_reserved(const Word* state, std::uint64_t hash, StateId parent);
 
   // --- batch insertion --------------------------------------------------
   // Runs body(0..tasks-1), possibly on several threads (rehashing uses it).
   using ParallelFor =
       std::function<void(std::size_t tasks, const std::function<void(std::size_t)>& body)>;
-  // Room for `extra` more states (hash index, arena, scratch). False when the
-  // memory budget or the id space refuses; nothing is lost then.
-  [[nodiscard]] bool reserve(std::uint64_t extra, const ParallelFor& parallel = {});
+  // Room for `extra` more states (hash index, arena and, with `claims`, the
+  // scratch a batch of claims writes). False when the memory budget or the
+  // id space refuses; nothing is lost then.
+  [[nodiscard]] bool reserve(std::uint64_t extra, const ParallelFor& parallel = {},
+                             bool claims = true);
   // Starts loading the hash slot `hash` probes first (claims of a batch
   // issue this a few records ahead: the index is far larger than the caches),
   // exclusive: a new state's claim writes it. (Measured on cosmere, two
