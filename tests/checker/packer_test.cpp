@@ -175,6 +175,15 @@ TEST(Packer, RoundTripsEveryOffsetAndWidth) {
         std::vector<Word> delta(p.words());
         p.pack_delta(previous, previous_words.data(), s, delta.data());
         ASSERT_EQ(w, delta) << "width " << width << " offset " << offset;
+        // pack_fields given the fields that differ, or (odd trials) a
+        // superset: every field.
+        std::vector<std::uint64_t> dirty((s.size() + 63) / 64, 0);
+        for (std::size_t i = 0; i < s.size(); ++i) {
+          if (trial % 2 == 1 || s[i] != previous[i]) dirty[i / 64] |= std::uint64_t{1} << (i % 64);
+        }
+        std::vector<Word> patched(p.words());
+        p.pack_fields(previous_words.data(), s.data(), dirty.data(), patched.data());
+        ASSERT_EQ(w, patched) << "width " << width << " offset " << offset;
         previous = s;
         previous_words = w;
       }
@@ -212,6 +221,10 @@ TEST(Packer, OutOfRangeValueIsAnInternalError) {
   const Word base = 0;
   EXPECT_THROW(p.pack_delta({0, 0}, &base, {0, 3}, &w), std::logic_error);
   EXPECT_THROW(p.pack_delta({0, 0}, &base, {-1, 0}, &w), std::logic_error);
+  const std::int32_t out[] = {0, 3};
+  const std::uint64_t second = 2;
+  std::vector<Word> patched(p.words());
+  EXPECT_THROW(p.pack_fields(&base, out, &second, patched.data()), std::logic_error);
   try {
     p.pack({0, 5}, &w);
   } catch (const std::logic_error& e) {

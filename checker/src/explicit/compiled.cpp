@@ -1021,6 +1021,8 @@ class Runner {
           finish(tail);
           alive = false;
           break;
+        default:  // (no range check before the jump table: every op has its case)
+          __builtin_unreachable();
       }
       if (alive) continue;
       // Backtrack to the latest choice point of this effect with an outcome left.

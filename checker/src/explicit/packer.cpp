@@ -41,6 +41,13 @@ Packer::Packer(const Layout& layout) {
     names_.push_back(f.name);
   }
   words_ = bits_ == 0 ? 1 : (bits_ + 63) / 64;
+  patches_.resize(fields_.size());
+  straddling_.assign((fields_.size() + 63) / 64, 0);
+  for (std::size_t i = 0; i < fields_.size(); ++i) {
+    const Slot& f = fields_[i];
+    patches_[i] = {~(Word{f.mask} << f.shift), f.lo, f.span, f.word, f.shift};
+    if (f.straddles()) straddling_[i / 64] |= std::uint64_t{1} << (i % 64);
+  }
   const std::size_t padded = fields_.size() + 3;
   unpack_lo_.assign(padded, 0);
   unpack_shift_.assign(padded, 0);
@@ -153,29 +160,6 @@ void Packer::pack_delta(const std::int32_t* base, const Word* base_words, const 
   }
   for (; i0 < n; ++i0) {
     if (a[i0] != b[i0]) patch(i0);
-  }
-  if (bad != 0) out_of_range(state);
-}
-
-void Packer::pack_fields(const Word* base_words, const std::int32_t* state,
-                         const std::uint64_t* dirty, Word* out) const {
-  for (std::size_t w = 0; w < words_; ++w) out[w] = base_words[w];
-  std::uint32_t bad = 0;
-  const std::size_t groups = (fields_.size() + 63) / 64;
-  for (std::size_t g = 0; g < groups; ++g) {
-    for (std::uint64_t bits = dirty[g]; bits != 0; bits &= bits - 1) {
-      const std::size_t i = g * 64 + static_cast<std::size_t>(std::countr_zero(bits));
-      const Slot& s = fields_[i];
-      const std::uint32_t u =
-          static_cast<std::uint32_t>(state[i]) - static_cast<std::uint32_t>(s.lo);
-      bad |= static_cast<std::uint32_t>(u > s.span);
-      const Word field = Word{u & s.mask};
-      out[s.word] = (out[s.word] & ~(Word{s.mask} << s.shift)) | (field << s.shift);
-      if (s.straddles()) {
-        const unsigned rest = 64 - s.shift;
-        out[s.word + 1] = (out[s.word + 1] & ~(Word{s.mask} >> rest)) | (field >> rest);
-      }
-    }
   }
   if (bad != 0) out_of_range(state);
 }

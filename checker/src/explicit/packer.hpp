@@ -10,6 +10,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -73,6 +74,19 @@ class Packer {
 
   std::vector<Slot> fields_;
   std::vector<std::uint32_t> straddlers_;  // fields continued in the next word
+  // pack_fields()' view of fields_: what patching field i into its word
+  // takes, in one 24-byte record (the value, lo-based, shifted into place
+  // over the cleared bits), and the straddlers as a bit set per 64 fields,
+  // whose high parts follow in a second loop.
+  struct Patch {
+    Word clear = ~Word{0};  // ~(mask << shift)
+    std::int32_t lo = 0;
+    std::uint32_t span = 0;
+    std::uint32_t word = 0;
+    std::uint32_t shift = 0;
+  };
+  std::vector<Patch> patches_;
+  std::vector<std::uint64_t> straddling_;
   // unpack()'s view of fields_, one array per member, padded by three
   // fields: the value of field i is lo + (word >> shift & mask), plus the
   // next word's bits for straddlers. Fields laid end to end make each word's
@@ -88,6 +102,36 @@ class Packer {
   std::size_t bits_ = 0;
   std::size_t words_ = 1;
 };
+
+[[gnu::always_inline]] inline void Packer::pack_fields(const Word* base_words,
+                                                       const std::int32_t* state,
+                                                       const std::uint64_t* dirty,
+                                                       Word* out) const {
+  for (std::size_t w = 0; w < words_; ++w) out[w] = base_words[w];
+  std::uint32_t bad = 0;
+  const Patch* patches = patches_.data();
+  for (std::size_t g = 0; g < straddling_.size(); ++g) {
+    const std::uint64_t written = dirty[g];
+    for (std::uint64_t bits = written; bits != 0; bits &= bits - 1) {
+      const std::size_t i = g * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+      const Patch& p = patches[i];
+      // (In range, u fits the field's bits; out of range, the state is thrown away.)
+      const std::uint32_t u =
+          static_cast<std::uint32_t>(state[i]) - static_cast<std::uint32_t>(p.lo);
+      bad |= static_cast<std::uint32_t>(u > p.span);
+      out[p.word] = (out[p.word] & p.clear) | (Word{u} << p.shift);
+    }
+    for (std::uint64_t bits = written & straddling_[g]; bits != 0; bits &= bits - 1) {
+      const std::size_t i = g * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+      const Slot& s = fields_[i];
+      const std::uint32_t u =
+          static_cast<std::uint32_t>(state[i]) - static_cast<std::uint32_t>(s.lo);
+      const unsigned rest = 64 - s.shift;
+      out[s.word + 1] = (out[s.word + 1] & ~(Word{s.mask} >> rest)) | (Word{u & s.mask} >> rest);
+    }
+  }
+  if (bad != 0) out_of_range(state);
+}
 
 // The hash of a packed state (all words() words).
 [[nodiscard]] inline std::uint64_t hash_words(const Word* w, std::size_t n) {
