@@ -115,7 +115,7 @@ class Packer {
     for (std::uint64_t bits = written; bits != 0; bits &= bits - 1) {
       const std::size_t i = g * 64 + static_cast<std::size_t>(std::countr_zero(bits));
       const Patch& p = patches[i];
-      // (In range, u fits the field's bits; out of range, the state is thrown away.)
+      // (In range, u fits the field's bits; out of range, out_of_range() throws.)
       const std::uint32_t u =
           static_cast<std::uint32_t>(state[i]) - static_cast<std::uint32_t>(p.lo);
       bad |= static_cast<std::uint32_t>(u > p.span);
