@@ -35,6 +35,13 @@ inline bool word_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
 }
 
+// Whether only spaces precede position i on its line (a YAML list's "- ",
+// not a binary operator).
+inline bool line_start(std::string_view s, std::size_t i) {
+  while (i > 0 && s[i - 1] == ' ') --i;
+  return i == 0 || s[i - 1] == '\n';
+}
+
 // Runs of text of one kind: integers, words, comparison and arithmetic
 // operators (YAML keys are words too: replacing one by another word of the
 // file mostly gives an unknown key, which the front end must report).
@@ -57,7 +64,8 @@ inline void tokens(std::string_view s, std::vector<Token>& numbers, std::vector<
       const std::size_t n = i + 1 < s.size() && s[i + 1] == '=' ? 2 : 1;
       comparisons.push_back({i, n});
       i += n;
-    } else if ((c == '+' || c == '-' || c == '*') && i + 1 < s.size() && s[i + 1] == ' ') {
+    } else if ((c == '+' || c == '-' || c == '*') && i + 1 < s.size() && s[i + 1] == ' ' &&
+               !line_start(s, i)) {
       arithmetic.push_back({i, 1});
       ++i;
     } else {
