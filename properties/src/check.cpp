@@ -5,6 +5,7 @@
 #include "loophole/properties/check.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <iterator>
 #include <tuple>
 
@@ -28,7 +29,15 @@ CheckSelection CheckSelection::only(Kind k) {
 CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection& selection,
                        const std::atomic<bool>* interrupt) {
   CheckResult result;
+  using Clock = std::chrono::steady_clock;
+  auto lap = Clock::now();
+  const auto timed = [&](const char* name) {
+    const auto now = Clock::now();
+    result.seconds.emplace_back(name, std::chrono::duration<double>(now - lap).count());
+    lap = now;
+  };
   const detail::Context cx(graph, selection, interrupt);
+  timed("context");
   using Analysis = void (*)(const detail::Context&, std::vector<Finding>&);
   const struct {
     bool selected;
@@ -51,6 +60,7 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
     }
     std::vector<Finding> found;
     a.run(cx, found);
+    timed(a.name);
     if (cx.interrupted()) {
       result.not_run.emplace_back(a.name);
       continue;

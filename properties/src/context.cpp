@@ -27,17 +27,20 @@ Context::Context(const checker::ExploredGraph& explored, const CheckSelection& c
       selection(chosen),
       complete(explored.completion() == checker::Completion::complete),
       expanded_(explored.expanded()),
-      interrupt_(interrupt) {
+      interrupt_(interrupt),
+      depth_ordered_(explored.numbered_by_depth()) {
   const auto n = static_cast<StateId>(graph.size());
   const checker::Layout& layout = semantics.layout();
   points.resize(n);
   moves.offsets.reserve(std::size_t{n} + 1);
   moves.edges.reserve(graph.statistics().transitions);
+  std::vector<Edge> out;
+  checker::StateVec s;
   for (StateId v = 0; v < n; ++v) {
     if (interrupted()) break;  // every analysis sees the flag and stops too
-    const std::vector<Edge> out = graph.edges(v);
+    graph.edges_into(v, out);
     moves.add_state(out);
-    const checker::StateVec s = graph.state(v);
+    graph.state_into(v, s);
     Point& p = points[v];
     p.over = static_cast<std::int8_t>(field(s, layout.over));
     p.gap = p.over == 2 ? field(s, layout.gap) : 0;
@@ -51,6 +54,7 @@ Context::Context(const checker::ExploredGraph& explored, const CheckSelection& c
 }
 
 bool Context::earlier(StateId a, StateId b) const {
+  if (depth_ordered_) return a < b;
   const auto da = graph.depth(a), db = graph.depth(b);
   return da != db ? da < db : a < b;
 }

@@ -56,8 +56,11 @@ class Context {
   [[nodiscard]] bool dead_end(StateId v) const {
     return !final_state(v) && moves.out(v).empty() && !frontier(v);
   }
-  // Shallower first, then lower number: the order in which shortest traces are chosen.
+  // Shallower first, then lower number: the order in which shortest traces
+  // are chosen. (A breadth-first search numbers its states in that order, so
+  // then this is a < b: ExploredGraph::numbered_by_depth.)
   [[nodiscard]] bool earlier(StateId a, StateId b) const;
+  [[nodiscard]] bool depth_ordered() const { return depth_ordered_; }
   [[nodiscard]] std::uint32_t depth(StateId v) const { return graph.depth(v); }
 
   // The move behind an edge, recomputed on the semantics (edges do not keep
@@ -85,6 +88,7 @@ class Context {
  private:
   std::uint64_t expanded_ = 0;  // states 0..expanded_-1 have all their edges
   const std::atomic<bool>* interrupt_ = nullptr;
+  bool depth_ordered_ = false;  // ExploredGraph::numbered_by_depth
 };
 
 // A state chosen for a shortest trace among several: the earliest.

@@ -17,7 +17,8 @@ void find_dead_rules(const Context& cx, std::vector<Finding>& out) {
   const model::Game& game = cx.game;
   std::vector<bool> enabled(game.actions.size(), false), fired(game.triggers.size(), false),
       reached(game.steps.size(), false), acted(game.windows.size(), false);
-  std::size_t unfired = fired.size();
+  std::size_t unfired = fired.size(), unenabled = enabled.size();
+  checker::StateVec state;
   std::vector<int> actions;
   std::vector<checker::Successor> succ;
   const auto window_stage = static_cast<std::int8_t>(checker::Stage::window);
@@ -41,10 +42,16 @@ void find_dead_rules(const Context& cx, std::vector<Finding>& out) {
     if (p.over != 0) continue;
     const auto moves = cx.moves.out(v);
     if (p.stage == window_stage && valid_step) {
-      actions.clear();
-      cx.semantics.enabled_actions(cx.graph.state(v), actions);
-      for (const int a : actions) {
-        if (a >= 0 && static_cast<std::size_t>(a) < enabled.size()) enabled[a] = true;
+      if (unenabled > 0) {  // (once every action was enabled somewhere, no need to ask)
+        actions.clear();
+        cx.graph.state_into(v, state);
+        cx.semantics.enabled_actions(state, actions);
+        for (const int a : actions) {
+          if (a >= 0 && static_cast<std::size_t>(a) < enabled.size() && !enabled[a]) {
+            enabled[a] = true;
+            --unenabled;
+          }
+        }
       }
       const int w = game.steps[p.step].window;
       if (w >= 0 && std::any_of(moves.begin(), moves.end(), [](const Edge& e) {
@@ -56,7 +63,8 @@ void find_dead_rules(const Context& cx, std::vector<Finding>& out) {
     if (unfired > 0 && std::any_of(moves.begin(), moves.end(), [](const Edge& e) {
           return e.kind == checker::MoveKind::trigger || e.kind == checker::MoveKind::decline;
         })) {
-      cx.semantics.successors(cx.graph.state(v), succ);
+      cx.graph.state_into(v, state);
+      cx.semantics.successors(state, succ);
       for (const auto& m : succ) {
         const bool trigger_move =
             m.kind == checker::MoveKind::trigger || m.kind == checker::MoveKind::decline;

@@ -17,10 +17,12 @@ void find_unreachable_wins(const Context& cx, std::vector<Finding>& out) {
   std::vector<bool> seen(conditions.size() * static_cast<std::size_t>(players), false);
   std::size_t missing = seen.size();
   std::vector<std::pair<int, int>> holding;
+  checker::StateVec state;
   for (StateId v = 0; v < cx.size() && missing > 0; ++v) {
     if (cx.interrupted()) return;
     holding.clear();
-    cx.semantics.end_conditions_holding(cx.graph.state(v), holding);
+    cx.graph.state_into(v, state);
+    cx.semantics.end_conditions_holding(state, holding);
     for (const auto& [c, p] : holding) {
       const auto i = static_cast<std::size_t>(c) * static_cast<std::size_t>(players) +
                      static_cast<std::size_t>(p);

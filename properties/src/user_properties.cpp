@@ -121,23 +121,40 @@ void check_user_properties(const Context& cx, std::vector<Finding>& out) {
       eval[i].to.assign(n, false);
     }
   }
-  for (StateId v = 0; v < n; ++v) {
+  // A property other than leads_to is decided at its first state (in
+  // Context::earlier's order); when states come in that order (depth_ordered)
+  // the pass ends once every property is decided, and a state is unpacked
+  // only when some property still needs it.
+  const bool any_leads_to =
+      std::any_of(properties.begin(), properties.end(),
+                  [](const Property& p) { return p.kind == Property::Kind::leads_to; });
+  std::size_t open = properties.size();
+  checker::StateVec s;
+  for (StateId v = 0; v < n && (any_leads_to || open > 0 || !cx.depth_ordered()); ++v) {
     if (cx.interrupted()) return;
-    const checker::StateVec s = cx.graph.state(v);
+    bool unpacked = false;
+    const auto state = [&]() -> const checker::StateVec& {
+      if (!unpacked) cx.graph.state_into(v, s);
+      unpacked = true;
+      return s;
+    };
     for (std::size_t i = 0; i < properties.size(); ++i) {
       const Property& p = properties[i];
       Evaluation& e = eval[i];
       if (p.kind == Property::Kind::leads_to) {
-        e.from[v] =
-            restricted_to(cx, p, cx.points[v].step) && p.expr && cx.semantics.holds(*p.expr, s);
-        e.to[v] = p.to && cx.semantics.holds(*p.to, s);
+        e.from[v] = restricted_to(cx, p, cx.points[v].step) && p.expr &&
+                    cx.semantics.holds(*p.expr, state());
+        e.to[v] = p.to && cx.semantics.holds(*p.to, state());
         continue;
       }
       // States are numbered in BFS order, but depth decides ties explicitly.
       if (e.first != checker::no_state && !cx.earlier(v, e.first)) continue;
       if (!p.expr || !restricted_to(cx, p, cx.points[v].step)) continue;
-      const bool holds = cx.semantics.holds(*p.expr, s);
-      if ((p.kind == Property::Kind::always) != holds) e.first = v;
+      const bool holds = cx.semantics.holds(*p.expr, state());
+      if ((p.kind == Property::Kind::always) != holds) {
+        if (e.first == checker::no_state) --open;
+        e.first = v;
+      }
     }
   }
 

@@ -102,6 +102,30 @@ TEST(Explicit, ParentsGiveShortestDepths) {
   }
 }
 
+// What properties/ relies on when it orders states by id instead of by
+// (depth, id): the search numbers them level by level, and says so; and the
+// buffer-reusing readers give what state() and edges() give.
+TEST(Explicit, NumbersStatesLevelByLevel) {
+  const testing::Scrambled sys(77, 3, 40);
+  const auto g = run(sys, {}, 2);
+  ASSERT_GT(g->size(), 1000U);
+  EXPECT_TRUE(g->numbered_by_depth());
+  StateVec s = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};  // longer than a state: cut back
+  std::vector<Edge> e(3);
+  for (StateId id = 1; id < g->size(); ++id) {
+    ASSERT_LE(g->depth(id - 1), g->depth(id)) << id;
+    g->state_into(id, s);
+    ASSERT_EQ(g->state(id), s) << id;
+    g->edges_into(id, e);
+    const std::vector<Edge> fresh = g->edges(id);
+    ASSERT_EQ(fresh.size(), e.size()) << id;
+    for (std::size_t i = 0; i < e.size(); ++i) {
+      ASSERT_EQ(fresh[i].to, e[i].to) << id;
+      ASSERT_EQ(fresh[i].index, e[i].index) << id;
+    }
+  }
+}
+
 TEST(Explicit, IrregularSystemMatchesReferenceForEveryThreadCount) {
   for (const std::uint64_t seed : {1ULL, 2ULL, 77ULL}) {
     const testing::Scrambled sys(seed, 3, 40);

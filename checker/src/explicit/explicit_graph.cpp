@@ -2,6 +2,7 @@
 #include "explicit_graph.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <string>
 
@@ -23,21 +24,38 @@ const Semantics& ExplicitGraph::semantics() const {
 }
 
 StateVec ExplicitGraph::state(StateId id) const {
-  std::vector<Word> w(packer_.words());
-  store_.load(id, w.data());
   StateVec out;
-  packer_.unpack(w.data(), out);
+  state_into(id, out);
   return out;
+}
+
+void ExplicitGraph::state_into(StateId id, StateVec& out) const {
+  // (A packed state is a few words: on the stack unless it is unusually wide.)
+  constexpr std::size_t on_stack = 16;
+  std::array<Word, on_stack> small;
+  std::vector<Word> large;
+  Word* w = small.data();
+  if (packer_.words() > on_stack) {
+    large.resize(packer_.words());
+    w = large.data();
+  }
+  store_.load(id, w);
+  packer_.unpack(w, out);
 }
 
 std::vector<Edge> ExplicitGraph::edges(StateId id) const {
   std::vector<Edge> out;
-  if (id >= edges_.states()) return out;
+  edges_into(id, out);
+  return out;
+}
+
+void ExplicitGraph::edges_into(StateId id, std::vector<Edge>& out) const {
+  out.clear();
+  if (id >= edges_.states()) return;
   const std::uint64_t b = edges_.begin(id), e = edges_.end(id);
   out.reserve(e - b);
   for (std::uint64_t i = b; i < e; ++i)
     out.push_back(edges_.edge(i, static_cast<std::uint32_t>(i - b)));
-  return out;
 }
 
 std::uint32_t ExplicitGraph::parent_index(StateId id) const {

@@ -28,10 +28,13 @@ class ExplicitGraph final : public ExploredGraph {
   [[nodiscard]] std::uint32_t initial_count() const override { return initial_count_; }
   [[nodiscard]] StateVec state(StateId id) const override;
   [[nodiscard]] std::vector<Edge> edges(StateId id) const override;
+  void state_into(StateId id, StateVec& out) const override;
+  void edges_into(StateId id, std::vector<Edge>& out) const override;
   [[nodiscard]] std::uint64_t expanded() const override { return edges_.states(); }
   [[nodiscard]] StateId parent(StateId id) const override { return store_.parent(id); }
   [[nodiscard]] std::uint32_t parent_index(StateId id) const override;
   [[nodiscard]] std::uint32_t depth(StateId id) const override;
+  [[nodiscard]] bool numbered_by_depth() const override { return true; }  // levels in id order
   [[nodiscard]] Completion completion() const override { return completion_; }
   [[nodiscard]] const Statistics& statistics() const override { return statistics_; }
 

@@ -48,6 +48,10 @@ class ExploredGraph {
   [[nodiscard]] virtual std::uint32_t initial_count() const = 0;        // states 0..n-1 are initial
   [[nodiscard]] virtual StateVec state(StateId id) const = 0;           // unpacked
   [[nodiscard]] virtual std::vector<Edge> edges(StateId id) const = 0;  // in successor order
+  // The same into `out`, whose buffer is reused: for the passes over every
+  // state (properties/), which would otherwise allocate twice per state.
+  virtual void state_into(StateId id, StateVec& out) const { out = state(id); }
+  virtual void edges_into(StateId id, std::vector<Edge>& out) const { out = edges(id); }
   // States 0..expanded()-1 have their complete edge lists. When completion()
   // is not `complete`, the states after them were reached but not expanded:
   // their edges() are empty, which says nothing about deadlock.
@@ -55,6 +59,9 @@ class ExploredGraph {
   [[nodiscard]] virtual StateId parent(StateId id) const = 0;  // no_state for initial states
   [[nodiscard]] virtual std::uint32_t parent_index(StateId id) const = 0;  // successor index used
   [[nodiscard]] virtual std::uint32_t depth(StateId id) const = 0;
+  // Whether a state never has a smaller depth than one numbered before it
+  // (a breadth-first search numbers them so): (depth, id) order is id order.
+  [[nodiscard]] virtual bool numbered_by_depth() const { return false; }
   [[nodiscard]] virtual Completion completion() const = 0;
   [[nodiscard]] virtual const Statistics& statistics() const = 0;
 

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "loophole/checker/explored.hpp"
@@ -48,6 +49,10 @@ std::vector<Finding> check_all(const checker::ExploredGraph& graph,
 struct CheckResult {
   std::vector<Finding> findings;
   std::vector<std::string> not_run;
+  // Wall seconds of each part, in order: "context" (the pass over every
+  // state that the analyses share), then each analysis that ran (its
+  // findings' traces included). For benchmarks (bench/check_bench).
+  std::vector<std::pair<std::string, double>> seconds;
 };
 
 // check_all that stops soon after `interrupt` is set (e.g. by SIGINT).
