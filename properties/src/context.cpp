@@ -6,18 +6,12 @@
 // them deadlocks or dead ends.
 #include "context.hpp"
 
+#include <array>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 namespace loophole::properties::detail {
-namespace {
-
-std::int32_t field(const checker::StateVec& s, int index, std::int32_t otherwise = 0) {
-  return index >= 0 && static_cast<std::size_t>(index) < s.size() ? s[index] : otherwise;
-}
-
-}  // namespace
 
 Context::Context(const checker::ExploredGraph& explored, const CheckSelection& chosen,
                  const std::atomic<bool>* interrupt)
@@ -35,20 +29,24 @@ Context::Context(const checker::ExploredGraph& explored, const CheckSelection& c
   moves.offsets.reserve(std::size_t{n} + 1);
   moves.edges.reserve(graph.statistics().transitions);
   std::vector<Edge> out;
-  checker::StateVec s;
+  // (Only the control fields: unpacking every field of every state cost as
+  // much again as the rest of this pass.)
+  const std::array<int, 6> control = {layout.over,  layout.gap,    layout.step,
+                                      layout.stage, layout.active, layout.window_holder};
+  std::array<std::int32_t, 6> c{};
   for (StateId v = 0; v < n; ++v) {
     if (interrupted()) break;  // every analysis sees the flag and stops too
     graph.edges_into(v, out);
     moves.add_state(out);
-    graph.state_into(v, s);
+    graph.fields_into(v, control, 0, c.data());
     Point& p = points[v];
-    p.over = static_cast<std::int8_t>(field(s, layout.over));
-    p.gap = p.over == 2 ? field(s, layout.gap) : 0;
-    p.step = field(s, layout.step);
-    p.stage = static_cast<std::int8_t>(field(s, layout.stage));
-    p.active = static_cast<std::int8_t>(field(s, layout.active));
+    p.over = static_cast<std::int8_t>(c[0]);
+    p.gap = p.over == 2 ? c[1] : 0;
+    p.step = c[2];
+    p.stage = static_cast<std::int8_t>(c[3]);
+    p.active = static_cast<std::int8_t>(c[4]);
     if (p.stage == static_cast<std::int8_t>(checker::Stage::window)) {
-      p.holder = static_cast<std::int8_t>(field(s, layout.window_holder));
+      p.holder = static_cast<std::int8_t>(c[5]);
     }
   }
 }

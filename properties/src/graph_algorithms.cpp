@@ -38,35 +38,54 @@ bool kept(const EdgePredicate& keep, StateId from, const Edge& e) { return !keep
 std::vector<std::vector<StateId>> cyclic_components(const Digraph& g, const EdgePredicate& keep) {
   const auto n = static_cast<StateId>(g.size());
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
-  std::vector<bool> self_loop(n, false);
+  // Only a state with a kept edge out of it can be on a cycle. When those
+  // are few (a leads_to's states where `to` does not hold, the doomed states
+  // of a stalemate), the components are computed on them alone, numbered
+  // 0..m-1 in the same order, and the others never enter Tarjan's search.
+  std::vector<StateId> active;  // the states with a kept edge out, ascending
   for (StateId v = 0; v < n; ++v) {
+    const std::size_t before = pairs.size();
     for (const Edge& e : g.out(v)) {
-      if (!kept(keep, v, e)) continue;
-      if (e.to == v) self_loop[v] = true;
-      pairs.emplace_back(v, e.to);
+      if (kept(keep, v, e)) pairs.emplace_back(v, e.to);
     }
+    if (pairs.size() != before) active.push_back(v);
+  }
+  const auto m = static_cast<std::uint32_t>(active.size());
+  if (m < n) {
+    std::vector<std::uint32_t> local(n, unreached);
+    for (std::uint32_t i = 0; i < m; ++i) local[active[i]] = i;
+    std::size_t kept_pairs = 0;
+    for (const auto& [from, to] : pairs) {
+      if (local[to] != unreached) pairs[kept_pairs++] = {local[from], local[to]};
+    }
+    pairs.resize(kept_pairs);
+  }
+  const auto global = [&](std::uint32_t i) { return m < n ? active[i] : i; };
+  std::vector<bool> self_loop(m, false);
+  for (const auto& [from, to] : pairs) {
+    if (from == to) self_loop[from] = true;
   }
   // (In order of source, which is all edges_are_sorted asks: no sort.)
-  const Csr csr(boost::edges_are_sorted, pairs.begin(), pairs.end(), n, pairs.size());
+  const Csr csr(boost::edges_are_sorted, pairs.begin(), pairs.end(), m, pairs.size());
   pairs = {};
-  std::vector<std::uint32_t> component(n);
+  std::vector<std::uint32_t> component(m);
   const auto count = boost::strong_components(
       csr,
       boost::make_iterator_property_map(component.begin(), boost::get(boost::vertex_index, csr)));
 
   std::vector<std::uint32_t> size(count, 0);
-  for (StateId v = 0; v < n; ++v) ++size[component[v]];
+  for (std::uint32_t i = 0; i < m; ++i) ++size[component[i]];
   std::vector<std::uint32_t> slot(count, unreached);  // component -> index in result
   std::vector<std::vector<StateId>> result;
-  for (StateId v = 0; v < n; ++v) {
-    const auto c = component[v];
-    if (size[c] < 2 && !self_loop[v]) continue;
+  for (std::uint32_t i = 0; i < m; ++i) {
+    const auto c = component[i];
+    if (size[c] < 2 && !self_loop[i]) continue;
     if (slot[c] == unreached) {
       slot[c] = static_cast<std::uint32_t>(result.size());
       result.emplace_back();
       result.back().reserve(size[c]);
     }
-    result[slot[c]].push_back(v);
+    result[slot[c]].push_back(global(i));
   }
   return result;
 }

@@ -26,6 +26,8 @@ void find_stalemates(const Context& cx, std::vector<Finding>& out) {
   std::vector<bool> ends(n, false);
   for (StateId v = 0; v < n; ++v) ends[v] = cx.final_state(v) || cx.frontier(v);
   const std::vector<bool> can_end = can_reach(cx.moves, ends);
+  // (Most games can end from every state: then there is nothing to look for.)
+  if (std::find(can_end.begin(), can_end.end(), false) == can_end.end()) return;
 
   // Edges out of a doomed state only lead to doomed states.
   const EdgePredicate doomed = [&](StateId from, const Edge&) { return !can_end[from]; };

@@ -105,6 +105,7 @@ TEST(Explicit, ParentsGiveShortestDepths) {
 // What properties/ relies on when it orders states by id instead of by
 // (depth, id): the search numbers them level by level, and says so; and the
 // buffer-reusing readers give what state() and edges() give.
+// (Scrambled states have eight fields.)
 TEST(Explicit, NumbersStatesLevelByLevel) {
   const testing::Scrambled sys(77, 3, 40);
   const auto g = run(sys, {}, 2);
@@ -116,6 +117,10 @@ TEST(Explicit, NumbersStatesLevelByLevel) {
     ASSERT_LE(g->depth(id - 1), g->depth(id)) << id;
     g->state_into(id, s);
     ASSERT_EQ(g->state(id), s) << id;
+    const std::vector<int> which = {2, -1, 0, static_cast<int>(s.size()), 1};
+    std::vector<std::int32_t> some(which.size());
+    g->fields_into(id, which, -7, some.data());
+    ASSERT_EQ((std::vector<std::int32_t>{s[2], -7, s[0], -7, s[1]}), some) << id;
     g->edges_into(id, e);
     const std::vector<Edge> fresh = g->edges(id);
     ASSERT_EQ(fresh.size(), e.size()) << id;

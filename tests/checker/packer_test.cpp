@@ -172,6 +172,10 @@ TEST(Packer, RoundTripsEveryOffsetAndWidth) {
         StateVec scalar(p.fields());
         p.unpack_scalar(w.data(), scalar.data());
         ASSERT_EQ(s, scalar) << "width " << width << " offset " << offset;
+        for (std::size_t i = 0; i < s.size(); ++i) {
+          ASSERT_EQ(s[i], p.field(w.data(), i))
+              << "field " << i << " width " << width << " offset " << offset;
+        }
         std::vector<Word> delta(p.words());
         p.pack_delta(previous, previous_words.data(), s, delta.data());
         ASSERT_EQ(w, delta) << "width " << width << " offset " << offset;

@@ -3,6 +3,7 @@
 // required progress edge), paths, backward reachability, loop classes.
 #include "graph_algorithms.hpp"
 
+#include <algorithm>
 #include <initializer_list>
 #include <vector>
 
@@ -179,6 +180,69 @@ TEST(CanReach, AgreesWithTheClosureOnRandomGraphs) {
     for (int k = 0; k < 3; ++k) targets[next(n)] = true;
     EXPECT_EQ(reach_by_closure(g, targets, {}), can_reach(g, targets)) << round;
     EXPECT_EQ(reach_by_closure(g, targets, quiet), can_reach(g, targets, quiet)) << round;
+  }
+}
+
+// cyclic_components against its definition on pseudo-random graphs: u and
+// v share a component when each reaches the other along kept edges, and a
+// component counts when it has two states or a kept self-loop. The
+// predicates keep every edge (Tarjan's search on all states), the quiet ones,
+// or only those out of a few states (on those states alone).
+TEST(CyclicComponents, AgreeWithMutualReachabilityOnRandomGraphs) {
+  std::uint64_t x = 0x243F6A8885A308D3ULL;
+  const auto next = [&x](std::uint64_t bound) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x % bound;
+  };
+  for (int round = 0; round < 12; ++round) {
+    Digraph g;
+    constexpr StateId n = 120;
+    for (StateId v = 0; v < n; ++v) {
+      std::vector<Edge> out;
+      // (Even rounds: every state has an edge, so with `all` no state is left out.)
+      const auto degree = round % 2 == 0 ? 1 + next(3) : next(4);
+      for (std::uint64_t k = 0; k < degree; ++k) {
+        out.push_back(to(static_cast<StateId>(
+                             next(5) == 0 ? next(n) : std::min<std::uint64_t>(n - 1, v + next(6))),
+                         next(3) == 0));
+      }
+      g.add_state(out);
+    }
+    const EdgePredicate few = [](StateId from, const Edge&) { return from % 7 < 3; };
+    for (const EdgePredicate& keep : {EdgePredicate{all}, EdgePredicate{quiet}, few}) {
+      // reach[u][v]: v reachable from u along kept edges (u itself included).
+      std::vector<std::vector<bool>> reach(n, std::vector<bool>(n, false));
+      for (StateId u = 0; u < n; ++u) {
+        std::vector<StateId> stack{u};
+        reach[u][u] = true;
+        while (!stack.empty()) {
+          const StateId v = stack.back();
+          stack.pop_back();
+          for (const Edge& e : g.out(v)) {
+            if (keep(v, e) && !reach[u][e.to]) {
+              reach[u][e.to] = true;
+              stack.push_back(e.to);
+            }
+          }
+        }
+      }
+      std::vector<std::vector<StateId>> want;
+      std::vector<bool> placed(n, false);
+      for (StateId u = 0; u < n; ++u) {
+        if (placed[u]) continue;
+        std::vector<StateId> members;
+        for (StateId v = u; v < n; ++v) {
+          if (reach[u][v] && reach[v][u]) members.push_back(v);
+        }
+        for (const StateId v : members) placed[v] = true;
+        const bool self_loop = std::any_of(g.out(u).begin(), g.out(u).end(),
+                                           [&](const Edge& e) { return e.to == u && keep(u, e); });
+        if (members.size() > 1 || self_loop) want.push_back(members);
+      }
+      EXPECT_EQ(want, cyclic_components(g, keep)) << "round " << round;
+    }
   }
 }
 

@@ -43,6 +43,25 @@ void ExplicitGraph::state_into(StateId id, StateVec& out) const {
   packer_.unpack(w, out);
 }
 
+void ExplicitGraph::fields_into(StateId id, std::span<const int> which, std::int32_t absent,
+                                std::int32_t* out) const {
+  constexpr std::size_t on_stack = 16;
+  std::array<Word, on_stack> small;
+  std::vector<Word> large;
+  Word* w = small.data();
+  if (packer_.words() > on_stack) {
+    large.resize(packer_.words());
+    w = large.data();
+  }
+  store_.load(id, w);
+  for (std::size_t i = 0; i < which.size(); ++i) {
+    const int f = which[i];
+    out[i] = f >= 0 && static_cast<std::size_t>(f) < packer_.fields()
+                 ? packer_.field(w, static_cast<std::size_t>(f))
+                 : absent;
+  }
+}
+
 std::vector<Edge> ExplicitGraph::edges(StateId id) const {
   std::vector<Edge> out;
   edges_into(id, out);

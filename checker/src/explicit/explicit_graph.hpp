@@ -30,6 +30,8 @@ class ExplicitGraph final : public ExploredGraph {
   [[nodiscard]] std::vector<Edge> edges(StateId id) const override;
   void state_into(StateId id, StateVec& out) const override;
   void edges_into(StateId id, std::vector<Edge>& out) const override;
+  void fields_into(StateId id, std::span<const int> which, std::int32_t absent,
+                   std::int32_t* out) const override;
   [[nodiscard]] std::uint64_t expanded() const override { return edges_.states(); }
   [[nodiscard]] StateId parent(StateId id) const override { return store_.parent(id); }
   [[nodiscard]] std::uint32_t parent_index(StateId id) const override;

@@ -57,6 +57,14 @@ class Packer {
   }
   // The portable loop unpack() uses where AVX2 is missing (for tests).
   void unpack_scalar(const Word* in, std::int32_t* out) const;
+  // One field of a packed state (field < fields()).
+  [[nodiscard]] std::int32_t field(const Word* in, std::size_t field) const {
+    const Slot& s = fields_[field];
+    Word w = in[s.word] >> s.shift;
+    if (s.straddles()) w |= in[s.word + 1] << (64 - s.shift);
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(s.lo) +
+                                     (static_cast<std::uint32_t>(w) & s.mask));
+  }
   [[nodiscard]] bool simd() const { return simd_; }
 
  private:

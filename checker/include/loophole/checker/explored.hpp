@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,17 @@ class ExploredGraph {
   // state (properties/), which would otherwise allocate twice per state.
   virtual void state_into(StateId id, StateVec& out) const { out = state(id); }
   virtual void edges_into(StateId id, std::vector<Edge>& out) const { out = edges(id); }
+  // Some fields of state `id`: out[i] = state(id)[which[i]], or `absent` where
+  // which[i] is not a field (negative or past the end).
+  virtual void fields_into(StateId id, std::span<const int> which, std::int32_t absent,
+                           std::int32_t* out) const {
+    const StateVec s = state(id);
+    for (std::size_t i = 0; i < which.size(); ++i) {
+      const int f = which[i];
+      out[i] = f >= 0 && static_cast<std::size_t>(f) < s.size() ? s[static_cast<std::size_t>(f)]
+                                                                : absent;
+    }
+  }
   // States 0..expanded()-1 have their complete edge lists. When completion()
   // is not `complete`, the states after them were reached but not expanded:
   // their edges() are empty, which says nothing about deadlock.
