@@ -261,8 +261,9 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
         // written atomically, so none is left half-written.)
         static const std::atomic<bool> never{false};
         const bool stopped_exploring = rs.completion == checker::Completion::interrupted;
-        auto checked = properties::run_checks(*graph, properties::CheckSelection{},
-                                              stopped_exploring ? &never : &interrupted);
+        auto checked =
+            properties::run_checks(*graph, properties::CheckSelection{},
+                                   stopped_exploring ? &never : &interrupted, args.threads);
         if (!checked.not_run.empty()) rs.completion = checker::Completion::interrupted;
         rs.not_checked = std::move(checked.not_run);
         bool open = rs.completion != checker::Completion::complete;

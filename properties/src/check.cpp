@@ -5,8 +5,12 @@
 #include "loophole/properties/check.hpp"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <chrono>
+#include <exception>
 #include <iterator>
+#include <thread>
 #include <tuple>
 
 #include "analyses.hpp"
@@ -27,23 +31,21 @@ CheckSelection CheckSelection::only(Kind k) {
 }
 
 CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection& selection,
-                       const std::atomic<bool>* interrupt) {
+                       const std::atomic<bool>* interrupt, int threads) {
   CheckResult result;
   using Clock = std::chrono::steady_clock;
-  auto lap = Clock::now();
-  const auto timed = [&](const char* name) {
-    const auto now = Clock::now();
-    result.seconds.emplace_back(name, std::chrono::duration<double>(now - lap).count());
-    lap = now;
+  const auto seconds_since = [](Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
   };
+  const auto started = Clock::now();
   const detail::Context cx(graph, selection, interrupt);
-  timed("context");
+  result.seconds.emplace_back("context", seconds_since(started));
   using Analysis = void (*)(const detail::Context&, std::vector<Finding>&);
   const struct {
     bool selected;
     const char* name;
     Analysis run;
-  } analyses[] = {
+  } parts[] = {
       {selection.deadlocks, "deadlocks", detail::find_deadlocks},
       {selection.response_loops, "response loops", detail::find_response_loops},
       {selection.stalemates, "stalemates", detail::find_stalemates},
@@ -52,20 +54,58 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
       {selection.dead_rules, "dead rules", detail::find_dead_rules},
       {selection.user_properties, "user properties", detail::check_user_properties},
   };
-  for (const auto& a : analyses) {
-    if (!a.selected) continue;
-    if (cx.interrupted()) {
-      result.not_run.emplace_back(a.name);
-      continue;
-    }
+  struct Outcome {
     std::vector<Finding> found;
-    a.run(cx, found);
-    timed(a.name);
-    if (cx.interrupted()) {
-      result.not_run.emplace_back(a.name);
+    bool cut_short = false;
+    double seconds = 0;
+    std::exception_ptr error;
+  };
+  constexpr std::size_t count = std::size(parts);
+  std::array<Outcome, count> outcomes;
+  // The analyses only read the context, the graph and the semantics (whose
+  // scratch is per thread), so they run side by side, each into its own
+  // findings; those are joined in the order above whatever the thread count.
+  // On several threads the ones that take longest on the seed games start
+  // first; on one, they run in the order above (so an interruption cuts off
+  // a tail of it).
+  if (threads <= 0) threads = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  constexpr std::array<std::size_t, count> by_cost = {6, 1, 2, 5, 3, 0, 4};
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t k; (k = next.fetch_add(1)) < count;) {
+      const std::size_t i = threads > 1 ? by_cost[k] : k;
+      Outcome& o = outcomes[i];
+      if (!parts[i].selected) continue;
+      if (cx.interrupted()) {
+        o.cut_short = true;
+        continue;
+      }
+      const auto t = Clock::now();
+      try {
+        parts[i].run(cx, o.found);
+      } catch (...) {
+        o.error = std::current_exception();
+      }
+      o.seconds = seconds_since(t);
+      if (cx.interrupted()) o.cut_short = true;
+    }
+  };
+  {
+    std::vector<std::jthread> team;
+    const auto helpers = std::min(count, static_cast<std::size_t>(threads)) - 1;
+    for (std::size_t i = 0; i < helpers; ++i) team.emplace_back(work);
+    work();
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    Outcome& o = outcomes[i];
+    if (o.error) std::rethrow_exception(o.error);
+    if (!parts[i].selected) continue;
+    if (o.cut_short) {
+      result.not_run.emplace_back(parts[i].name);
       continue;
     }
-    std::move(found.begin(), found.end(), std::back_inserter(result.findings));
+    result.seconds.emplace_back(parts[i].name, o.seconds);
+    std::move(o.found.begin(), o.found.end(), std::back_inserter(result.findings));
   }
   auto& found = result.findings;
   std::stable_sort(found.begin(), found.end(), [](const Finding& a, const Finding& b) {

@@ -1,10 +1,13 @@
 // Strongly connected components come from Boost.Graph (Tarjan's algorithm,
 // iterative, so a component of millions of states does not overflow the call
-// stack) on a compressed_sparse_row_graph holding only the kept edges. The
-// cycle search is a pair of breadth-first searches inside one component
-// (forward from the entry, backward to it), which gives the shortest cycle
-// through the entry that uses a required edge in time linear in the
-// component, without touching the rest of the graph.
+// stack) on a compressed_sparse_row_graph holding only the kept edges and
+// the states they leave. Backward reachability sweeps the forward edges
+// (breadth-first numbering points most of them forward) and searches the
+// reversed graph only for what the sweeps leave. The cycle search is a pair
+// of breadth-first searches inside one component (forward from the entry,
+// backward to it), which gives the shortest cycle through the entry that
+// uses a required edge in time linear in the component, without touching
+// the rest of the graph.
 #include "graph_algorithms.hpp"
 
 #include <algorithm>

@@ -88,6 +88,37 @@ TEST(CheckAll, TestGraphAndExplicitEngineAgreeOnEveryFixture) {
   }
 }
 
+// The analyses run side by side on several threads: the same findings, in
+// the same order, with the same traces, on every fixture.
+TEST(RunChecks, SameFindingsOnEveryThreadCount) {
+  for (const auto& file : fixtures()) {
+    SCOPED_TRACE(file);
+    const auto l = load(file);
+    ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
+    const auto graph = checker::explore(*l->semantics, {});
+    const auto one = run_checks(*graph, CheckSelection{}, nullptr, 1);
+    EXPECT_TRUE(one.not_run.empty());
+    for (const int threads : {2, 3, 7, 0}) {
+      const auto many = run_checks(*graph, CheckSelection{}, nullptr, threads);
+      EXPECT_TRUE(many.not_run.empty());
+      ASSERT_EQ(summary(one.findings), summary(many.findings)) << threads << " threads";
+      for (std::size_t i = 0; i < one.findings.size(); ++i) {
+        const auto& a = one.findings[i].trace;
+        const auto& b = many.findings[i].trace;
+        ASSERT_EQ(a.has_value(), b.has_value());
+        if (a) {
+          ASSERT_EQ(a->size(), b->size());
+          EXPECT_EQ(a->loop_start, b->loop_start);
+          for (std::size_t k = 0; k < a->size(); ++k) {
+            EXPECT_EQ(a->steps[k].successor, b->steps[k].successor) << threads << " threads";
+            EXPECT_EQ(a->steps[k].text, b->steps[k].text) << threads << " threads";
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(CheckAll, TruncatedGraphMakesAbsenceClaimsUnknown) {
   const auto l = load("dead-rule/dead-action.yaml");
   ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);

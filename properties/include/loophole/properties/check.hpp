@@ -49,14 +49,17 @@ std::vector<Finding> check_all(const checker::ExploredGraph& graph,
 struct CheckResult {
   std::vector<Finding> findings;
   std::vector<std::string> not_run;
-  // Wall seconds of each part, in order: "context" (the pass over every
-  // state that the analyses share), then each analysis that ran (its
-  // findings' traces included). For benchmarks (bench/check_bench).
+  // Wall seconds of each part: "context" (the pass over every state that
+  // the analyses share), then each analysis that ran to the end (its
+  // findings' traces included; on several threads they overlap). For
+  // benchmarks (bench/check_bench).
   std::vector<std::pair<std::string, double>> seconds;
 };
 
-// check_all that stops soon after `interrupt` is set (e.g. by SIGINT).
+// check_all that stops soon after `interrupt` is set (e.g. by SIGINT), with
+// the analyses run side by side on up to `threads` threads (the findings
+// are the same for every count).
 CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection& selection,
-                       const std::atomic<bool>* interrupt);
+                       const std::atomic<bool>* interrupt, int threads = 1);
 
 }  // namespace loophole::properties
