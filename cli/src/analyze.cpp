@@ -35,7 +35,9 @@ std::optional<Analyzed> analyze(const std::string& file, const std::string& disp
   rs.statistics = graph->statistics();
   std::set<std::string> structural;
   for (const auto& f : rs.findings) structural.insert(f.rule);
-  for (auto& f : properties::check_all(*graph, properties::CheckSelection{})) {
+  for (auto& f :
+       properties::run_checks(*graph, properties::CheckSelection{}, nullptr, explore.threads)
+           .findings) {
     if (f.kind == properties::Kind::dead_rule && structural.count(f.rule) != 0) continue;
     rs.findings.push_back(std::move(f));
   }
