@@ -382,6 +382,57 @@ TEST(Explicit, RulesetsMatchReferenceForEveryThreadCount) {
   }
 }
 
+// The language allows 8 players, and a move chosen by P8 must be stored
+// (its edge label names chooser player 7; labels once stopped at P7, and
+// the engine threw an internal error: found by fuzz_engines). The graph
+// must match the reference search on one and two threads. Each turn the
+// active player may flip `x` once in a window the others can only pass in.
+TEST(Explicit, EightPlayersChooseAndTheirMovesAreStored) {
+  const auto r = testing::load_ruleset("eight.yaml", R"(
+loophole: 1
+game: eight
+players: 8
+speeds: [1]
+scope: {turns: 1}
+state:
+  x: {type: int, range: [0, 1], init: 0}
+turn:
+  phases:
+    - name: main
+      steps:
+        - name: act
+          window: act
+windows:
+  act:
+    protocol: priority
+    active: {lead: [1]}
+actions:
+  - name: flip
+    who: active
+    speed: 1
+    answerable: false
+    limit: {per_window: 1}
+    effect: "x := 1 - x"
+)");
+  ASSERT_TRUE(r->sem);
+  const SemanticsSystem system(*r->sem);
+  const ReferenceGraph ref = testing::reference_bfs(system);
+  for (const int threads : {1, 2}) {
+    ExplicitOptions o;
+    o.threads = threads;
+    const auto g = explore(*r->sem, o);
+    EXPECT_EQ(Completion::complete, g->completion());
+    EXPECT_EQ(ref.states.size(), g->statistics().states);
+    EXPECT_EQ(ref.transitions, g->statistics().transitions);
+    expect_matches(ref, dynamic_cast<const ExplicitGraph&>(*g));
+    int most = -1;
+    for (StateId id = 0; id < g->size(); ++id) {
+      for (const Edge& e : g->edges(id)) most = std::max<int>(most, e.chooser_player);
+    }
+    EXPECT_EQ(7, most);
+  }
+}
+
 TEST(Explicit, GraphWithoutSemanticsRefusesTraces) {
   const testing::Torus torus(2);
   const auto g = run(torus);

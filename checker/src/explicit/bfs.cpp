@@ -57,12 +57,12 @@ struct alignas(64) TaskBuffer {
   std::vector<std::uint64_t> hashes;
   std::vector<std::uint16_t> labels;
   std::vector<StateStore::Ref> refs;
-  std::vector<std::uint32_t> degrees;    // successors per source
-  std::array<std::uint64_t, 16> seen{};  // raw move labels present (bit set)
-  std::uint64_t fresh = 0;               // first claims of new states
-  StateId first_id = 0;                  // id of the task's first new state
-  std::uint64_t first_edge = 0;          // position of the task's first edge
-  std::uint64_t accounted = 0;           // bytes acquired from the budget
+  std::vector<std::uint32_t> degrees;                            // successors per source
+  std::array<std::uint64_t, EdgeStore::raw_labels / 64> seen{};  // raw move labels present
+  std::uint64_t fresh = 0;                                       // first claims of new states
+  StateId first_id = 0;                                          // id of the task's first new state
+  std::uint64_t first_edge = 0;  // position of the task's first edge
+  std::uint64_t accounted = 0;   // bytes acquired from the budget
 };
 
 struct alignas(64) WorkerScratch {

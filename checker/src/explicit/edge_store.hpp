@@ -2,7 +2,8 @@
 // one array of edge targets, appended in state order as BFS expands states.
 // An edge costs 5 bytes: its target (4) and a one-byte label, an index into a
 // table of the distinct (kind, progress, chooser, chooser player) tuples the
-// run produced (at most 2 x 9 x 3 x 8; a game has far fewer). The successor
+// run produced (a chooser player only with chooser `player`: at most
+// 9 x 2 x (2 + 8) = 180 for the language's 8 players; a game has far fewer). The successor
 // index is not stored: edges are kept in successor order, duplicates included,
 // so an edge's index is its position in its state's list. Offsets are 4 bytes
 // per state, relative to a 64-bit base per 1024 states.
@@ -23,13 +24,16 @@ class EdgeStore {
  public:
   explicit EdgeStore(MemoryBudget& budget);
 
-  // The raw label of a successor (10 bits); interned by add().
+  // The raw label of a successor (11 bits: kind 4, progress 1, chooser 2,
+  // chooser player + 1 4, for players 0..7); interned by add().
+  static constexpr std::size_t raw_labels = std::size_t{1} << 11;
+  static constexpr int max_chooser_player = 7;  // the language allows 8 players
   [[nodiscard]] static std::uint16_t label(const Successor& s) {
     return label(s.kind, s.progress, s.chooser, s.chooser_player);
   }
   [[nodiscard]] static std::uint16_t label(MoveKind kind, bool progress, Chooser chooser,
                                            int chooser_player) {
-    if (chooser_player < -1 || chooser_player > 6 ||
+    if (chooser_player < -1 || chooser_player > max_chooser_player ||
         static_cast<unsigned>(kind) > static_cast<unsigned>(MoveKind::decline)) {
       bad_label(chooser_player);
     }
@@ -89,8 +93,8 @@ class EdgeStore {
   StableArray<std::uint8_t> attr_;
   StableArray<std::uint32_t> rel_;  // start of state s relative to base_[s >> group_shift]
   std::vector<std::uint64_t> base_;
-  std::array<std::int16_t, 1024> code_;  // raw label -> attr byte, -1 when not yet seen
-  std::vector<std::uint16_t> raw_;       // attr byte -> raw label
+  std::array<std::int16_t, raw_labels> code_;  // raw label -> attr byte, -1 when not yet seen
+  std::vector<std::uint16_t> raw_;             // attr byte -> raw label
   std::uint64_t closed_ = 0;
   std::uint64_t count_ = 0;
 };
