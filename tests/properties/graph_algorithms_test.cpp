@@ -100,6 +100,36 @@ TEST(CanReach, BackwardFromTargets) {
   EXPECT_EQ((std::vector<bool>{true, true, true, false, false}), quiet_reach);
 }
 
+// Pseudo-random numbers below `bound`, the same on every run.
+struct Xorshift {
+  std::uint64_t x;
+  std::uint64_t operator()(std::uint64_t bound) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x % bound;
+  }
+};
+
+// n states with min_degree..3 edges each, a fifth of them to any state,
+// the others forward as breadth-first numbering makes most edges: from
+// v + step to v + step + span - 1; a third of them progress edges.
+Digraph random_graph(Xorshift& next, StateId n, std::uint64_t min_degree, std::uint64_t step,
+                     std::uint64_t span) {
+  Digraph g;
+  for (StateId v = 0; v < n; ++v) {
+    std::vector<Edge> out;
+    const auto degree = min_degree + next(4 - min_degree);
+    for (std::uint64_t k = 0; k < degree; ++k) {
+      const auto target =
+          next(5) == 0 ? next(n) : std::min<std::uint64_t>(n - 1, v + step + next(span));
+      out.push_back(to(static_cast<StateId>(target), next(3) == 0));
+    }
+    g.add_state(out);
+  }
+  return g;
+}
+
 // Whether each state reaches a target, by following every kept path
 // (quadratic; for checking can_reach on small graphs).
 std::vector<bool> reach_by_closure(const Digraph& g, const std::vector<bool>& targets,
@@ -155,27 +185,10 @@ TEST(CanReach, ChainsBackToEarlierStatesAreFollowedPastTheSweeps) {
 // The same against the closure on pseudo-random graphs of 300 states, with
 // and without a predicate.
 TEST(CanReach, AgreesWithTheClosureOnRandomGraphs) {
-  std::uint64_t x = 0x9E3779B97F4A7C15ULL;
-  const auto next = [&x](std::uint64_t bound) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return x % bound;
-  };
+  Xorshift next{0x9E3779B97F4A7C15ULL};
   for (int round = 0; round < 20; ++round) {
-    Digraph g;
     constexpr StateId n = 300;
-    for (StateId v = 0; v < n; ++v) {
-      std::vector<Edge> out;
-      const auto degree = next(4);
-      for (std::uint64_t k = 0; k < degree; ++k) {
-        // Mostly forward, as breadth-first numbering makes them.
-        const auto target =
-            next(5) == 0 ? next(n) : std::min<std::uint64_t>(n - 1, v + 1 + next(20));
-        out.push_back(to(static_cast<StateId>(target), next(3) == 0));
-      }
-      g.add_state(out);
-    }
+    const Digraph g = random_graph(next, n, 0, 1, 20);
     std::vector<bool> targets(n, false);
     for (int k = 0; k < 3; ++k) targets[next(n)] = true;
     EXPECT_EQ(reach_by_closure(g, targets, {}), can_reach(g, targets)) << round;
@@ -189,27 +202,11 @@ TEST(CanReach, AgreesWithTheClosureOnRandomGraphs) {
 // predicates keep every edge (Tarjan's search on all states), the quiet ones,
 // or only those out of a few states (on those states alone).
 TEST(CyclicComponents, AgreeWithMutualReachabilityOnRandomGraphs) {
-  std::uint64_t x = 0x243F6A8885A308D3ULL;
-  const auto next = [&x](std::uint64_t bound) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return x % bound;
-  };
+  Xorshift next{0x243F6A8885A308D3ULL};
   for (int round = 0; round < 12; ++round) {
-    Digraph g;
     constexpr StateId n = 120;
-    for (StateId v = 0; v < n; ++v) {
-      std::vector<Edge> out;
-      // (Even rounds: every state has an edge, so with `all` no state is left out.)
-      const auto degree = round % 2 == 0 ? 1 + next(3) : next(4);
-      for (std::uint64_t k = 0; k < degree; ++k) {
-        out.push_back(to(static_cast<StateId>(
-                             next(5) == 0 ? next(n) : std::min<std::uint64_t>(n - 1, v + next(6))),
-                         next(3) == 0));
-      }
-      g.add_state(out);
-    }
+    // (Even rounds: every state has an edge, so with `all` no state is left out.)
+    const Digraph g = random_graph(next, n, round % 2 == 0 ? 1 : 0, 0, 6);
     const EdgePredicate few = [](StateId from, const Edge&) { return from % 7 < 3; };
     for (const EdgePredicate& keep : {EdgePredicate{all}, EdgePredicate{quiet}, few}) {
       // reach[u][v]: v reachable from u along kept edges (u itself included).

@@ -29,31 +29,39 @@ StateVec ExplicitGraph::state(StateId id) const {
   return out;
 }
 
-void ExplicitGraph::state_into(StateId id, StateVec& out) const {
-  // (A packed state is a few words: on the stack unless it is unusually wide.)
-  constexpr std::size_t on_stack = 16;
-  std::array<Word, on_stack> small;
-  std::vector<Word> large;
-  Word* w = small.data();
-  if (packer_.words() > on_stack) {
-    large.resize(packer_.words());
-    w = large.data();
+namespace {
+
+// A state's packed words, loaded where the caller keeps them: a packed state
+// is a few words, on the stack unless it is unusually wide.
+class Words {
+ public:
+  Words(const StateStore& store, StateId id) {
+    if (store.words() > small_.size()) {
+      large_.resize(store.words());
+      w_ = large_.data();
+    }
+    store.load(id, w_);
   }
-  store_.load(id, w);
-  packer_.unpack(w, out);
+  Words(const Words&) = delete;  // (w_ may point into this object)
+  Words& operator=(const Words&) = delete;
+  [[nodiscard]] const Word* get() const { return w_; }
+
+ private:
+  std::array<Word, 16> small_;
+  std::vector<Word> large_;
+  Word* w_ = small_.data();
+};
+
+}  // namespace
+
+void ExplicitGraph::state_into(StateId id, StateVec& out) const {
+  packer_.unpack(Words(store_, id).get(), out);
 }
 
 void ExplicitGraph::fields_into(StateId id, std::span<const int> which, std::int32_t absent,
                                 std::int32_t* out) const {
-  constexpr std::size_t on_stack = 16;
-  std::array<Word, on_stack> small;
-  std::vector<Word> large;
-  Word* w = small.data();
-  if (packer_.words() > on_stack) {
-    large.resize(packer_.words());
-    w = large.data();
-  }
-  store_.load(id, w);
+  const Words words(store_, id);
+  const Word* w = words.get();
   for (std::size_t i = 0; i < which.size(); ++i) {
     const int f = which[i];
     out[i] = f >= 0 && static_cast<std::size_t>(f) < packer_.fields()
