@@ -19,7 +19,7 @@ namespace loophole::model {
 
 namespace {
 
-constexpr int k_max_players = 8;
+constexpr int k_max_players = max_players;
 constexpr int k_max_stack = 64;
 constexpr int k_max_turns = 1000;
 constexpr int k_max_speed = 1000;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "loophole/checker/explored.hpp"
+#include "loophole/model/game.hpp"
 
 #include "memory_budget.hpp"
 #include "region.hpp"
@@ -27,7 +28,8 @@ class EdgeStore {
   // The raw label of a successor (11 bits: kind 4, progress 1, chooser 2,
   // chooser player + 1 4, for players 0..7); interned by add().
   static constexpr std::size_t raw_labels = std::size_t{1} << 11;
-  static constexpr int max_chooser_player = 7;  // the language allows 8 players
+  static constexpr int max_chooser_player = model::max_players - 1;
+  static_assert(max_chooser_player + 1 < 16, "chooser player + 1 must fit its 4 bits");
   [[nodiscard]] static std::uint16_t label(const Successor& s) {
     return label(s.kind, s.progress, s.chooser, s.chooser_player);
   }

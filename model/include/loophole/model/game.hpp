@@ -17,6 +17,10 @@
 
 namespace loophole::model {
 
+// The most players a ruleset may declare (the checker rejects more; the
+// engines size what they store per player from it).
+inline constexpr int max_players = 8;
+
 // One bounded integer of the data state.
 struct Slot {
   std::string name;  // pretty, for transcripts: "life[P1]", "field[P2][0].damage", "hand[P1].spark"
