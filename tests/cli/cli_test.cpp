@@ -24,40 +24,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-fs::path temp_dir() {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / ("loophole-cli-" + std::to_string(::getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
-  return dir;
-}
-
-Outcome run(const std::string& args) {
-  const fs::path out = temp_dir() / "stdout";
-  const fs::path err = temp_dir() / "stderr";
-  const std::string cmd = std::string(LOOPHOLE_BINARY) + " " + args + " >" + out.string() + " 2>" +
-                          err.string() + " </dev/null";
-  const int status = std::system(cmd.c_str());
-  Outcome r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
-}
+using loophole::test::Outcome;
+using loophole::test::run;
+using loophole::test::slurp;
+using loophole::test::temp_dir;
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 

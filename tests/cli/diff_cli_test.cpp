@@ -12,46 +12,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "process.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-fs::path temp_dir() {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / ("loophole-diff-" + std::to_string(::getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
-  return dir;
-}
-
-Outcome run_in(const fs::path& cwd, const std::string& args) {
-  const fs::path out = temp_dir() / "stdout";
-  const fs::path err = temp_dir() / "stderr";
-  const std::string cmd = "cd '" + cwd.string() + "' && " + std::string(LOOPHOLE_BINARY) + " " +
-                          args + " >" + out.string() + " 2>" + err.string() + " </dev/null";
-  const int status = std::system(cmd.c_str());
-  Outcome r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
-}
-
-Outcome run(const std::string& args) { return run_in(fs::current_path(), args); }
+using loophole::test::Outcome;
+using loophole::test::run;
+using loophole::test::run_in;
+using loophole::test::slurp;
+using loophole::test::temp_dir;
 
 // Runs `git ARGS` in `repo` with a fixed identity; every "{git}" in ARGS is
 // the same git command (for chains such as "init -q && {git} add .").

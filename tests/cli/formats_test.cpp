@@ -24,43 +24,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-fs::path temp_dir() {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / ("loophole-formats-" + std::to_string(::getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
-  return dir;
-}
-
-Outcome run_command(const std::string& cmd) {
-  const fs::path out = temp_dir() / "stdout";
-  const fs::path err = temp_dir() / "stderr";
-  const int status =
-      std::system((cmd + " >" + out.string() + " 2>" + err.string() + " </dev/null").c_str());
-  Outcome r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(out);
-  r.err = slurp(err);
-  return r;
-}
-
-Outcome run(const std::string& args) {
-  return run_command(std::string(LOOPHOLE_BINARY) + " " + args);
-}
+using loophole::test::Outcome;
+using loophole::test::run;
+using loophole::test::run_command;
+using loophole::test::slurp;
+using loophole::test::temp_dir;
 
 std::vector<std::string> finding_ids(const std::string& json_report) {
   std::vector<std::string> ids;

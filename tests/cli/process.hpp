@@ -1,15 +1,66 @@
-// Helpers for tests that signal a running `loophole`.
+// Helpers for the end-to-end tests of the `loophole` binary (LOOPHOLE_BINARY):
+// run it and collect its exit code and output, or signal it while it runs.
 #pragma once
 
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 
 #include <signal.h>
 #include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace loophole::test {
+
+struct Outcome {
+  int code = -1;  // the exit code, or 128 + the signal that ended it
+  std::string out;
+  std::string err;
+};
+
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A directory of this test process's own (ctest runs tests side by side).
+inline std::filesystem::path temp_dir() {
+  static const std::filesystem::path dir = [] {
+    auto d =
+        std::filesystem::temp_directory_path() / ("loophole-cli-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+// Runs a shell command with stdin from /dev/null.
+inline Outcome run_command(const std::string& cmd) {
+  const auto out = temp_dir() / "stdout";
+  const auto err = temp_dir() / "stderr";
+  const int status =
+      std::system((cmd + " >" + out.string() + " 2>" + err.string() + " </dev/null").c_str());
+  Outcome r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(out);
+  r.err = slurp(err);
+  return r;
+}
+
+// Runs `loophole ARGS` in directory cwd, or in the current one.
+inline Outcome run_in(const std::filesystem::path& cwd, const std::string& args) {
+  return run_command("cd '" + cwd.string() + "' && " + std::string(LOOPHOLE_BINARY) + " " + args);
+}
+inline Outcome run(const std::string& args) {
+  return run_command(std::string(LOOPHOLE_BINARY) + " " + args);
+}
 
 // Whether process `pid` catches SIGINT, from the SigCgt mask in /proc; waits
 // up to 20 s for it. A SIGINT sent before loophole installs its handler would
