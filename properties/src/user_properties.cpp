@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "loophole/checker/conditions.hpp"
+
 #include "analyses.hpp"
 
 namespace loophole::properties::detail {
@@ -129,6 +131,13 @@ void check_user_properties(const Context& cx, std::vector<Finding>& out) {
       std::any_of(properties.begin(), properties.end(),
                   [](const Property& p) { return p.kind == Property::Kind::leads_to; });
   std::size_t open = properties.size();
+  // Each property's conditions, compiled: 2i its expression, 2i + 1 its `to`.
+  std::vector<const model::Expr*> exprs;
+  for (const Property& p : properties) {
+    exprs.push_back(p.expr.get());
+    exprs.push_back(p.to.get());
+  }
+  const checker::Conditions conditions(cx.semantics, std::move(exprs));
   checker::StateVec s;
   for (StateId v = 0; v < n && (any_leads_to || open > 0 || !cx.depth_ordered()); ++v) {
     if (cx.interrupted()) return;
@@ -142,15 +151,15 @@ void check_user_properties(const Context& cx, std::vector<Finding>& out) {
       const Property& p = properties[i];
       Evaluation& e = eval[i];
       if (p.kind == Property::Kind::leads_to) {
-        e.from[v] = restricted_to(cx, p, cx.points[v].step) && p.expr &&
-                    cx.semantics.holds(*p.expr, state());
-        e.to[v] = p.to && cx.semantics.holds(*p.to, state());
+        e.from[v] =
+            restricted_to(cx, p, cx.points[v].step) && p.expr && conditions.holds(2 * i, state());
+        e.to[v] = p.to && conditions.holds(2 * i + 1, state());
         continue;
       }
       // States are numbered in BFS order, but depth decides ties explicitly.
       if (e.first != checker::no_state && !cx.earlier(v, e.first)) continue;
       if (!p.expr || !restricted_to(cx, p, cx.points[v].step)) continue;
-      const bool holds = cx.semantics.holds(*p.expr, state());
+      const bool holds = conditions.holds(2 * i, state());
       if ((p.kind == Property::Kind::always) != holds) {
         if (e.first == checker::no_state) --open;
         e.first = v;

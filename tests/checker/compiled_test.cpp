@@ -32,6 +32,8 @@ namespace fs = std::filesystem;
 
 struct Agreement {
   std::uint64_t states = 0;
+  std::uint64_t conditions = 0, held = 0;  // Conditions::holds calls compared, true among them
+  std::size_t compiled = 0;                // conditions that ran compiled
   std::uint64_t successors = 0;
   std::uint64_t gaps = 0;  // rule-gap successors among them
   std::set<GapSite::Kind> gap_kinds;
@@ -42,7 +44,10 @@ struct Agreement {
 // comparing the compiled successors of every state met (up to `cap` states).
 Agreement agree(const Semantics& sem, const std::string& name, std::uint64_t cap) {
   const CompiledSystem compiled(sem);
+  const auto exprs = testing::all_conditions(sem.game());
+  const Conditions conditions(sem, exprs);
   Agreement a;
+  a.compiled = conditions.compiled();
   std::unordered_set<StateVec, testing::VecHash> seen;
   std::vector<StateVec> queue;
   for (const StateVec& s : sem.initial_states()) {
@@ -54,7 +59,9 @@ Agreement agree(const Semantics& sem, const std::string& name, std::uint64_t cap
   for (std::size_t head = 0; head < queue.size(); ++head) {
     if (queue.size() > cap) return a;
     const StateVec s = queue[head];
-    const std::string diff = testing::disagreement(sem, compiled, s, x);
+    std::string diff = testing::disagreement(sem, compiled, s, x);
+    if (diff.empty()) diff = testing::condition_disagreement(sem, conditions, exprs, s, a.held);
+    a.conditions += exprs.size();
     ++a.states;
     a.successors += ref.size();
     if (!diff.empty()) {
@@ -391,7 +398,7 @@ bool meant_to_fail(const std::string& path) {
 
 TEST(Compiled, AgreesWithReferenceOnEveryFixtureAndExample) {
   int loaded = 0;
-  std::uint64_t states = 0;
+  std::uint64_t states = 0, conditions = 0, held = 0;
   for (const std::string& path : corpus_files()) {
     auto l = load(path);
     EXPECT_EQ(l->game.has_value(), !meant_to_fail(path)) << path;
@@ -405,9 +412,18 @@ TEST(Compiled, AgreesWithReferenceOnEveryFixtureAndExample) {
     const Agreement a = agree(sem, path, 20000);
     EXPECT_EQ(a.complete, !big) << path;
     states += a.states;
+    const auto exprs = testing::all_conditions(*l->game);
+    EXPECT_EQ(a.compiled, exprs.size() - static_cast<std::size_t>(
+                                             std::count(exprs.begin(), exprs.end(), nullptr)))
+        << path << ": a condition ran on the reference";
+    conditions += a.conditions;
+    held += a.held;
   }
   EXPECT_GE(loaded, 57);
   EXPECT_GT(states, 30000U);
+  // (Both outcomes, many times: the comparison saw conditions hold and fail.)
+  EXPECT_GT(held, 50000U);
+  EXPECT_GT(conditions - held, 50000U);
 }
 
 TEST(Compiled, AgreesWithReferenceOnTheSeedsAtReducedScope) {
@@ -415,19 +431,23 @@ TEST(Compiled, AgreesWithReferenceOnTheSeedsAtReducedScope) {
     const char* ruleset;
     std::map<std::string, std::int64_t> params;
     std::uint64_t states;
+    std::uint64_t held;  // conditions (testing::all_conditions) held, summed over the states
   };
   const std::vector<Case> cases = {
       {"rulesets/containment.yaml",
        {{"hand_target", 1}, {"item_copies", 0}, {"opportunity_copies", 0}},
-       34394},
+       34394,
+       450778},
       {"rulesets/cosmere.yaml",
        {{"face_copies", 1}, {"number_copies", 1}, {"hand_target", 2}},
-       13758},
-      {"rulesets/operators.yaml", {{"item_copies", 0}}, 46903},
-      {"rulesets/speed-biomes.yaml", {{"gear_copies", 0}}, 11433},
+       13758,
+       118024},
+      {"rulesets/operators.yaml", {{"item_copies", 0}}, 46903, 137390},
+      {"rulesets/speed-biomes.yaml", {{"gear_copies", 0}}, 11433, 61320},
       {"rulesets/examples/speed-biomes-pool-game.yaml",
        {{"opening_hand", 2}, {"quick_step_copies", 0}},
-       33720},
+       33720,
+       218499},
   };
   for (const Case& c : cases) {
     auto l = load(c.ruleset, c.params);
@@ -436,6 +456,11 @@ TEST(Compiled, AgreesWithReferenceOnTheSeedsAtReducedScope) {
     const Agreement a = agree(sem, c.ruleset, 1000000);
     EXPECT_TRUE(a.complete);
     EXPECT_EQ(a.states, c.states) << c.ruleset;
+    EXPECT_EQ(a.held, c.held) << c.ruleset;
+    const auto exprs = testing::all_conditions(*l->game);
+    EXPECT_EQ(a.compiled, exprs.size() - static_cast<std::size_t>(
+                                             std::count(exprs.begin(), exprs.end(), nullptr)))
+        << c.ruleset << ": a condition ran on the reference";
   }
 }
 
@@ -673,6 +698,65 @@ TEST(Compiled, ExploreUsesTheCompiledGenerator) {
   options.threads = 1;
   const auto g = explore(*l->sem, options);
   EXPECT_EQ(g->statistics().generator, "compiled");
+}
+
+// Conditions the expression machine cannot run (deeper than its stack) run on
+// the reference: one property alone, or, when a rule of the game is that
+// deep, every condition (the game does not compile).
+TEST(Conditions, WhatTheCompilerDoesNotHandleRunsOnTheReference) {
+  std::string deep = "x";
+  for (int i = 0; i < 70; ++i) deep = "x + (" + deep + ")";  // 71 * x
+  const std::string counter = R"yaml(
+loophole: 1
+game: counter
+players: 2
+state:
+  x: {type: int, range: [0, 2], init: 0}
+turn:
+  phases:
+    - name: main
+      steps:
+        - name: only
+          do: "x := min(2, x + 1)"
+)yaml";
+  const auto deep_property = testing::load_ruleset(
+      "deep-property", counter + "properties:\n  - name: deep\n    always: \"" + deep +
+                           " < 100\"\n  - name: plain\n    reachable: \"x == 2\"\n");
+  const auto deep_rule = testing::load_ruleset(
+      "deep-rule", counter + "          repeat_while: \"" + deep +
+                       " < 0\"\nproperties:\n  - name: plain\n    reachable: \"x == 2\"\n");
+  ASSERT_TRUE(deep_property->sem && deep_rule->sem);
+  for (const auto* r : {deep_property.get(), deep_rule.get()}) {
+    const Semantics& sem = *r->sem;
+    const auto exprs = testing::all_conditions(*r->game);
+    const Conditions c(sem, exprs);
+    EXPECT_EQ(c.compiled(), r == deep_property.get() ? 1U : 0U);
+    // Every reachable state (x = 0, 1, 2), both outcomes of the deep one.
+    std::vector<StateVec> queue = sem.initial_states();
+    std::vector<Successor> next;
+    const auto& fields = sem.layout().fields;
+    const auto x = static_cast<std::size_t>(
+        std::find_if(fields.begin(), fields.end(), [](auto& f) { return f.name == "x"; }) -
+        fields.begin());
+    ASSERT_LT(x, fields.size());
+    std::uint64_t held = 0;
+    std::set<int> xs;
+    for (std::size_t head = 0; head < queue.size() && head < 100; ++head) {
+      const StateVec s = queue[head];
+      EXPECT_EQ(testing::condition_disagreement(sem, c, exprs, s, held), "");
+      // (The deep condition: 71 * x < 100 in the first; 71 * x < 0 in the second.)
+      EXPECT_EQ(c.holds(r == deep_property.get() ? 0 : 2, s), r == deep_property.get() && s[x] < 2);
+      xs.insert(s[x]);
+      sem.successors(s, next);
+      for (const Successor& succ : next) {
+        if (std::find(queue.begin(), queue.end(), succ.state) == queue.end()) {
+          queue.push_back(succ.state);
+        }
+      }
+    }
+    EXPECT_EQ(xs, (std::set<int>{0, 1, 2}));
+    EXPECT_GT(held, 0U);
+  }
 }
 
 }  // namespace

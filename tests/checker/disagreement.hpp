@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "loophole/checker/conditions.hpp"
 #include "loophole/checker/semantics.hpp"
 
 #include "explicit/compiled.hpp"
@@ -102,6 +103,43 @@ inline std::string disagreement(const Semantics& sem, const CompiledSystem& comp
     if (!std::equal(x.want.begin(), x.want.end(),
                     x.packed.packed.begin() + static_cast<std::ptrdiff_t>(i * x.packer.words()))) {
       return "successor " + std::to_string(i) + " packs differently on the engine's path";
+    }
+  }
+  return {};
+}
+
+// Every condition of a game that Conditions can be asked about: the
+// properties' (and leads_to's `to`), and, for more of the language, the
+// rules' guards, trigger conditions, step conditions and end conditions.
+inline std::vector<const model::Expr*> all_conditions(const model::Game& g) {
+  std::vector<const model::Expr*> out;
+  for (const auto& p : g.properties) {
+    out.push_back(p.expr.get());
+    out.push_back(p.to.get());
+  }
+  for (const auto& a : g.actions) out.push_back(a.guard.get());
+  for (const auto& t : g.triggers) out.push_back(t.condition.get());
+  for (const auto& st : g.steps) {
+    out.push_back(st.repeat_while.get());
+    out.push_back(st.end_turn_if.get());
+  }
+  for (const auto& e : g.end_conditions) out.push_back(e.condition.get());
+  return out;
+}
+
+// Empty when the compiled conditions give Semantics::holds in s (self: the
+// active player), else the first that does not. `held` counts the
+// conditions that held (so that a walk can tell it saw both outcomes).
+inline std::string condition_disagreement(const Semantics& sem, const Conditions& c,
+                                          const std::vector<const model::Expr*>& exprs,
+                                          const StateVec& s, std::uint64_t& held) {
+  for (std::size_t i = 0; i < exprs.size(); ++i) {
+    const bool want = exprs[i] == nullptr || sem.holds(*exprs[i], s);
+    const bool got = c.holds(i, s);
+    held += exprs[i] != nullptr && want ? 1 : 0;
+    if (got != want) {
+      return "condition '" + exprs[i]->text + "' holds " + (want ? "" : "not ") +
+             "on the reference and " + (got ? "" : "not ") + "compiled";
     }
   }
   return {};

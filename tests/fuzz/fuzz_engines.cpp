@@ -2,6 +2,7 @@
 // loads into a Game is explored two independent ways, and they must agree.
 // Breadth-first over the reference semantics (up to a few hundred states),
 // the compiled successor generator must give each state's successors exactly
+// and the compiled conditions (Conditions) the reference's verdicts
 // (tests/checker/disagreement.hpp); when that walk is complete, the explicit
 // engine on one thread (inserting each successor as it goes) and on two
 // (claiming them concurrently) must find the same states and transitions,
@@ -61,6 +62,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (sem.layout().fields.size() > 512) return 0;  // a big game: slow, not interesting here
   const checker::CompiledSystem compiled(sem);
   checker::testing::AgreementScratch x(sem);
+  const auto conditions = checker::testing::all_conditions(game);
+  const checker::Conditions compiled_conditions(sem, conditions);
+  std::uint64_t held = 0;
 
   std::unordered_set<StateVec, checker::testing::VecHash> seen;
   std::vector<StateVec> queue;
@@ -75,6 +79,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!diff.empty()) {
       fail("state " + std::to_string(head) + " (" + checker::testing::show(s, sem.layout()) +
            "): compiled and reference successors disagree: " + diff);
+    }
+    const std::string cdiff =
+        checker::testing::condition_disagreement(sem, compiled_conditions, conditions, s, held);
+    if (!cdiff.empty()) {
+      fail("state " + std::to_string(head) + " (" + checker::testing::show(s, sem.layout()) +
+           "): " + cdiff);
     }
     transitions += x.ref.size();
     for (const checker::Successor& succ : x.ref) {

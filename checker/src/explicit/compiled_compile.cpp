@@ -894,6 +894,43 @@ class Compiler {
   std::vector<Known> subst_;
 };
 
+// The dispatch codes of the expression loop for xcode[from..] (which has a
+// case for every code: the tests run every instruction form, and on the dev
+// build its unreachable default traps).
+void set_dispatch(CompiledSystem::Program& p, std::size_t from) {
+  for (std::size_t i = from; i < p.xcode.size(); ++i) {
+    XIns& x = p.xcode[i];
+    int leaf = -1;
+    switch (x.op) {
+      case X::load:
+        leaf = leaf_load;
+        break;
+      case X::bound:
+        leaf = leaf_bound;
+        break;
+      case X::rel:
+        leaf = x.d == -1 ? leaf_rel_self : leaf_rel;
+        break;
+      case X::rel_slot:
+        leaf = leaf_rel_slot;
+        break;
+      case X::self:
+        leaf = leaf_self;
+        break;
+      case X::top:
+        leaf = leaf_top;
+        break;
+      default:  // not a leaf: dispatched on its op
+        if (x.then != Then::push) {
+          throw std::logic_error("loophole: internal error: a fused instruction that is no leaf");
+        }
+        break;
+    }
+    x.dispatch =
+        static_cast<std::uint8_t>(leaf < 0 ? static_cast<int>(x.op) : fused_code(leaf, x.then));
+  }
+}
+
 }  // namespace
 
 void compile(CompiledSystem::Program& p) {
@@ -953,39 +990,7 @@ void compile(CompiledSystem::Program& p) {
       }
     }
   }
-  // The dispatch codes of the expression loop (which has a case for every
-  // code: the tests run every instruction form, and on the dev build its
-  // unreachable default traps).
-  for (XIns& x : p.xcode) {
-    int leaf = -1;
-    switch (x.op) {
-      case X::load:
-        leaf = leaf_load;
-        break;
-      case X::bound:
-        leaf = leaf_bound;
-        break;
-      case X::rel:
-        leaf = x.d == -1 ? leaf_rel_self : leaf_rel;
-        break;
-      case X::rel_slot:
-        leaf = leaf_rel_slot;
-        break;
-      case X::self:
-        leaf = leaf_self;
-        break;
-      case X::top:
-        leaf = leaf_top;
-        break;
-      default:  // not a leaf: dispatched on its op
-        if (x.then != Then::push) {
-          throw std::logic_error("loophole: internal error: a fused instruction that is no leaf");
-        }
-        break;
-    }
-    x.dispatch =
-        static_cast<std::uint8_t>(leaf < 0 ? static_cast<int>(x.op) : fused_code(leaf, x.then));
-  }
+  set_dispatch(p, 0);
   for (const auto& listeners : p.prep.triggers_by_event) {
     bool live = false;
     for (const int t : listeners) live = live || p.prep.ctl.pending[t] >= 0;
@@ -1070,6 +1075,24 @@ void compile(CompiledSystem::Program& p) {
   }
   p.pending_first = std::max(first, 0);
   p.pending_fields = first < 0 ? 0 : last - first;
+}
+
+std::vector<int> compile_conditions(CompiledSystem::Program& p,
+                                    const std::vector<const model::Expr*>& exprs) {
+  std::vector<int> starts;
+  const std::size_t from = p.xcode.size();
+  Compiler c(p);
+  for (const model::Expr* e : exprs) {
+    const std::size_t start = p.xcode.size();
+    try {
+      starts.push_back(c.expr(e));
+    } catch (const CompiledSystem::Unsupported&) {
+      p.xcode.resize(start);  // (what was emitted of it)
+      starts.push_back(no_program);
+    }
+  }
+  set_dispatch(p, from);
+  return starts;
 }
 
 }  // namespace loophole::checker

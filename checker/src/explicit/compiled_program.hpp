@@ -197,4 +197,11 @@ struct CompiledSystem::Program {
 // Fills p from p.prep (compiled_compile.cpp).
 void compile(CompiledSystem::Program& p);
 
+// After compile(p): compiles more expressions (the analyses' conditions)
+// into p.xcode. The start of each one's program, -1 for a null expression
+// (which holds), or no_program for one the compiler does not handle.
+constexpr int no_program = -2;
+std::vector<int> compile_conditions(CompiledSystem::Program& p,
+                                    const std::vector<const model::Expr*>& exprs);
+
 }  // namespace loophole::checker
