@@ -1,13 +1,15 @@
 // Dead rules: an action never enabled, a trigger that never fires, a step
 // never entered, a window in which nobody ever acts. All four are claims of
 // absence over the whole graph, collected in one pass: actions from the
-// semantics' enabled set in every open window, triggers from the trigger and
-// decline moves (recomputed only at the states that have one, since edges
-// do not name the trigger), steps and windows from the control points and
-// the action edges. After an incomplete exploration they are only unknown.
+// enabled set in every open window (Semantics::enabled_actions, compiled), triggers from the
+// trigger and decline moves (recomputed only at the states that have one, since edges do not name
+// the trigger), steps and windows from the control points and the action edges. After an incomplete
+// exploration they are only unknown.
 #include <algorithm>
 
 #include <fmt/format.h>
+
+#include "loophole/checker/conditions.hpp"
 
 #include "analyses.hpp"
 
@@ -20,6 +22,7 @@ void find_dead_rules(const Context& cx, std::vector<Finding>& out) {
   std::size_t unfired = fired.size(), unenabled = enabled.size();
   checker::StateVec state;
   std::vector<int> actions;
+  const checker::Conditions conditions(cx.semantics, {});  // (its enabled_actions, compiled)
   std::vector<checker::Successor> succ;
   const auto window_stage = static_cast<std::int8_t>(checker::Stage::window);
   const auto start_stage = static_cast<std::int8_t>(checker::Stage::start);
@@ -45,7 +48,7 @@ void find_dead_rules(const Context& cx, std::vector<Finding>& out) {
       if (unenabled > 0) {  // (once every action was enabled somewhere, no need to ask)
         actions.clear();
         cx.graph.state_into(v, state);
-        cx.semantics.enabled_actions(state, actions);
+        conditions.enabled_actions(state, actions);
         for (const int a : actions) {
           if (a >= 0 && static_cast<std::size_t>(a) < enabled.size() && !enabled[a]) {
             enabled[a] = true;

@@ -32,8 +32,8 @@ namespace fs = std::filesystem;
 
 struct Agreement {
   std::uint64_t states = 0;
-  std::uint64_t conditions = 0, held = 0;  // Conditions::holds calls compared, true among them
-  std::size_t compiled = 0;                // conditions that ran compiled
+  testing::ConditionTally tally;  // what the compiled conditions were asked
+  std::size_t compiled = 0;       // conditions that ran compiled
   std::uint64_t successors = 0;
   std::uint64_t gaps = 0;  // rule-gap successors among them
   std::set<GapSite::Kind> gap_kinds;
@@ -60,8 +60,7 @@ Agreement agree(const Semantics& sem, const std::string& name, std::uint64_t cap
     if (queue.size() > cap) return a;
     const StateVec s = queue[head];
     std::string diff = testing::disagreement(sem, compiled, s, x);
-    if (diff.empty()) diff = testing::condition_disagreement(sem, conditions, exprs, s, a.held);
-    a.conditions += exprs.size();
+    if (diff.empty()) diff = testing::condition_disagreement(sem, conditions, exprs, s, a.tally);
     ++a.states;
     a.successors += ref.size();
     if (!diff.empty()) {
@@ -398,7 +397,8 @@ bool meant_to_fail(const std::string& path) {
 
 TEST(Compiled, AgreesWithReferenceOnEveryFixtureAndExample) {
   int loaded = 0;
-  std::uint64_t states = 0, conditions = 0, held = 0;
+  std::uint64_t states = 0;
+  testing::ConditionTally tally;
   for (const std::string& path : corpus_files()) {
     auto l = load(path);
     EXPECT_EQ(l->game.has_value(), !meant_to_fail(path)) << path;
@@ -416,14 +416,17 @@ TEST(Compiled, AgreesWithReferenceOnEveryFixtureAndExample) {
     EXPECT_EQ(a.compiled, exprs.size() - static_cast<std::size_t>(
                                              std::count(exprs.begin(), exprs.end(), nullptr)))
         << path << ": a condition ran on the reference";
-    conditions += a.conditions;
-    held += a.held;
+    tally.asked += a.tally.asked;
+    tally.held += a.tally.held;
+    tally.enabled += a.tally.enabled;
   }
   EXPECT_GE(loaded, 57);
   EXPECT_GT(states, 30000U);
-  // (Both outcomes, many times: the comparison saw conditions hold and fail.)
-  EXPECT_GT(held, 50000U);
-  EXPECT_GT(conditions - held, 50000U);
+  // (Both outcomes, many times: the comparison saw conditions hold and fail,
+  // and actions enabled.)
+  EXPECT_GT(tally.held, 50000U);
+  EXPECT_GT(tally.asked - tally.held, 50000U);
+  EXPECT_GT(tally.enabled, 10000U);
 }
 
 TEST(Compiled, AgreesWithReferenceOnTheSeedsAtReducedScope) {
@@ -431,23 +434,26 @@ TEST(Compiled, AgreesWithReferenceOnTheSeedsAtReducedScope) {
     const char* ruleset;
     std::map<std::string, std::int64_t> params;
     std::uint64_t states;
-    std::uint64_t held;  // conditions (testing::all_conditions) held, summed over the states
+    std::uint64_t held, enabled;  // conditions held, actions enabled, summed over the states
   };
   const std::vector<Case> cases = {
       {"rulesets/containment.yaml",
        {{"hand_target", 1}, {"item_copies", 0}, {"opportunity_copies", 0}},
        34394,
-       450778},
+       450778,
+       318},
       {"rulesets/cosmere.yaml",
        {{"face_copies", 1}, {"number_copies", 1}, {"hand_target", 2}},
        13758,
-       118024},
-      {"rulesets/operators.yaml", {{"item_copies", 0}}, 46903, 137390},
-      {"rulesets/speed-biomes.yaml", {{"gear_copies", 0}}, 11433, 61320},
+       118024,
+       1755},
+      {"rulesets/operators.yaml", {{"item_copies", 0}}, 46903, 137390, 8736},
+      {"rulesets/speed-biomes.yaml", {{"gear_copies", 0}}, 11433, 61320, 2802},
       {"rulesets/examples/speed-biomes-pool-game.yaml",
        {{"opening_hand", 2}, {"quick_step_copies", 0}},
        33720,
-       218499},
+       218499,
+       5049},
   };
   for (const Case& c : cases) {
     auto l = load(c.ruleset, c.params);
@@ -456,7 +462,8 @@ TEST(Compiled, AgreesWithReferenceOnTheSeedsAtReducedScope) {
     const Agreement a = agree(sem, c.ruleset, 1000000);
     EXPECT_TRUE(a.complete);
     EXPECT_EQ(a.states, c.states) << c.ruleset;
-    EXPECT_EQ(a.held, c.held) << c.ruleset;
+    EXPECT_EQ(a.tally.held, c.held) << c.ruleset;
+    EXPECT_EQ(a.tally.enabled, c.enabled) << c.ruleset;
     const auto exprs = testing::all_conditions(*l->game);
     EXPECT_EQ(a.compiled, exprs.size() - static_cast<std::size_t>(
                                              std::count(exprs.begin(), exprs.end(), nullptr)))
@@ -739,11 +746,11 @@ turn:
         std::find_if(fields.begin(), fields.end(), [](auto& f) { return f.name == "x"; }) -
         fields.begin());
     ASSERT_LT(x, fields.size());
-    std::uint64_t held = 0;
+    testing::ConditionTally tally;
     std::set<int> xs;
     for (std::size_t head = 0; head < queue.size() && head < 100; ++head) {
       const StateVec s = queue[head];
-      EXPECT_EQ(testing::condition_disagreement(sem, c, exprs, s, held), "");
+      EXPECT_EQ(testing::condition_disagreement(sem, c, exprs, s, tally), "");
       // (The deep condition: 71 * x < 100 in the first; 71 * x < 0 in the second.)
       EXPECT_EQ(c.holds(r == deep_property.get() ? 0 : 2, s), r == deep_property.get() && s[x] < 2);
       xs.insert(s[x]);
@@ -755,7 +762,7 @@ turn:
       }
     }
     EXPECT_EQ(xs, (std::set<int>{0, 1, 2}));
-    EXPECT_GT(held, 0U);
+    EXPECT_GT(tally.held, 0U);
   }
 }
 

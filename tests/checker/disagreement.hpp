@@ -127,21 +127,40 @@ inline std::vector<const model::Expr*> all_conditions(const model::Game& g) {
   return out;
 }
 
+// What a walk saw of the conditions: how many were asked, held, and how many
+// actions were enabled (so that it can tell it saw both outcomes).
+struct ConditionTally {
+  std::uint64_t asked = 0, held = 0, enabled = 0;
+};
+
 // Empty when the compiled conditions give Semantics::holds in s (self: the
-// active player), else the first that does not. `held` counts the
-// conditions that held (so that a walk can tell it saw both outcomes).
+// active player) and Semantics::enabled_actions, else the first that does
+// not.
 inline std::string condition_disagreement(const Semantics& sem, const Conditions& c,
                                           const std::vector<const model::Expr*>& exprs,
-                                          const StateVec& s, std::uint64_t& held) {
+                                          const StateVec& s, ConditionTally& tally) {
   for (std::size_t i = 0; i < exprs.size(); ++i) {
     const bool want = exprs[i] == nullptr || sem.holds(*exprs[i], s);
     const bool got = c.holds(i, s);
-    held += exprs[i] != nullptr && want ? 1 : 0;
+    tally.asked += exprs[i] != nullptr ? 1 : 0;
+    tally.held += exprs[i] != nullptr && want ? 1 : 0;
     if (got != want) {
       return "condition '" + exprs[i]->text + "' holds " + (want ? "" : "not ") +
              "on the reference and " + (got ? "" : "not ") + "compiled";
     }
   }
+  std::vector<int> want, got;
+  sem.enabled_actions(s, want);
+  c.enabled_actions(s, got);
+  if (got != want) {
+    const auto list = [](const std::vector<int>& v) {
+      std::string t;
+      for (const int a : v) t += (t.empty() ? "" : " ") + std::to_string(a);
+      return "[" + t + "]";
+    };
+    return "enabled actions " + list(want) + " on the reference, " + list(got) + " compiled";
+  }
+  tally.enabled += want.size();
   return {};
 }
 

@@ -64,7 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   checker::testing::AgreementScratch x(sem);
   const auto conditions = checker::testing::all_conditions(game);
   const checker::Conditions compiled_conditions(sem, conditions);
-  std::uint64_t held = 0;
+  checker::testing::ConditionTally tally;
 
   std::unordered_set<StateVec, checker::testing::VecHash> seen;
   std::vector<StateVec> queue;
@@ -81,7 +81,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
            "): compiled and reference successors disagree: " + diff);
     }
     const std::string cdiff =
-        checker::testing::condition_disagreement(sem, compiled_conditions, conditions, s, held);
+        checker::testing::condition_disagreement(sem, compiled_conditions, conditions, s, tally);
     if (!cdiff.empty()) {
       fail("state " + std::to_string(head) + " (" + checker::testing::show(s, sem.layout()) +
            "): " + cdiff);

@@ -111,6 +111,17 @@ class Runner : ExprMachine {
     for (std::size_t i = 0; i < sc_.moves.size(); ++i) run_move(sc_.moves[i]);
   }
 
+  // Semantics::enabled_actions: the actions of the moves of s (in a window)
+  // whose conditions held (a guard that failed is a gap move, not enabled).
+  void enabled_actions(const std::int32_t* s, std::vector<int>& out) {
+    out.clear();
+    if (s[ctl_.over] != 0 || s[ctl_.stage] != static_cast<std::int32_t>(Stage::window)) return;
+    collect_moves(s);
+    for (const Move& m : sc_.moves) {
+      if (m.kind == MoveKind::action && m.gap < 0) out.push_back(m.ref);
+    }
+  }
+
  private:
   // A missing condition holds.
   bool test(int pc, const std::int32_t* s, std::int64_t* binders, int self, int& error) const {
@@ -1045,17 +1056,32 @@ CompiledSystem::CompiledSystem(const Semantics& sem)
 
 CompiledSystem::~CompiledSystem() = default;
 
-void CompiledSystem::successors_flat(const std::int32_t* state, FlatSuccessors& out) const {
+namespace {
+
+// out's scratch, sized for p (made anew when it was made for another).
+Scratch& scratch_for(const CompiledSystem::Program& p, FlatSuccessors& out) {
   // No dynamic_cast per state: only a Program marks a scratch as its own.
-  auto* sc = out.scratch != nullptr && out.scratch->owner == prog_->id
+  auto* sc = out.scratch != nullptr && out.scratch->owner == p.id
                  ? static_cast<Scratch*>(out.scratch.get())
                  : nullptr;
   if (sc == nullptr) {
     out.scratch = std::make_unique<Scratch>();
     sc = static_cast<Scratch*>(out.scratch.get());
   }
-  Runner run(*prog_, *sc, out);
+  return *sc;
+}
+
+}  // namespace
+
+void CompiledSystem::successors_flat(const std::int32_t* state, FlatSuccessors& out) const {
+  Runner run(*prog_, scratch_for(*prog_, out), out);
   run.successors(state);
+}
+
+void enabled_actions(const CompiledSystem::Program& p, const std::int32_t* state,
+                     FlatSuccessors& scratch, std::vector<int>& out) {
+  Runner run(p, scratch_for(p, scratch), scratch);
+  run.enabled_actions(state, out);
 }
 
 void CompiledSystem::successors(const StateVec& state, std::vector<Successor>& out) const {

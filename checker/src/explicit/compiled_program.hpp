@@ -204,4 +204,9 @@ constexpr int no_program = -2;
 std::vector<int> compile_conditions(CompiledSystem::Program& p,
                                     const std::vector<const model::Expr*>& exprs);
 
+// Semantics::enabled_actions on p's generator; `scratch` as in
+// successors_flat (compiled.cpp).
+void enabled_actions(const CompiledSystem::Program& p, const std::int32_t* state,
+                     FlatSuccessors& scratch, std::vector<int>& out);
+
 }  // namespace loophole::checker

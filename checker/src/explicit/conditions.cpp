@@ -1,7 +1,6 @@
-// Conditions (conditions.hpp) on the compiled generator's expression
-// machine: the whole game is compiled as for a search (a few milliseconds),
-// then the conditions into the same program, so that they share its
-// domains and slot tables.
+// Conditions (conditions.hpp) on the compiled generator: the whole game is
+// compiled as for a search (a few milliseconds), then the conditions into
+// the same program, so that they share its domains and slot tables.
 #include "loophole/checker/conditions.hpp"
 
 #include <optional>
@@ -19,10 +18,11 @@ struct Conditions::Impl {
   std::vector<int> starts;
   std::optional<ExprMachine> machine;
   mutable std::vector<std::int64_t> binders;
+  mutable FlatSuccessors scratch;  // enabled_actions'
 };
 
 Conditions::Conditions(const Semantics& sem, std::vector<const model::Expr*> conditions)
-    : impl_(std::make_unique<Impl>(Impl{sem, std::move(conditions), nullptr, {}, {}, {}})) {
+    : impl_(std::make_unique<Impl>(Impl{sem, std::move(conditions), nullptr, {}, {}, {}, {}})) {
   auto program = std::make_unique<CompiledSystem::Program>(sem.game());
   try {
     compile(*program);
@@ -46,6 +46,11 @@ bool Conditions::holds(std::size_t i, const StateVec& s) const {
   const std::int64_t v =
       impl_->machine->eval(impl_->starts[i], s.data(), impl_->binders.data(), self, error);
   return error < 0 && v != 0;
+}
+
+void Conditions::enabled_actions(const StateVec& s, std::vector<int>& out) const {
+  if (impl_->program == nullptr) return impl_->sem.enabled_actions(s, out);
+  checker::enabled_actions(*impl_->program, s.data(), impl_->scratch, out);
 }
 
 std::size_t Conditions::compiled() const {

@@ -1,11 +1,11 @@
-// Conditions evaluated on many states: the analyses after a search evaluate
-// a user property on every explored state. Compiled once into the explicit
-// engine's expression machine (the one its successor generator evaluates
-// guards with), they give exactly Semantics::holds without walking the
-// expression tree per state (tests/checker/conditions_test.cpp compares the
-// two on every reachable state of every fixture and seed ruleset). A game
-// or a condition the compiler does not handle is evaluated on the reference
-// semantics instead.
+// Conditions asked of many states: the analyses after a search evaluate a
+// user property, and ask which actions are enabled, on every explored
+// state. Compiled once for the explicit engine's successor generator (its
+// expression machine, its moves), they give exactly Semantics::holds and
+// Semantics::enabled_actions without walking the expression trees per state
+// (tests/checker/compiled_test.cpp compares them on every reachable state of
+// every fixture, example and seed ruleset). A game or a condition the
+// compiler does not handle is evaluated on the reference semantics instead.
 #pragma once
 
 #include <cstddef>
@@ -27,6 +27,9 @@ class Conditions {
   // Semantics::holds(*conditions[i], s), with `self` the active player. One
   // thread at a time per object (it keeps the quantifiers' scratch).
   [[nodiscard]] bool holds(std::size_t i, const StateVec& s) const;
+  // Semantics::enabled_actions(s, out): the actions the window holder may
+  // take in s. Also one thread at a time.
+  void enabled_actions(const StateVec& s, std::vector<int>& out) const;
   // How many of the conditions run compiled (the others on the reference).
   [[nodiscard]] std::size_t compiled() const;
 
