@@ -1,10 +1,11 @@
 // Dead rules: an action never enabled, a trigger that never fires, a step
 // never entered, a window in which nobody ever acts. All four are claims of
 // absence over the whole graph, collected in one pass: actions from the
-// enabled set in every open window (Semantics::enabled_actions, compiled), triggers from the
-// trigger and decline moves (recomputed only at the states that have one, since edges do not name
-// the trigger), steps and windows from the control points and the action edges. After an incomplete
-// exploration they are only unknown.
+// enabled set in every open window (Semantics::enabled_actions, asked of the
+// compiled generator through Conditions), triggers from the trigger and
+// decline moves (recomputed only at the states that have one, since edges
+// do not name the trigger), steps and windows from the control points and
+// the action edges. After an incomplete exploration they are only unknown.
 #include <algorithm>
 
 #include <fmt/format.h>
