@@ -2,6 +2,14 @@
 // programs): what Runner (compiled.cpp) evaluates guards, conditions and
 // effect operands with, and what Conditions (conditions.cpp) evaluates the
 // analyses' conditions with. Internal to the checker.
+//
+// The machine spends its time dispatching, so the compiler fuses what rules
+// write most: a player's slot (`life[self]`, `hand[next(p)]`) is one `rel`
+// instruction; a comparison with a constant rides on the leaf before it; a
+// one-leaf right operand of +, - or a comparison folds into the stack top,
+// and a one-leaf left operand of `and` / `or` tests and jumps by itself; a
+// program of one leaf runs without the loop. Measured on operators (guards
+// and picks over `f_x[next(self)]`): 1.95 -> 2.26 M states/s.
 #pragma once
 
 #include <algorithm>

@@ -5,7 +5,8 @@
 // Semantics::enabled_actions without walking the expression trees per state
 // (tests/checker/compiled_test.cpp compares them on every reachable state of
 // every fixture, example and seed ruleset). A game or a condition the
-// compiler does not handle is evaluated on the reference semantics instead.
+// compiler does not handle is evaluated on the reference semantics instead
+// (tests/checker/conditions_test.cpp).
 #pragma once
 
 #include <cstddef>
