@@ -5,13 +5,27 @@
 #include "explicit/region.hpp"
 
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace loophole::checker {
 namespace {
 
 constexpr std::uint64_t two_mib = std::uint64_t{2} << 20;
+
+// Which of the pages of [p, p + bytes) are backed by memory (mincore).
+std::vector<bool> resident(const std::uint8_t* p, std::uint64_t bytes) {
+  const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> v((bytes + page - 1) / page);
+  EXPECT_EQ(0, mincore(const_cast<std::uint8_t*>(p), bytes, v.data()));
+  std::vector<bool> out(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) out[i] = (v[i] & 1) != 0;
+  return out;
+}
 
 TEST(Region, ReservesAlignedAddressSpaceWithoutUsingIt) {
   Region r;
@@ -70,6 +84,89 @@ TEST(StableArray, TheBudgetRefusesABlockWithoutLosingTheOthers) {
   EXPECT_EQ(2048U, a.capacity());
   EXPECT_EQ(8192U, budget.used());
   EXPECT_EQ(42U, a[2047]);
+}
+
+TEST(Populate, BacksExactlyThePagesAskedFor) {
+  const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+  Region r;
+  r.reserve(two_mib, false);
+  ASSERT_NE(nullptr, r.data());
+  EXPECT_EQ(std::vector<bool>(8, false), resident(r.data(), 8 * page));
+  if (!populate(r.data() + 2 * page, 3 * page)) GTEST_SKIP() << "no MADV_POPULATE_WRITE here";
+  EXPECT_EQ((std::vector<bool>{false, false, true, true, true, false, false, false}),
+            resident(r.data(), 8 * page));
+  EXPECT_EQ(0, r.data()[2 * page]);  // populated memory is zero
+  EXPECT_EQ(0, r.data()[5 * page - 1]);
+}
+
+TEST(Populate, SplitsLargeRangesOverTheTeam) {
+  Region r;
+  r.reserve(4 * two_mib, false);
+  ASSERT_NE(nullptr, r.data());
+  std::vector<std::size_t> tasks;
+  const ParallelFor team = [&](std::size_t n, const std::function<void(std::size_t)>& body) {
+    for (std::size_t t = n; t-- > 0;) {  // in any order
+      tasks.push_back(t);
+      body(t);
+    }
+  };
+  const std::uint64_t bytes = 6 * populate_grain + 4096;  // 7 tasks, the last a page
+  if (!populate(r.data(), bytes, team)) GTEST_SKIP() << "no MADV_POPULATE_WRITE here";
+  EXPECT_EQ((std::vector<std::size_t>{6, 5, 4, 3, 2, 1, 0}), tasks);
+  const std::vector<bool> in = resident(r.data(), 4 * two_mib);
+  const std::size_t pages = bytes / 4096;
+  for (std::size_t i = 0; i < in.size(); ++i) ASSERT_EQ(i < pages, in[i]) << "page " << i;
+  // A range of populate_grain or less is one call, on this thread.
+  tasks.clear();
+  EXPECT_TRUE(populate(r.data() + 4 * two_mib - populate_grain, populate_grain, team));
+  EXPECT_TRUE(tasks.empty());
+}
+
+TEST(Populate, OnlyTheWholePagesInsideTheRange) {
+  const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+  Region r;
+  r.reserve(two_mib, false);
+  ASSERT_NE(nullptr, r.data());
+  // From the middle of page 1 to the middle of page 5: pages 2, 3 and 4.
+  if (!populate(r.data() + page + 100, 4 * page)) GTEST_SKIP() << "no MADV_POPULATE_WRITE here";
+  EXPECT_EQ((std::vector<bool>{false, false, true, true, true, false, false}),
+            resident(r.data(), 7 * page));
+  EXPECT_TRUE(populate(r.data() + 6 * page + 1, page - 2));  // no whole page: nothing
+  EXPECT_EQ((std::vector<bool>{false, false, true, true, true, false, false}),
+            resident(r.data(), 7 * page));
+}
+
+TEST(Populate, ReserveBackedBacksWhatTheVectorAdds) {
+  std::vector<std::uint64_t> v(10, 7);
+  reserve_backed(v, 1'000'000);  // 8 MB: the allocator maps fresh pages
+  ASSERT_GE(v.capacity(), 1'000'000U);
+  EXPECT_EQ(std::vector<std::uint64_t>(10, 7), v);
+  const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+  const auto first = (reinterpret_cast<std::uintptr_t>(v.data() + 10) + page - 1) / page * page;
+  const auto last = reinterpret_cast<std::uintptr_t>(v.data() + v.capacity()) / page * page;
+  const std::vector<bool> in = resident(reinterpret_cast<const std::uint8_t*>(first), last - first);
+  Region probe;
+  probe.reserve(two_mib, false);
+  if (!populate(probe.data(), page)) GTEST_SKIP() << "no MADV_POPULATE_WRITE here";
+  EXPECT_EQ(std::vector<bool>(in.size(), true), in);
+  const auto* before = v.data();
+  reserve_backed(v, 500);  // within the capacity: nothing changes
+  EXPECT_EQ(before, v.data());
+}
+
+TEST(StableArray, WhatItGrowsIsBackedAtOnce) {
+  MemoryBudget budget(std::uint64_t{1} << 30);
+  StableArray<std::uint32_t, 10> a;  // blocks of 4 KiB
+  ASSERT_TRUE(a.ensure(3000, budget));
+  if (!populate(reinterpret_cast<std::uint8_t*>(&a[0]), 4096)) {
+    GTEST_SKIP() << "no MADV_POPULATE_WRITE here";
+  }
+  const auto* base = reinterpret_cast<const std::uint8_t*>(&a[0]);
+  EXPECT_EQ((std::vector<bool>{true, true, true, false}), resident(base, 4 * 4096));
+  ASSERT_TRUE(a.ensure(3072, budget));  // within the capacity: nothing more
+  EXPECT_EQ((std::vector<bool>{true, true, true, false}), resident(base, 4 * 4096));
+  ASSERT_TRUE(a.ensure(3073, budget) && a.ensure(4096, budget));
+  EXPECT_EQ((std::vector<bool>{true, true, true, true, false}), resident(base, 5 * 4096));
 }
 
 }  // namespace

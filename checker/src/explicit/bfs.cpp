@@ -510,7 +510,7 @@ class Search {
     const bool direct = !serial && (solo_ || workers_.size() == 1);
     const std::uint64_t slack = direct ? 0 : StateStore::claim_block * scratch_.size();
     if (!store_.reserve(records + slack, parallel, !direct) ||
-        !edges_.reserve(edges_.states() + n, edges_.size() + records)) {
+        !edges_.reserve(edges_.states() + n, edges_.size() + records, parallel)) {
       stop(Completion::memory_limit);
       return false;
     }

@@ -14,9 +14,9 @@ void EdgeStore::bad_label(int chooser_player) {
                          std::to_string(chooser_player) + ")");
 }
 
-bool EdgeStore::reserve(std::uint64_t states, std::uint64_t edges) {
-  if (!(to_.ensure(edges, budget_) && attr_.ensure(edges, budget_) &&
-        rel_.ensure(states + 1, budget_))) {
+bool EdgeStore::reserve(std::uint64_t states, std::uint64_t edges, const ParallelFor& parallel) {
+  if (!(to_.ensure(edges, budget_, parallel) && attr_.ensure(edges, budget_, parallel) &&
+        rel_.ensure(states + 1, budget_, parallel))) {
     return false;
   }
   if (base_.empty()) open_state();

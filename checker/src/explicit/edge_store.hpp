@@ -46,7 +46,9 @@ class EdgeStore {
 
   // Room for `states` closed states and `edges` edges in all; false when the
   // budget refuses.
-  [[nodiscard]] bool reserve(std::uint64_t states, std::uint64_t edges);
+  // (Grown memory is populated at once, on `parallel` when given.)
+  [[nodiscard]] bool reserve(std::uint64_t states, std::uint64_t edges,
+                             const ParallelFor& parallel = {});
   // Appends an edge of the open state (the one after the last closed state).
   void add(StateId to, std::uint16_t raw_label);
   void close_state();  // the open state's list is complete; the next state opens

@@ -1,11 +1,14 @@
 // Region of region.hpp: an anonymous private mapping without swap
 // reservation (MAP_NORESERVE: address space only, until touched), aligned to
-// 2 MiB so that its huge-page part starts on a huge-page boundary.
+// 2 MiB so that its huge-page part starts on a huge-page boundary. And
+// populate() of loophole/checker/memory.hpp: MADV_POPULATE_WRITE.
 #include "region.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 namespace loophole::checker {
 
@@ -39,6 +42,33 @@ void Region::reserve(std::uint64_t bytes, bool huge) {
 #endif
     return;
   }
+}
+
+bool populate(void* at, std::size_t bytes, const ParallelFor& parallel) {
+#ifdef MADV_POPULATE_WRITE
+  // The whole pages inside the range only: a partial page may belong to a
+  // neighbour (an allocator's header), and madvise wants page boundaries.
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const auto begin = (reinterpret_cast<std::uintptr_t>(at) + page - 1) / page * page;
+  const auto end = (reinterpret_cast<std::uintptr_t>(at) + bytes) / page * page;
+  if (end <= begin) return true;
+  auto* p = reinterpret_cast<std::uint8_t*>(begin);
+  const std::size_t n = end - begin;
+  constexpr std::size_t grain = populate_grain;
+  if (!parallel || n <= grain) return madvise(p, n, MADV_POPULATE_WRITE) == 0;
+  std::atomic<bool> ok{true};
+  parallel((n + grain - 1) / grain, [&](std::size_t t) {
+    if (madvise(p + t * grain, std::min(grain, n - t * grain), MADV_POPULATE_WRITE) != 0) {
+      ok.store(false, std::memory_order_relaxed);
+    }
+  });
+  return ok.load(std::memory_order_relaxed);
+#else
+  (void)at;
+  (void)bytes;
+  (void)parallel;
+  return false;
+#endif
 }
 
 void Region::reset() {

@@ -1,5 +1,5 @@
-// Address space reserved once, backed by memory as it is first touched, and
-// arrays that grow inside it without ever moving.
+// Address space reserved once, and arrays that grow inside it without ever
+// moving, each step backed by memory as it is granted (populate()).
 //
 // The explicit engine's big arrays (packed states, parents, edges, the hash
 // index) grow to hundreds of megabytes in steps. A Region reserves the
@@ -7,9 +7,12 @@
 // used until touched) and lets an array grow in place: nothing is copied,
 // and a doubled hash index reuses the pages of the old table instead of
 // touching fresh memory for all of the new one (first touches are what a
-// virtual machine's host makes expensive). The memory budget still sees
-// every growth step: a StableArray acquires its blocks from the budget
-// before it uses them.
+// virtual machine's host makes expensive). What an array grows by is
+// populated in one system call (on the search's team), not faulted in page
+// by page as it is first written: on the VMs we measure on, 2 us a page
+// instead of 10 (operators at 13.8 M states: 102,600 faults down to 4,600,
+// and half the system time). The memory budget still sees every growth step: a
+// StableArray acquires its blocks from the budget before it uses them.
 //
 // Huge pages are asked for only where they pay: the hash index, read at
 // random (with 4 KiB pages nearly every probe of a large table misses the
@@ -21,6 +24,8 @@
 
 #include <cstddef>
 #include <cstdint>
+
+#include "loophole/checker/memory.hpp"
 
 #include "memory_budget.hpp"
 
@@ -70,17 +75,27 @@ class StableArray {
   [[nodiscard]] std::uint64_t capacity() const { return capacity_; }
   [[nodiscard]] std::uint64_t bytes() const { return capacity_ * sizeof(T); }
 
-  // Grows to hold at least n elements; false when the budget (or the
-  // address space reserved for it) refuses a block.
-  [[nodiscard]] bool ensure(std::uint64_t n, MemoryBudget& budget) {
+  // Grows to hold at least n elements, backed by memory at once (populate(),
+  // on `parallel` when given); false when the budget (or the address space
+  // reserved for it) refuses a block.
+  [[nodiscard]] bool ensure(std::uint64_t n, MemoryBudget& budget,
+                            const ParallelFor& parallel = {}) {
+    const std::uint64_t had = capacity_;
+    bool ok = true;
     while (capacity_ < n) {
       if (region_.data() == nullptr) region_.reserve(budget.limit(), false);
-      if ((capacity_ + block_size) * sizeof(T) > region_.size()) return false;
-      if (!budget.acquire(block_size * sizeof(T))) return false;
+      if ((capacity_ + block_size) * sizeof(T) > region_.size() ||
+          !budget.acquire(block_size * sizeof(T))) {
+        ok = false;
+        break;
+      }
       budget_ = &budget;
       capacity_ += block_size;
     }
-    return true;
+    if (capacity_ > had) {
+      populate(region_.data() + had * sizeof(T), (capacity_ - had) * sizeof(T), parallel);
+    }
+    return ok;
   }
 
   void clear() {

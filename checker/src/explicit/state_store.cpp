@@ -107,8 +107,8 @@ bool StateStore::reserve(std::uint64_t extra, const ParallelFor& parallel, bool 
     if (!grow_index(states, parallel)) return false;
   }
   // (A word of slack after the last state: word_at() reads whole words.)
-  if (!(arena_.ensure(states * bytes_ + sizeof(Word), budget_) &&
-        parents_.ensure(states, budget_) && (!claims || grow_scratch(extra)))) {
+  if (!(arena_.ensure(states * bytes_ + sizeof(Word), budget_, parallel) &&
+        parents_.ensure(states, budget_, parallel) && (!claims || grow_scratch(extra)))) {
     return false;
   }
   // The batch's blocks: those within `extra` (a tentative reference must stay

@@ -95,8 +95,7 @@ class StateStore {
 
   // --- batch insertion --------------------------------------------------
   // Runs body(0..tasks-1), possibly on several threads (rehashing uses it).
-  using ParallelFor =
-      std::function<void(std::size_t tasks, const std::function<void(std::size_t)>& body)>;
+  using ParallelFor = checker::ParallelFor;  // (memory.hpp)
   // Room for `extra` more states (hash index, arena and, with `claims`, the
   // scratch a batch of claims writes). False when the memory budget or the
   // id space refuses; nothing is lost then.

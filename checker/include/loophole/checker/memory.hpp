@@ -1,0 +1,40 @@
+// Fresh memory backed at once. The first touch of each 4 KiB page of fresh
+// memory is a page fault, and on the virtual machines we measure on a fault
+// costs about 10 us, most of it the trap itself: a search or an analysis
+// that fills a few hundred megabytes spends a second in the kernel that way.
+// Populating the same pages in one system call costs about 2 us a page
+// (bench/RESULTS.md, 2026-11-25 evening). The engine's arrays populate what
+// they grow; the analyses reserve their large arrays backed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+
+namespace loophole::checker {
+
+// Runs body(0..tasks-1), possibly on several threads (the search's team).
+using ParallelFor =
+    std::function<void(std::size_t tasks, const std::function<void(std::size_t)>& body)>;
+
+// Backs the whole pages within [p, p + bytes) with memory now, in system
+// calls of populate_grain bytes (split over `parallel` when given, and the
+// range is larger than that). False where
+// the kernel cannot (before Linux 5.14): the pages then fault in as they are
+// touched, as without it.
+bool populate(void* p, std::size_t bytes, const ParallelFor& parallel = {});
+// (A quarter of a megabyte: a search chunk grows an array by a megabyte or
+// two, and two threads should share that evenly; a task is ~0.1 ms.)
+inline constexpr std::size_t populate_grain = std::size_t{1} << 18;
+
+// v.reserve(n) with the storage it adds backed at once: for an array that
+// is then filled to about n elements (populating what is never used costs
+// more than it saves).
+template <class Vector>
+void reserve_backed(Vector& v, std::size_t n) {
+  if (n <= v.capacity()) return;
+  v.reserve(n);
+  populate(v.data() + v.size(), (v.capacity() - v.size()) * sizeof(typename Vector::value_type));
+}
+
+}  // namespace loophole::checker
