@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "loophole/checker/memory.hpp"
+
 namespace loophole::properties::detail {
 
 Context::Context(const checker::ExploredGraph& explored, const CheckSelection& chosen,
@@ -25,9 +27,12 @@ Context::Context(const checker::ExploredGraph& explored, const CheckSelection& c
       depth_ordered_(explored.numbered_by_depth()) {
   const auto n = static_cast<StateId>(graph.size());
   const checker::Layout& layout = semantics.layout();
+  // (Backed at once: these are the analyses' largest arrays, and their
+  // first touches would be a page fault every 4 KiB; memory.hpp.)
+  checker::reserve_backed(points, n);
   points.resize(n);
-  moves.offsets.reserve(std::size_t{n} + 1);
-  moves.edges.reserve(graph.statistics().transitions);
+  checker::reserve_backed(moves.offsets, std::size_t{n} + 1);
+  checker::reserve_backed(moves.edges, graph.statistics().transitions);
   std::vector<Edge> out;
   // (Only the control fields: unpacking every field of every state cost as
   // much again as the rest of this pass.)

@@ -20,6 +20,8 @@
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <boost/graph/strong_components.hpp>
 
+#include "loophole/checker/memory.hpp"
+
 namespace loophole::properties::detail {
 namespace {
 
@@ -46,16 +48,35 @@ std::vector<std::vector<StateId>> cyclic_components(const Digraph& g, const Edge
   // of a stalemate), the components are computed on them alone, numbered
   // 0..m-1 in the same order, and the others never enter Tarjan's search.
   std::vector<StateId> active;  // the states with a kept edge out, ascending
+  // (The kept edges are counted first, a bit each, so that both arrays are
+  // allocated once at their size, backed at once: grown by doubling, every
+  // step touched fresh pages and copied what it had.)
+  std::vector<std::uint64_t> is_kept((g.edges.size() + 63) / 64, 0);
+  std::size_t kept_edges = 0, kept_states = 0;
+  for (StateId v = 0; v < n; ++v) {
+    const std::size_t before = kept_edges;
+    for (std::uint64_t i = g.offsets[v]; i < g.offsets[v + 1]; ++i) {
+      if (!kept(keep, v, g.edges[i])) continue;
+      is_kept[i >> 6] |= std::uint64_t{1} << (i & 63);
+      ++kept_edges;
+    }
+    if (kept_edges != before) ++kept_states;
+  }
+  checker::reserve_backed(pairs, kept_edges);
+  checker::reserve_backed(active, kept_states);
   for (StateId v = 0; v < n; ++v) {
     const std::size_t before = pairs.size();
-    for (const Edge& e : g.out(v)) {
-      if (kept(keep, v, e)) pairs.emplace_back(v, e.to);
+    for (std::uint64_t i = g.offsets[v]; i < g.offsets[v + 1]; ++i) {
+      if ((is_kept[i >> 6] >> (i & 63) & 1) != 0) pairs.emplace_back(v, g.edges[i].to);
     }
     if (pairs.size() != before) active.push_back(v);
   }
+  is_kept = {};
   const auto m = static_cast<std::uint32_t>(active.size());
   if (m < n) {
-    std::vector<std::uint32_t> local(n, unreached);
+    std::vector<std::uint32_t> local;
+    checker::reserve_backed(local, n);
+    local.assign(n, unreached);
     for (std::uint32_t i = 0; i < m; ++i) local[active[i]] = i;
     std::size_t kept_pairs = 0;
     for (const auto& [from, to] : pairs) {
@@ -71,7 +92,9 @@ std::vector<std::vector<StateId>> cyclic_components(const Digraph& g, const Edge
   // (In order of source, which is all edges_are_sorted asks: no sort.)
   const Csr csr(boost::edges_are_sorted, pairs.begin(), pairs.end(), m, pairs.size());
   pairs = {};
-  std::vector<std::uint32_t> component(m);
+  std::vector<std::uint32_t> component;
+  checker::reserve_backed(component, m);
+  component.resize(m);
   const auto count = boost::strong_components(
       csr,
       boost::make_iterator_property_map(component.begin(), boost::get(boost::vertex_index, csr)));
