@@ -74,9 +74,7 @@ std::vector<std::vector<StateId>> cyclic_components(const Digraph& g, const Edge
   is_kept = {};
   const auto m = static_cast<std::uint32_t>(active.size());
   if (m < n) {
-    std::vector<std::uint32_t> local;
-    checker::reserve_backed(local, n);
-    local.assign(n, unreached);
+    auto local = checker::backed<std::uint32_t>(n, unreached);
     for (std::uint32_t i = 0; i < m; ++i) local[active[i]] = i;
     std::size_t kept_pairs = 0;
     for (const auto& [from, to] : pairs) {
@@ -92,16 +90,20 @@ std::vector<std::vector<StateId>> cyclic_components(const Digraph& g, const Edge
   // (In order of source, which is all edges_are_sorted asks: no sort.)
   const Csr csr(boost::edges_are_sorted, pairs.begin(), pairs.end(), m, pairs.size());
   pairs = {};
-  std::vector<std::uint32_t> component;
-  checker::reserve_backed(component, m);
-  component.resize(m);
+  // (Tarjan's per-state arrays are ours, backed at once, not Boost's own.)
+  auto component = checker::backed<std::uint32_t>(m);
+  auto root = checker::backed<std::uint32_t>(m), discovered = checker::backed<std::uint32_t>(m);
+  const auto index = boost::get(boost::vertex_index, csr);
   const auto count = boost::strong_components(
-      csr,
-      boost::make_iterator_property_map(component.begin(), boost::get(boost::vertex_index, csr)));
+      csr, boost::make_iterator_property_map(component.begin(), index),
+      boost::root_map(boost::make_iterator_property_map(root.begin(), index))
+          .discover_time_map(boost::make_iterator_property_map(discovered.begin(), index)));
+  root = {};
+  discovered = {};
 
-  std::vector<std::uint32_t> size(count, 0);
+  auto size = checker::backed<std::uint32_t>(count);
   for (std::uint32_t i = 0; i < m; ++i) ++size[component[i]];
-  std::vector<std::uint32_t> slot(count, unreached);  // component -> index in result
+  auto slot = checker::backed<std::uint32_t>(count, unreached);  // component -> index in result
   std::vector<std::vector<StateId>> result;
   for (std::uint32_t i = 0; i < m; ++i) {
     const auto c = component[i];
@@ -134,6 +136,9 @@ std::vector<Edge> shortest_cycle(const Digraph& g, StateId entry,
     const Edge* edge;
   };
   std::vector<Link> links;
+  std::uint64_t out_edges = 0;  // (at most this many: backed at once)
+  for (const StateId v : members) out_edges += g.offsets[v + 1] - g.offsets[v];
+  checker::reserve_backed(links, out_edges);
   for (std::uint32_t u = 0; u < m; ++u) {
     for (const Edge& e : g.out(members[u])) {
       if (!kept(keep, members[u], e)) continue;
@@ -141,7 +146,8 @@ std::vector<Edge> shortest_cycle(const Digraph& g, StateId entry,
       if (w != unreached) links.push_back({u, w, &e});
     }
   }
-  std::vector<std::uint32_t> fwd_at(m + 1, 0), rev_at(m + 1, 0);
+  auto fwd_at = checker::backed<std::uint32_t>(m + 1),
+       rev_at = checker::backed<std::uint32_t>(m + 1);
   for (const Link& l : links) {
     ++fwd_at[l.from + 1];
     ++rev_at[l.to + 1];
@@ -150,7 +156,7 @@ std::vector<Edge> shortest_cycle(const Digraph& g, StateId entry,
     fwd_at[i + 1] += fwd_at[i];
     rev_at[i + 1] += rev_at[i];
   }
-  std::vector<std::uint32_t> rev(links.size());
+  auto rev = checker::backed<std::uint32_t>(links.size());
   {
     auto fill = rev_at;
     for (std::uint32_t i = 0; i < links.size(); ++i) rev[fill[links[i].to]++] = i;
@@ -158,8 +164,8 @@ std::vector<Edge> shortest_cycle(const Digraph& g, StateId entry,
 
   // Forward BFS from the entry (pred: the link that reached a state) and
   // backward BFS to it (next: the link that leads a state toward the entry).
-  std::vector<std::uint32_t> df(m, unreached), db(m, unreached), pred(m, unreached),
-      next(m, unreached);
+  auto df = checker::backed<std::uint32_t>(m, unreached), db = checker::backed(m, unreached),
+       pred = checker::backed(m, unreached), next = checker::backed(m, unreached);
   std::deque<std::uint32_t> queue{start};
   df[start] = 0;
   while (!queue.empty()) {
@@ -274,14 +280,14 @@ std::vector<bool> can_reach(const Digraph& g, const std::vector<bool>& targets,
   }
   // Paths that go back to earlier states many times: finish with a search
   // backwards from every state marked so far, over the reversed kept edges.
-  std::vector<std::uint64_t> at(std::size_t{n} + 1, 0);
+  auto at = checker::backed<std::uint64_t>(std::size_t{n} + 1);
   for (StateId v = 0; v < n; ++v) {
     for (const Edge& e : g.out(v)) {
       if (kept(keep, v, e)) ++at[e.to + 1];
     }
   }
   for (StateId v = 0; v < n; ++v) at[v + 1] += at[v];
-  std::vector<StateId> sources(at[n]);
+  auto sources = checker::backed<StateId>(at[n]);
   {
     auto fill = at;
     for (StateId v = 0; v < n; ++v) {

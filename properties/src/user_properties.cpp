@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "loophole/checker/conditions.hpp"
+#include "loophole/checker/memory.hpp"
 
 #include "analyses.hpp"
 
@@ -67,7 +68,7 @@ void leads_to(const Context& cx, const Property& p, const Evaluation& e,
     return rest[from] && rest[edge.to];
   };
   // Where `to` can be avoided forever: a cycle or a dead end in it.
-  std::vector<std::int32_t> component(n, -1);
+  auto component = checker::backed<std::int32_t>(n, -1);
   const auto cyclic = cyclic_components(cx.moves, inside);
   std::vector<bool> trap(n, false);
   for (std::size_t c = 0; c < cyclic.size(); ++c) {

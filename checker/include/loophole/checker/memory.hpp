@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 namespace loophole::checker {
 
@@ -30,11 +31,23 @@ inline constexpr std::size_t populate_grain = std::size_t{1} << 18;
 // v.reserve(n) with the storage it adds backed at once: for an array that
 // is then filled to about n elements (populating what is never used costs
 // more than it saves).
+// (Below 64 KiB it only reserves: the allocator serves such blocks from
+// memory it has used before, and a system call would cost more.)
 template <class Vector>
 void reserve_backed(Vector& v, std::size_t n) {
   if (n <= v.capacity()) return;
   v.reserve(n);
-  populate(v.data() + v.size(), (v.capacity() - v.size()) * sizeof(typename Vector::value_type));
+  const std::size_t added = (v.capacity() - v.size()) * sizeof(typename Vector::value_type);
+  if (added >= std::size_t{1} << 16) populate(v.data() + v.size(), added);
+}
+
+// A vector of n copies of value, its storage backed at once.
+template <class T>
+std::vector<T> backed(std::size_t n, const T& value = T{}) {
+  std::vector<T> v;
+  reserve_backed(v, n);
+  v.assign(n, value);
+  return v;
 }
 
 }  // namespace loophole::checker
