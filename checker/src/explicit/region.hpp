@@ -8,10 +8,10 @@
 // and a doubled hash index reuses the pages of the old table instead of
 // touching fresh memory for all of the new one (first touches are what a
 // virtual machine's host makes expensive). What an array grows by is
-// populated in one system call (on the search's team), not faulted in page
-// by page as it is first written: on the VMs we measure on, 2 us a page
-// instead of 10 (operators at 13.8 M states: 102,600 faults down to 4,600,
-// and half the system time). The memory budget still sees every growth step: a
+// populated at once (on the search's team), not faulted in page by page as
+// it is first written: on the VMs we measure on, 2 us a page instead of 10
+// (operators at 13.8 M states: 102,600 faults down to 4,600, and half the
+// system time). The memory budget still sees every growth step: a
 // StableArray acquires its blocks from the budget before it uses them.
 //
 // Huge pages are asked for only where they pay: the hash index, read at

@@ -18,11 +18,10 @@ namespace loophole::checker {
 using ParallelFor =
     std::function<void(std::size_t tasks, const std::function<void(std::size_t)>& body)>;
 
-// Backs the whole pages within [p, p + bytes) with memory now, in system
-// calls of populate_grain bytes (split over `parallel` when given, and the
-// range is larger than that). False where
-// the kernel cannot (before Linux 5.14): the pages then fault in as they are
-// touched, as without it.
+// Backs the whole pages within [p, p + bytes) with memory now: one system
+// call, or one per populate_grain bytes split over `parallel` when given and
+// the range is larger. False where the kernel cannot (before Linux 5.14):
+// the pages then fault in as they are touched, as without it.
 bool populate(void* p, std::size_t bytes, const ParallelFor& parallel = {});
 // (A quarter of a megabyte: a search chunk grows an array by a megabyte or
 // two, and two threads should share that evenly; a task is ~0.1 ms.)
@@ -30,9 +29,9 @@ inline constexpr std::size_t populate_grain = std::size_t{1} << 18;
 
 // v.reserve(n) with the storage it adds backed at once: for an array that
 // is then filled to about n elements (populating what is never used costs
-// more than it saves).
-// (Below 64 KiB it only reserves: the allocator serves such blocks from
-// memory it has used before, and a system call would cost more.)
+// more than it saves). Below 64 KiB it only reserves: the allocator serves
+// such blocks from memory it has used before, and a system call would cost
+// more.
 template <class Vector>
 void reserve_backed(Vector& v, std::size_t n) {
   if (n <= v.capacity()) return;
