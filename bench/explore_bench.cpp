@@ -9,9 +9,11 @@
 //                 (RULESET.yaml | --synthetic FIELDS,RANGE)
 //
 // --control runs only a pure-arithmetic loop, the same work per thread on 1
-// and on 2 threads: equal wall times mean a second core was free; and the
-// same with random reads from 64 MiB per thread, which shows a memory system
-// that busy neighbours share (the arithmetic loop does not).
+// and on 2 threads: equal wall times mean a second core was free; the same
+// with eight independent chains (ilp), which a host's guest on a
+// hyperthread sibling of our core slows down (the one chain does not); and
+// the same with random reads from 64 MiB per thread, which shows a memory
+// system that busy neighbours share (the arithmetic loops do not).
 //
 // Before every run on several threads, two threads pass a cache line back
 // and forth and the time of a round trip is printed with the run (rtt): on
@@ -37,6 +39,7 @@
 //
 // Figures go to stdout; record them with the date in bench/RESULTS.md.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -196,6 +199,38 @@ double control_loop(int threads) {
         x ^= x << 17;
       }
       sinks[static_cast<std::size_t>(t) * 8] = x;
+    });
+  }
+  for (auto& th : team) th.join();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The same with independent work (eight xorshift chains side by side, which
+// a core runs several instructions a cycle of). The loops above and below
+// wait on one result after another and leave most of a core's issue slots
+// free, so a host running another guest on the hyperthread sibling of one
+// of our cores does not slow them down; it slows this one, as it does the
+// successor generator.
+double control_ilp(int threads) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::thread> team;
+  std::vector<std::uint64_t> sinks(static_cast<std::size_t>(threads) * 8);
+  for (int t = 0; t < threads; ++t) {
+    team.emplace_back([&sinks, t] {
+      std::array<std::uint64_t, 8> x{};
+      for (std::size_t k = 0; k < x.size(); ++k) {
+        x[k] = 88172645463325252ULL + 1000 * k + static_cast<std::uint64_t>(t);
+      }
+      for (int i = 0; i < 100000000; ++i) {
+        for (auto& v : x) {
+          v ^= v << 13;
+          v ^= v >> 7;
+          v ^= v << 17;
+        }
+      }
+      std::uint64_t sum = 0;
+      for (const auto v : x) sum += v;
+      sinks[static_cast<std::size_t>(t) * 8] = sum;
     });
   }
   for (auto& th : team) th.join();
@@ -366,19 +401,24 @@ int main(int argc, char** argv) {
       for (int r = 0; r < runs; ++r) {
         const double one = control_loop(1);
         const double two = control_loop(2);
+        const double ilp_one = control_ilp(1);
+        const double ilp_two = control_ilp(2);
         const double mem_one = control_memory(1);
         const double mem_two = control_memory(2);
         const double rtt = round_trip_ns();
         if (json) {
           std::printf(
               "{\"control_1t_seconds\": %.6f, \"control_2t_seconds\": %.6f, "
+              "\"control_ilp_1t_seconds\": %.6f, \"control_ilp_2t_seconds\": %.6f, "
               "\"control_memory_1t_seconds\": %.6f, \"control_memory_2t_seconds\": %.6f, "
               "\"round_trip_ns\": %.1f}\n",
-              one, two, mem_one, mem_two, rtt);
+              one, two, ilp_one, ilp_two, mem_one, mem_two, rtt);
           continue;
         }
         std::printf("control  1 thread %.3f s  2 threads %.3f s (same work per thread)\n", one,
                     two);
+        std::printf("ilp      1 thread %.3f s  2 threads %.3f s (eight chains side by side)\n",
+                    ilp_one, ilp_two);
         std::printf("memory   1 thread %.3f s  2 threads %.3f s (random reads, 64 MiB each)\n",
                     mem_one, mem_two);
         std::printf("rtt      %.0f ns (a cache line between two threads and back; %s)\n", rtt,
