@@ -3,7 +3,7 @@
 # sanitizers come from the top-level CMakeLists.txt and apply to all of them).
 #
 #   loophole_library(NAME <name> SOURCES <file>... [DEPS <target>...] [PRIVATE_DEPS <target>...])
-#   loophole_test(NAME <name> SOURCES <file>... [DEPS <target>...] [NO_MAIN])
+#   loophole_test(NAME <name> SOURCES <file>... [DEPS <target>...] [NO_MAIN] [COST <seconds>])
 #   loophole_fuzzer(NAME <name> SOURCES <file>... [DEPS <target>...])
 include_guard(GLOBAL)
 include(GoogleTest)
@@ -39,12 +39,18 @@ endfunction()
 # with label <name>. They run in the source root, with LOOPHOLE_SOURCE_DIR set
 # to it both in the environment and as a compile definition (a string
 # literal), so fixtures and golden files are found as `tests/fixtures/...`.
+# COST is the seconds a test of the binary usually takes: on a machine that
+# has not run the tests before (CI), ctest starts the costly ones first, so
+# that they do not run last, side by side with nothing.
 function(loophole_test)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "NO_MAIN" "NAME" "SOURCES;DEPS")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "NO_MAIN" "NAME;COST" "SOURCES;DEPS")
   if(NOT arg_NAME OR NOT arg_SOURCES OR arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "usage: loophole_test(NAME <name> SOURCES <file>... "
-                        "[DEPS <target>...] [NO_MAIN]); "
+                        "[DEPS <target>...] [NO_MAIN] [COST <seconds>]); "
                         "unexpected: '${arg_UNPARSED_ARGUMENTS}'")
+  endif()
+  if(NOT arg_COST)
+    set(arg_COST 0)
   endif()
   set(target loophole_${arg_NAME}_tests)
   add_executable(${target} ${arg_SOURCES})
@@ -62,7 +68,8 @@ function(loophole_test)
     TEST_PREFIX "${arg_NAME}."
     PROPERTIES
       ENVIRONMENT "LOOPHOLE_SOURCE_DIR=${PROJECT_SOURCE_DIR}"
-      LABELS ${arg_NAME})
+      LABELS ${arg_NAME}
+      COST ${arg_COST})
 endfunction()
 
 # libFuzzer executable `fuzz_<name>` (the sources define
