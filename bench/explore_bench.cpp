@@ -185,24 +185,35 @@ void print_run(const char* label, const Run& r) {
   std::printf("\n");
 }
 
-// Wall seconds for `threads` threads each running the same arithmetic loop.
-double control_loop(int threads) {
+// Wall seconds for `threads` threads each running work(t) (whose result
+// goes to a cache line of its own, so that it is not optimised away).
+template <class Work>
+double timed_team(int threads, const Work& work) {
+  std::vector<std::uint64_t> sinks(static_cast<std::size_t>(threads) * 8);
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::thread> team;
-  std::vector<std::uint64_t> sinks(static_cast<std::size_t>(threads) * 8);
   for (int t = 0; t < threads; ++t) {
-    team.emplace_back([&sinks, t] {
-      std::uint64_t x = 88172645463325252ULL + static_cast<std::uint64_t>(t);
-      for (int i = 0; i < 400000000; ++i) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-      }
-      sinks[static_cast<std::size_t>(t) * 8] = x;
-    });
+    team.emplace_back([&, t] { sinks[static_cast<std::size_t>(t) * 8] = work(t); });
   }
   for (auto& th : team) th.join();
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// One step of the xorshift generator the control loops use.
+inline std::uint64_t xorshift(std::uint64_t x) {
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  return x;
+}
+
+// The same arithmetic loop on each thread.
+double control_loop(int threads) {
+  return timed_team(threads, [](int t) {
+    std::uint64_t x = 88172645463325252ULL + static_cast<std::uint64_t>(t);
+    for (int i = 0; i < 400000000; ++i) x = xorshift(x);
+    return x;
+  });
 }
 
 // The same with independent work (eight xorshift chains side by side, which
@@ -212,57 +223,37 @@ double control_loop(int threads) {
 // of our cores does not slow them down; it slows this one, as it does the
 // successor generator.
 double control_ilp(int threads) {
-  const auto start = std::chrono::steady_clock::now();
-  std::vector<std::thread> team;
-  std::vector<std::uint64_t> sinks(static_cast<std::size_t>(threads) * 8);
-  for (int t = 0; t < threads; ++t) {
-    team.emplace_back([&sinks, t] {
-      std::array<std::uint64_t, 8> x{};
-      for (std::size_t k = 0; k < x.size(); ++k) {
-        x[k] = 88172645463325252ULL + 1000 * k + static_cast<std::uint64_t>(t);
-      }
-      for (int i = 0; i < 100000000; ++i) {
-        for (auto& v : x) {
-          v ^= v << 13;
-          v ^= v >> 7;
-          v ^= v << 17;
-        }
-      }
-      std::uint64_t sum = 0;
-      for (const auto v : x) sum += v;
-      sinks[static_cast<std::size_t>(t) * 8] = sum;
-    });
-  }
-  for (auto& th : team) th.join();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return timed_team(threads, [](int t) {
+    std::array<std::uint64_t, 8> x{};
+    for (std::size_t k = 0; k < x.size(); ++k) {
+      x[k] = 88172645463325252ULL + 1000 * k + static_cast<std::uint64_t>(t);
+    }
+    for (int i = 0; i < 100000000; ++i) {
+      for (auto& v : x) v = xorshift(v);
+    }
+    std::uint64_t sum = 0;
+    for (const auto v : x) sum += v;
+    return sum;
+  });
 }
 
 // The same for random reads from a 64 MiB table per thread (what claims
 // and commits do to the hash index): a machine whose memory system is
-// shared with busy neighbours slows this down while the arithmetic loop
-// above runs at full speed.
+// shared with busy neighbours slows this down while the arithmetic loops
+// above run at full speed.
 double control_memory(int threads) {
   constexpr std::size_t entries = std::size_t{1} << 23;  // 64 MiB of 8-byte entries
   std::vector<std::vector<std::uint64_t>> tables(static_cast<std::size_t>(threads));
   for (auto& t : tables) t.assign(entries, 1);
-  std::vector<std::uint64_t> sinks(static_cast<std::size_t>(threads) * 8);
-  const auto start = std::chrono::steady_clock::now();
-  std::vector<std::thread> team;
-  for (int t = 0; t < threads; ++t) {
-    team.emplace_back([&, t] {
-      const std::uint64_t* table = tables[static_cast<std::size_t>(t)].data();
-      std::uint64_t x = 88172645463325252ULL + static_cast<std::uint64_t>(t), sum = 0;
-      for (int i = 0; i < 20000000; ++i) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        sum += table[x & (entries - 1)];
-      }
-      sinks[static_cast<std::size_t>(t) * 8] = sum;
-    });
-  }
-  for (auto& th : team) th.join();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return timed_team(threads, [&](int t) {
+    const std::uint64_t* table = tables[static_cast<std::size_t>(t)].data();
+    std::uint64_t x = 88172645463325252ULL + static_cast<std::uint64_t>(t), sum = 0;
+    for (int i = 0; i < 20000000; ++i) {
+      x = xorshift(x);
+      sum += table[x & (entries - 1)];
+    }
+    return sum;
+  });
 }
 
 // Nanoseconds for a cache line to go from one CPU to another and back (the
