@@ -12,17 +12,12 @@ namespace loophole::model {
 namespace {
 
 using testing::at;
+using testing::k_turn;
 using testing::load_path;
 using testing::load_text;
 using testing::Loaded;
 
 const std::string k_head = "loophole: 1\ngame: t\n";
-const std::string k_turn =
-    "turn:\n"
-    "  phases:\n"
-    "    - name: main\n"
-    "      steps:\n"
-    "        - name: only\n";
 
 // Body lines start at line 3; the standard turn follows them.
 std::string with_turn(const std::string& body) { return k_head + body + k_turn; }

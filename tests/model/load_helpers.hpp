@@ -55,6 +55,15 @@ inline Loaded load_path(const std::string& path, const LoadOptions& options = {}
   return finish(std::move(game), sink, sources);
 }
 
+// The smallest turn a ruleset can have (one phase of one step), for inline
+// rulesets that test something else.
+inline const std::string k_turn =
+    "turn:\n"
+    "  phases:\n"
+    "    - name: main\n"
+    "      steps:\n"
+    "        - name: only\n";
+
 // "line:col" of a diagnostic.
 inline std::string at(const Diagnostic& d) {
   return std::to_string(d.where.line) + ":" + std::to_string(d.where.col);

@@ -16,6 +16,7 @@
 namespace loophole::model {
 namespace {
 
+using testing::k_turn;
 using testing::load_path;
 using testing::load_text;
 using testing::Loaded;
@@ -333,13 +334,6 @@ TEST(LoadExamples, LanguageReferenceSnippetsComeFromTheExamples) {
 }
 
 // ---- inline rulesets -----------------------------------------------------------------
-
-const std::string k_turn =
-    "turn:\n"
-    "  phases:\n"
-    "    - name: main\n"
-    "      steps:\n"
-    "        - name: only\n";
 
 TEST(Load, SlotLayoutIsVariablesThenZonesOwnerMajor) {
   const Loaded l = load_text(
