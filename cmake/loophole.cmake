@@ -60,6 +60,8 @@ function(loophole_test)
     set(gtest GTest::gmock GTest::gtest_main)
   endif()
   target_link_libraries(${target} PRIVATE ${arg_DEPS} ${gtest})
+  # (tests/common: helpers every test binary may use, e.g. loaded_game.hpp.)
+  target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/tests/common)
   target_compile_definitions(${target} PRIVATE LOOPHOLE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
   gtest_discover_tests(${target}
     DISCOVERY_MODE PRE_TEST

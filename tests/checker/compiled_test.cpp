@@ -24,6 +24,7 @@
 
 #include "disagreement.hpp"
 #include "load_ruleset.hpp"
+#include "loaded_game.hpp"
 
 namespace loophole::checker {
 namespace {
@@ -78,22 +79,6 @@ Agreement agree(const Semantics& sem, const std::string& name, std::uint64_t cap
   }
   a.complete = true;
   return a;
-}
-
-struct Loaded {
-  model::SourceManager sources;
-  model::DiagnosticSink sink;
-  std::optional<model::Game> game;
-};
-
-std::unique_ptr<Loaded> load(const std::string& path,
-                             const std::map<std::string, std::int64_t>& params = {}) {
-  auto l = std::make_unique<Loaded>();
-  model::LoadOptions options;
-  options.param_overrides = params;
-  options.override_origin = model::SourceSpan{"<test>", 0, 0, 0};
-  l->game = model::load_game(path, options, l->sources, l->sink);
-  return l;
 }
 
 std::vector<std::string> corpus_files() {
@@ -400,7 +385,7 @@ TEST(Compiled, AgreesWithReferenceOnEveryFixtureAndExample) {
   std::uint64_t states = 0;
   testing::ConditionTally tally;
   for (const std::string& path : corpus_files()) {
-    auto l = load(path);
+    auto l = test_support::load_game(path);
     EXPECT_EQ(l->game.has_value(), !meant_to_fail(path)) << path;
     if (!l->game) continue;
     ++loaded;
@@ -456,7 +441,7 @@ TEST(Compiled, AgreesWithReferenceOnTheSeedsAtReducedScope) {
        5049},
   };
   for (const Case& c : cases) {
-    auto l = load(c.ruleset, c.params);
+    auto l = test_support::load_game(c.ruleset, {.params = c.params});
     ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
     const Semantics sem(*l->game);
     const Agreement a = agree(sem, c.ruleset, 1000000);
@@ -478,8 +463,8 @@ TEST(Compiled, AgreesWithReferenceOnTheSeedsAtReducedScope) {
 // fields into buffers of 5; sanitized builds never reuse the address so
 // soon, which is why the release tests run in CI too.)
 TEST(Compiled, ALaterSystemDoesNotTakeBackAnEarlierOnesScratch) {
-  auto small = load("tests/fixtures/semantics/counter.yaml");
-  auto big = load("rulesets/examples/speed-biomes-pool-game.yaml");
+  auto small = test_support::load_game("tests/fixtures/semantics/counter.yaml");
+  auto big = test_support::load_game("rulesets/examples/speed-biomes-pool-game.yaml");
   ASSERT_TRUE(small->game && big->game);
   const Semantics small_sem(*small->game), big_sem(*big->game);
   ASSERT_LT(small_sem.layout().fields.size() * 4, big_sem.layout().fields.size());
@@ -510,12 +495,12 @@ TEST(Compiled, AgreesOnConstructsTheCorpusLacks) {
 TEST(Compiled, CorpusUsesEveryConstruct) {
   Census census;
   for (const std::string& path : corpus_files()) {
-    auto l = load(path);
+    auto l = test_support::load_game(path);
     if (l->game) census.game(*l->game);
   }
   for (const char* seed : {"rulesets/containment.yaml", "rulesets/cosmere.yaml",
                            "rulesets/operators.yaml", "rulesets/speed-biomes.yaml"}) {
-    auto l = load(seed);
+    auto l = test_support::load_game(seed);
     ASSERT_TRUE(l->game.has_value());
     census.game(*l->game);
   }
@@ -538,13 +523,13 @@ TEST(Compiled, CorpusRunsEveryInstructionForm) {
     for (const auto& f : c.instruction_forms()) used.insert(f);
   };
   for (const std::string& path : corpus_files()) {
-    auto l = load(path);
+    auto l = test_support::load_game(path);
     if (!l->game) continue;
     add(Semantics(*l->game));
   }
   for (const char* seed : {"rulesets/containment.yaml", "rulesets/cosmere.yaml",
                            "rulesets/operators.yaml", "rulesets/speed-biomes.yaml"}) {
-    auto l = load(seed);
+    auto l = test_support::load_game(seed);
     ASSERT_TRUE(l->game.has_value());
     add(Semantics(*l->game));
   }

@@ -8,26 +8,16 @@
 
 #include <gtest/gtest.h>
 
-#include "loophole/checker/semantics.hpp"
-#include "loophole/model/diagnostics.hpp"
-#include "loophole/model/game.hpp"
+#include "loaded_game.hpp"
 
 namespace loophole::checker::testing {
 
-struct LoadedRuleset {
-  model::SourceManager sources;
-  model::DiagnosticSink sink;
-  std::optional<model::Game> game;
-  std::unique_ptr<Semantics> sem;
-};
+using LoadedRuleset = test_support::LoadedGame;
 
 inline std::unique_ptr<LoadedRuleset> load_ruleset(const std::string& name,
                                                    const std::string& yaml) {
-  auto r = std::make_unique<LoadedRuleset>();
-  r->sources.add(name, yaml);
-  r->game = model::load_game(name, {}, r->sources, r->sink);
-  EXPECT_TRUE(r->game.has_value()) << r->sink.render(r->sources);
-  if (r->game) r->sem = std::make_unique<Semantics>(*r->game);
+  auto r = test_support::load_game(name, {.text = yaml, .with_semantics = true});
+  EXPECT_TRUE(r->game.has_value()) << r->diagnostics();
   return r;
 }
 

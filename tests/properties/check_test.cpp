@@ -20,6 +20,7 @@
 #include "loophole/checker/explicit.hpp"
 #include "loophole/model/diagnostics.hpp"
 
+#include "loaded_game.hpp"
 #include "test_graph.hpp"
 
 namespace loophole::properties {
@@ -27,19 +28,11 @@ namespace {
 
 using testing::TestGraph;
 
-struct Loaded {
-  model::SourceManager sources;
-  model::DiagnosticSink sink;
-  std::optional<model::Game> game;
-  std::unique_ptr<checker::Semantics> semantics;
-};
-
-std::unique_ptr<Loaded> load(const std::string& fixture) {
-  auto l = std::make_unique<Loaded>();
-  const std::string path = std::string(LOOPHOLE_SOURCE_DIR) + "/tests/fixtures/findings/" + fixture;
-  l->game = model::load_game(path, {}, l->sources, l->sink);
-  if (l->game) l->semantics = std::make_unique<checker::Semantics>(*l->game);
-  return l;
+// A fixture of tests/fixtures/findings, with its semantics.
+std::unique_ptr<test_support::LoadedGame> load_fixture(const std::string& fixture) {
+  return test_support::load_game(
+      std::string(LOOPHOLE_SOURCE_DIR) + "/tests/fixtures/findings/" + fixture,
+      {.with_semantics = true});
 }
 
 // What must agree between two graphs of the same game.
@@ -73,15 +66,15 @@ TEST(CheckAll, TestGraphAndExplicitEngineAgreeOnEveryFixture) {
   ASSERT_GE(files.size(), 33u);
   for (const auto& file : files) {
     SCOPED_TRACE(file);
-    const auto l = load(file);
+    const auto l = load_fixture(file);
     if (!l->game) {
       ADD_FAILURE() << l->sink.render(l->sources);
       continue;
     }
-    const TestGraph mine(*l->semantics);
+    const TestGraph mine(*l->sem);
     checker::ExplicitOptions options;
     options.threads = 2;
-    const auto theirs = checker::explore(*l->semantics, options);
+    const auto theirs = checker::explore(*l->sem, options);
     ASSERT_EQ(mine.size(), theirs->size());
     EXPECT_EQ(summary(check_all(mine, CheckSelection{})),
               summary(check_all(*theirs, CheckSelection{})));
@@ -93,9 +86,9 @@ TEST(CheckAll, TestGraphAndExplicitEngineAgreeOnEveryFixture) {
 TEST(RunChecks, SameFindingsOnEveryThreadCount) {
   for (const auto& file : fixtures()) {
     SCOPED_TRACE(file);
-    const auto l = load(file);
+    const auto l = load_fixture(file);
     ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
-    const auto graph = checker::explore(*l->semantics, {});
+    const auto graph = checker::explore(*l->sem, {});
     const auto one = run_checks(*graph, CheckSelection{}, nullptr, 1);
     EXPECT_TRUE(one.not_run.empty());
     for (const int threads : {2, 3, 7, 0}) {
@@ -120,9 +113,9 @@ TEST(RunChecks, SameFindingsOnEveryThreadCount) {
 }
 
 TEST(CheckAll, TruncatedGraphMakesAbsenceClaimsUnknown) {
-  const auto l = load("dead-rule/dead-action.yaml");
+  const auto l = load_fixture("dead-rule/dead-action.yaml");
   ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
-  const TestGraph truncated(*l->semantics, 2);
+  const TestGraph truncated(*l->sem, 2);
   ASSERT_EQ(checker::Completion::state_limit, truncated.completion());
   const auto found = check_all(truncated, CheckSelection{});
   bool dead_action = false;
@@ -143,9 +136,9 @@ TEST(CheckAll, TruncatedGraphMakesAbsenceClaimsUnknown) {
 }
 
 TEST(CheckAll, MovesRemovedFromAWindowStateMakeADeadlock) {
-  const auto l = load("deadlock/clean.yaml");
+  const auto l = load_fixture("deadlock/clean.yaml");
   ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
-  TestGraph graph(*l->semantics);
+  TestGraph graph(*l->sem);
   EXPECT_TRUE(check_all(graph, CheckSelection::only(Kind::deadlock)).empty());
   graph.drop_edges(1);  // the window just opened, P1 to move
   const auto found = check_all(graph, CheckSelection::only(Kind::deadlock));
@@ -158,9 +151,9 @@ TEST(CheckAll, MovesRemovedFromAWindowStateMakeADeadlock) {
 }
 
 TEST(CheckAll, ReportsPropertiesThatHoldOnlyWhenAsked) {
-  const auto l = load("property-violation/holds.yaml");
+  const auto l = load_fixture("property-violation/holds.yaml");
   ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
-  const TestGraph graph(*l->semantics);
+  const TestGraph graph(*l->sem);
   auto selection = CheckSelection::only(Kind::property_violation);
   EXPECT_TRUE(check_all(graph, selection).empty());
   selection.report_holds = true;
@@ -173,9 +166,9 @@ TEST(CheckAll, ReportsPropertiesThatHoldOnlyWhenAsked) {
 }
 
 TEST(CheckAll, OrdersBySeverityThenLocation) {
-  const auto l = load("unreachable-win/loss-never.yaml");
+  const auto l = load_fixture("unreachable-win/loss-never.yaml");
   ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
-  const TestGraph graph(*l->semantics);
+  const TestGraph graph(*l->sem);
   const auto found = check_all(graph, CheckSelection{});
   ASSERT_FALSE(found.empty());
   for (std::size_t i = 1; i < found.size(); ++i) {
@@ -250,9 +243,9 @@ std::string analysis_of(Kind k) {
 }
 
 TEST(RunChecks, InterruptedBeforeStartRunsNothing) {
-  const auto l = load("response-loop/ward-duel.yaml");
+  const auto l = load_fixture("response-loop/ward-duel.yaml");
   ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
-  const TestGraph graph(*l->semantics);
+  const TestGraph graph(*l->sem);
   const std::atomic<bool> stop{true};
   const auto result = run_checks(graph, CheckSelection{}, &stop);
   EXPECT_TRUE(result.findings.empty());
@@ -274,9 +267,9 @@ TEST(RunChecks, InterruptionKeepsOnlyFinishedAnalyses) {
   for (const char* file : {"response-loop/ward-duel.yaml", "dead-rule/dead-action.yaml",
                            "property-violation/hand-limit.yaml"}) {
     SCOPED_TRACE(file);
-    const auto l = load(file);
+    const auto l = load_fixture(file);
     ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
-    const TestGraph graph(*l->semantics);
+    const TestGraph graph(*l->sem);
     const auto all = summary(check_all(graph, CheckSelection{}));
     std::atomic<bool> never{false};
     const Tripwire counting(graph, never, ~std::uint64_t{0});

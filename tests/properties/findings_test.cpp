@@ -100,7 +100,6 @@ TEST_P(Findings, AreExactlyThePlantedOnes) {
 }
 
 using enum LoopClass;
-constexpr auto warning = Severity::warning;
 
 // clang-format off
 const Case cases[] = {
@@ -149,13 +148,13 @@ const Case cases[] = {
   {"unbounded-chain/bounded.yaml", Kind::unbounded_chain, 53, {}},
 
   {"stalemate/no-end.yaml", Kind::stalemate, 4, {
-    {"step:main.only", 9, 17, 4, 2, none, -1, warning},
+    {"step:main.only", 9, 17, 4, 2, none, -1, Severity::warning},
   }},
   {"stalemate/frozen-score.yaml", Kind::stalemate, 4, {
-    {"step:main.score", 12, 17, 4, 2, none, -1, warning},
+    {"step:main.score", 12, 17, 4, 2, none, -1, Severity::warning},
   }},
   {"stalemate/refill.yaml", Kind::stalemate, 10, {
-    {"step:main.draw", 17, 17, 10, 4, none, -1, warning},
+    {"step:main.draw", 17, 17, 10, 4, none, -1, Severity::warning},
   }},
   {"stalemate/race.yaml", Kind::stalemate, 4, {}},
 
@@ -164,8 +163,8 @@ const Case cases[] = {
     {"end:triple_red/P2", 21, 11},
   }},
   {"unreachable-win/loss-never.yaml", Kind::unreachable_win, 15, {
-    {"end:dead/P1", 22, 11, 0, -1, none, -1, warning},
-    {"end:dead/P2", 22, 11, 0, -1, none, -1, warning},
+    {"end:dead/P1", 22, 11, 0, -1, none, -1, Severity::warning},
+    {"end:dead/P2", 22, 11, 0, -1, none, -1, Severity::warning},
   }},
   {"unreachable-win/first-player-only.yaml", Kind::unreachable_win, 3, {
     {"end:points/P2", 15, 11},
@@ -184,16 +183,16 @@ const Case cases[] = {
   {"rule-gap/clamped.yaml", Kind::rule_gap, 4, {}},
 
   {"dead-rule/dead-action.yaml", Kind::dead_rule, 33, {
-    {"action:big_spend", 26, 11, 0, -1, none, -1, warning},
+    {"action:big_spend", 26, 11, 0, -1, none, -1, Severity::warning},
   }},
   {"dead-rule/dead-trigger.yaml", Kind::dead_rule, 8, {
-    {"trigger:jackpot", 20, 11, 0, -1, none, -1, warning},
+    {"trigger:jackpot", 20, 11, 0, -1, none, -1, Severity::warning},
   }},
   {"dead-rule/dead-step.yaml", Kind::dead_rule, 7, {
-    {"step:bonus.reward", 18, 17, 0, -1, none, -1, warning},
+    {"step:bonus.reward", 18, 17, 0, -1, none, -1, Severity::warning},
   }},
   {"dead-rule/dead-window.yaml", Kind::dead_rule, 57, {
-    {"window:reaction", 21, 3, 0, -1, none, -1, warning},
+    {"window:reaction", 21, 3, 0, -1, none, -1, Severity::warning},
   }},
   {"dead-rule/all-used.yaml", Kind::dead_rule, 34, {}},
 

@@ -35,6 +35,8 @@
 #include "loophole/properties/check.hpp"
 #include "loophole/properties/finding.hpp"
 
+#include "loaded_game.hpp"
+
 namespace loophole {
 namespace {
 
@@ -49,24 +51,6 @@ std::string read_text(const fs::path& p) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-struct Loaded {
-  model::SourceManager sources;
-  model::DiagnosticSink sink;
-  std::optional<model::Game> game;
-};
-
-std::unique_ptr<Loaded> load(const std::string& path,
-                             const std::map<std::string, std::int64_t>& params = {},
-                             const std::optional<std::string>& text = std::nullopt) {
-  auto l = std::make_unique<Loaded>();
-  if (text) l->sources.add(path, *text);
-  model::LoadOptions options;
-  options.param_overrides = params;
-  options.override_origin = model::SourceSpan{"<test>", 0, 0, 0};
-  l->game = model::load_game(path, options, l->sources, l->sink);
-  return l;
 }
 
 // ---------------------------------------------------------------------------
@@ -243,7 +227,7 @@ class SeedLoad : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(SeedLoad, NoDiagnostics) {
   const std::string path = ruleset_path(GetParam());
-  auto l = load(path);
+  auto l = test_support::load_game(path);
   ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
   EXPECT_TRUE(l->sink.all().empty()) << l->sink.render(l->sources);
 }
@@ -301,7 +285,7 @@ class SeedTrace : public ::testing::TestWithParam<SeedCase> {};
 
 TEST_P(SeedTrace, EverySentenceTracedAndEveryQuoteInTheSeed) {
   LOOPHOLE_REQUIRE_SEEDS();
-  auto l = load(ruleset_path(GetParam().ruleset));
+  auto l = test_support::load_game(ruleset_path(GetParam().ruleset));
   ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
   const std::string seed = read_text(seeds_dir() / GetParam().seed);
   ASSERT_FALSE(seed.empty()) << GetParam().seed;
@@ -328,7 +312,7 @@ INSTANTIATE_TEST_SUITE_P(
 // matter and markup).
 TEST(SeedTraceSpeedBiomes, TxtFullyTracedMdxQuotesExist) {
   LOOPHOLE_REQUIRE_SEEDS();
-  auto l = load(ruleset_path("speed-biomes.yaml"));
+  auto l = test_support::load_game(ruleset_path("speed-biomes.yaml"));
   ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
   const std::string txt = read_text(seeds_dir() / "speed-biomes-phases.txt");
   const std::string mdx = read_text(seeds_dir() / "speed-biomes-phases.mdx");
@@ -343,7 +327,7 @@ TEST(SeedTraceSpeedBiomes, TxtFullyTracedMdxQuotesExist) {
 
 // The example pool game keeps no trace of its own (it is in speed-biomes.yaml).
 TEST(SeedTraceSpeedBiomes, PoolGameHasNoTrace) {
-  auto l = load(ruleset_path("examples/speed-biomes-pool-game.yaml"));
+  auto l = test_support::load_game(ruleset_path("examples/speed-biomes-pool-game.yaml"));
   ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
   EXPECT_TRUE(l->game->trace.empty());
 }
@@ -363,7 +347,7 @@ TEST(SeedTraceMutation, MissingEntryAndWrongQuoteAreReported) {
   ASSERT_NE(at, std::string::npos);
   std::string dropped = yaml;
   dropped.erase(at, entry.size());
-  auto l = load(path, {}, dropped);
+  auto l = test_support::load_game(path, {.text = dropped});
   ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
   EXPECT_EQ(trace_problems(*l->game, seed),
             std::vector<std::string>{"sentence not traced: \"C. Randomly choose one player.\""});
@@ -371,7 +355,7 @@ TEST(SeedTraceMutation, MissingEntryAndWrongQuoteAreReported) {
   std::string changed = yaml;
   const std::string from = "\"C. Randomly choose one player.\"";
   changed.replace(changed.find(from), from.size(), "\"C. Randomly choose a player.\"");
-  auto m = load(path, {}, changed);
+  auto m = test_support::load_game(path, {.text = changed});
   ASSERT_TRUE(m->game.has_value()) << m->sink.render(m->sources);
   const auto problems = trace_problems(*m->game, seed);
   ASSERT_EQ(problems.size(), 2U) << join(problems);
@@ -414,7 +398,7 @@ class SeedExplore : public ::testing::TestWithParam<ExploreCase> {};
 
 TEST_P(SeedExplore, PinnedGraphSameOnTwoThreadsAndPinnedFindings) {
   const ExploreCase& c = GetParam();
-  auto l = load(ruleset_path(c.ruleset), c.params);
+  auto l = test_support::load_game(ruleset_path(c.ruleset), {.params = c.params});
   ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
   EXPECT_TRUE(l->sink.all().empty()) << l->sink.render(l->sources);
   const checker::Semantics sem(*l->game);

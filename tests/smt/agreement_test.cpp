@@ -22,6 +22,7 @@
 #include "loophole/smt/engine.hpp"
 
 #include "answers.hpp"
+#include "loaded_game.hpp"
 
 namespace loophole::smt {
 namespace {
@@ -43,11 +44,8 @@ Answers answers(const model::Game& g, const std::vector<Finding>& found) {
   return out;
 }
 
-struct Loaded {
-  model::SourceManager sources;
-  model::DiagnosticSink sink;
-  std::optional<model::Game> game;
-  std::unique_ptr<checker::Semantics> sem;
+// A fixture loaded with its semantics, and how deep the engines compare it.
+struct Explored : test_support::LoadedGame {
   int depth = 0;  // K: the deepest reachable state, in moves, at most max_depth
   bool capped = false;
 };
@@ -55,17 +53,13 @@ struct Loaded {
 // Deeper fixtures are compared within this depth, to keep the suite fast.
 constexpr int max_depth = 10;
 
-std::unique_ptr<Loaded> load(const std::string& path,
-                             const std::map<std::string, std::int64_t>& params = {},
-                             int cap = max_depth) {
-  auto l = std::make_unique<Loaded>();
-  model::LoadOptions options;
-  options.param_overrides = params;
-  options.override_origin = model::SourceSpan{"<test>", 0, 0, 0};
-  l->game = model::load_game(path, options, l->sources, l->sink);
-  EXPECT_TRUE(l->game) << l->sink.render(l->sources);
+std::unique_ptr<Explored> load_explored(const std::string& path,
+                                        const std::map<std::string, std::int64_t>& params = {},
+                                        int cap = max_depth) {
+  auto l = std::make_unique<Explored>();
+  test_support::load_into(*l, path, {.params = params, .with_semantics = true});
+  EXPECT_TRUE(l->game) << l->diagnostics();
   if (!l->game) return l;
-  l->sem = std::make_unique<checker::Semantics>(*l->game);
   checker::ExplicitOptions eo;
   eo.threads = 1;
   const int deepest = static_cast<int>(checker::explore(*l->sem, eo)->statistics().depth) - 1;
@@ -75,7 +69,7 @@ std::unique_ptr<Loaded> load(const std::string& path,
 }
 
 struct ExplicitEngine {
-  static Answers run(const Loaded& l) {
+  static Answers run(const Explored& l) {
     checker::ExplicitOptions eo;
     eo.threads = 1;
     const auto graph = checker::explore(*l.sem, eo);
@@ -85,7 +79,7 @@ struct ExplicitEngine {
 };
 
 struct SmtEngine {
-  static Answers run(const Loaded& l) {
+  static Answers run(const Explored& l) {
     Engine engine(*l.sem);
     EXPECT_FALSE(engine.unsupported()) << engine.unsupported()->message();
     Options o;
@@ -133,7 +127,7 @@ TYPED_TEST_SUITE(EngineAgreement, Engines);
 
 TYPED_TEST(EngineAgreement, PinnedAnswers) {
   for (const auto& c : pinned()) {
-    const auto l = load(std::string(LOOPHOLE_SOURCE_DIR) + "/tests/fixtures/" + c.file);
+    const auto l = load_explored(std::string(LOOPHOLE_SOURCE_DIR) + "/tests/fixtures/" + c.file);
     ASSERT_TRUE(l->game);
     const Answers got = TypeParam::run(*l);
     EXPECT_FALSE(got.empty()) << c.file;
@@ -160,7 +154,7 @@ std::vector<std::string> fixtures() {
 class Agreement : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Agreement, SameAnswersAndTraceLengths) {
-  const auto l = load(GetParam());
+  const auto l = load_explored(GetParam());
   ASSERT_TRUE(l->game);
   const Answers expl = ExplicitEngine::run(*l);
   const Answers smt = SmtEngine::run(*l);
@@ -181,7 +175,7 @@ TEST(SeedAgreement, OperatorsAndCosmereWithinThreeMoves) {
        {Seed{"operators.yaml", {{"item_copies", 0}}},
         Seed{"cosmere.yaml", {{"face_copies", 1}, {"number_copies", 1}, {"hand_target", 2}}}}) {
     const auto l =
-        load(std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/" + seed.file, seed.params, 3);
+        load_explored(std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/" + seed.file, seed.params, 3);
     ASSERT_TRUE(l->game);
     const Answers expl = ExplicitEngine::run(*l);
     const Answers smt = SmtEngine::run(*l);

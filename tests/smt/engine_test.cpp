@@ -21,27 +21,24 @@
 #include "loophole/model/game.hpp"
 #include "loophole/properties/check.hpp"
 
+#include "loaded_game.hpp"
+
 namespace loophole::smt {
 namespace {
 
-struct Loaded {
-  model::SourceManager sources;
-  model::DiagnosticSink sink;
-  std::optional<model::Game> game;
-  std::unique_ptr<checker::Semantics> sem;
+// A ruleset with its semantics and the SMT engine on it; the test fails when
+// it does not load or the engine declines it.
+struct EngineGame : test_support::LoadedGame {
   std::unique_ptr<Engine> engine;
 };
 
-std::unique_ptr<Loaded> load(const std::string& rel,
-                             const std::map<std::string, std::int64_t>& params = {}) {
-  auto l = std::make_unique<Loaded>();
-  model::LoadOptions o;
-  o.param_overrides = params;
-  o.override_origin = model::SourceSpan{"<test>", 0, 0, 0};
-  l->game = model::load_game(std::string(LOOPHOLE_SOURCE_DIR) + "/" + rel, o, l->sources, l->sink);
-  EXPECT_TRUE(l->game) << l->sink.render(l->sources);
+std::unique_ptr<EngineGame> load_engine(const std::string& rel,
+                                        const std::map<std::string, std::int64_t>& params = {}) {
+  auto l = std::make_unique<EngineGame>();
+  test_support::load_into(*l, std::string(LOOPHOLE_SOURCE_DIR) + "/" + rel,
+                          {.params = params, .with_semantics = true});
+  EXPECT_TRUE(l->game) << l->diagnostics();
   if (!l->game) return l;
-  l->sem = std::make_unique<checker::Semantics>(*l->game);
   l->engine = std::make_unique<Engine>(*l->sem);
   EXPECT_FALSE(l->engine->unsupported()) << l->engine->unsupported()->message();
   return l;
@@ -70,14 +67,14 @@ std::string describe(const properties::Finding& f) {
 }
 
 TEST(Induction, ProvesAnInvariantOfAFixtureAtEveryDepth) {
-  const auto l = load("tests/fixtures/findings/property-violation/holds.yaml");
+  const auto l = load_engine("tests/fixtures/findings/property-violation/holds.yaml");
   const Proof p = l->engine->prove_property(property(*l->game, "hand_limit"), small(3));
   EXPECT_EQ(p.status, ProofStatus::proved) << p.reason;
   EXPECT_EQ(p.k, 0);
 }
 
 TEST(Induction, FindsAViolationInTheBaseCaseWithAReplayedTrace) {
-  const auto l = load("tests/fixtures/findings/property-violation/never-broke.yaml");
+  const auto l = load_engine("tests/fixtures/findings/property-violation/never-broke.yaml");
   const Proof p = l->engine->prove_property(property(*l->game, "treasury"), small(3));
   ASSERT_EQ(p.status, ProofStatus::violated);
   ASSERT_TRUE(p.trace);
@@ -85,7 +82,7 @@ TEST(Induction, FindsAViolationInTheBaseCaseWithAReplayedTrace) {
 }
 
 TEST(Induction, ProvesOperatorsCombatInvariantAndIsHonestlyUnknownOnAnother) {
-  const auto l = load("rulesets/operators.yaml", {{"item_copies", 0}});
+  const auto l = load_engine("rulesets/operators.yaml", {{"item_copies", 0}});
   const Proof proved =
       l->engine->prove_property(property(*l->game, "combat_spends_everyone"), small(2));
   EXPECT_EQ(proved.status, ProofStatus::proved) << proved.reason;
@@ -114,23 +111,23 @@ TEST(Induction, ProvesOperatorsCombatInvariantAndIsHonestlyUnknownOnAnother) {
 }
 
 TEST(Induction, ProvesCosmereFaceLimit) {
-  const auto l =
-      load("rulesets/cosmere.yaml", {{"face_copies", 1}, {"number_copies", 1}, {"hand_target", 2}});
+  const auto l = load_engine("rulesets/cosmere.yaml",
+                             {{"face_copies", 1}, {"number_copies", 1}, {"hand_target", 2}});
   const Proof p = l->engine->prove_property(property(*l->game, "at_most_four_faces"), small(2));
   EXPECT_EQ(p.status, ProofStatus::proved) << p.reason;
   EXPECT_EQ(p.k, 0);
 }
 
 TEST(Induction, ProvesContainmentHandWithinTargetWithK1) {
-  const auto l = load("rulesets/containment.yaml",
-                      {{"hand_target", 1}, {"item_copies", 0}, {"opportunity_copies", 0}});
+  const auto l = load_engine("rulesets/containment.yaml",
+                             {{"hand_target", 1}, {"item_copies", 0}, {"opportunity_copies", 0}});
   const Proof p = l->engine->prove_property(property(*l->game, "hand_within_target"), small(1));
   EXPECT_EQ(p.status, ProofStatus::proved) << p.reason;
   EXPECT_EQ(p.k, 1);
 }
 
 TEST(Induction, ProvesSpeedBiomesHandLimitAfterReset) {
-  const auto l = load("rulesets/speed-biomes.yaml", {{"gear_copies", 0}});
+  const auto l = load_engine("rulesets/speed-biomes.yaml", {{"gear_copies", 0}});
   const Proof p = l->engine->prove_property(property(*l->game, "hand_limit_after_reset"), small(1));
   EXPECT_EQ(p.status, ProofStatus::proved) << p.reason;
   EXPECT_EQ(p.k, 0);
@@ -139,7 +136,7 @@ TEST(Induction, ProvesSpeedBiomesHandLimitAfterReset) {
 TEST(Induction, ProvesNoRuleGapForEveryDepth) {
   // 'coins += 2' after 'coins := 0' never leaves 0..3; the inductive step
   // needs the reset in the path, so k = 2.
-  const auto l = load("tests/fixtures/smt/unreachable-gap.yaml");
+  const auto l = load_engine("tests/fixtures/smt/unreachable-gap.yaml");
   const Proof p = l->engine->prove_no_gap(small(3));
   EXPECT_EQ(p.status, ProofStatus::proved) << p.reason;
   EXPECT_EQ(p.k, 2);
@@ -159,7 +156,7 @@ TEST(Induction, ProvesNoRuleGapForEveryDepth) {
 }
 
 TEST(Bmc, ADeadlockBeyondTheDepthIsUnknownNotClean) {
-  const auto l = load("tests/fixtures/smt/late-deadlock.yaml");
+  const auto l = load_engine("tests/fixtures/smt/late-deadlock.yaml");
   Options o = small(6);
   o.depth = 1;
   const Result shallow = l->engine->check(o, properties::CheckSelection{});
@@ -185,7 +182,7 @@ TEST(Bmc, ADeadlockBeyondTheDepthIsUnknownNotClean) {
 TEST(Bmc, KInductionBaseCaseReportsADeadlockBeyondTheDepth) {
   // no-pass deadlocks 2 moves in: BMC to depth 1 misses it, the base case
   // of k-induction reaches it, with the same shortest trace.
-  const auto l = load("tests/fixtures/findings/deadlock/no-pass.yaml");
+  const auto l = load_engine("tests/fixtures/findings/deadlock/no-pass.yaml");
   Options o = small(6);
   o.depth = 1;
   const Result r = l->engine->check(o, properties::CheckSelection{});
@@ -204,7 +201,7 @@ TEST(Bmc, KInductionBaseCaseReportsADeadlockBeyondTheDepth) {
 }
 
 TEST(Decoding, AStateSequenceThatIsNotAMoveIsAnInternalError) {
-  const auto l = load("tests/fixtures/findings/deadlock/no-pass.yaml");
+  const auto l = load_engine("tests/fixtures/findings/deadlock/no-pass.yaml");
   const auto initial = l->sem->initial_states();
   ASSERT_FALSE(initial.empty());
   // An initial state followed by itself: no move of the semantics stays put.
@@ -225,7 +222,7 @@ TEST(Decoding, AStateSequenceThatIsNotAMoveIsAnInternalError) {
 }
 
 TEST(StaticChecks, FindPlantedDeadGuardsAndContradictoryEffects) {
-  const auto l = load("tests/fixtures/smt/dead-guard.yaml");
+  const auto l = load_engine("tests/fixtures/smt/dead-guard.yaml");
   std::vector<std::string> got;
   for (const auto& f : l->engine->static_checks(small(1), {}, false)) {
     EXPECT_EQ(f.engine, "smt");
@@ -242,7 +239,7 @@ TEST(StaticChecks, FindPlantedDeadGuardsAndContradictoryEffects) {
 }
 
 TEST(StaticChecks, CandidateGapsAreConfirmedOrRefutedBySearch) {
-  const auto l = load("tests/fixtures/smt/unreachable-gap.yaml");
+  const auto l = load_engine("tests/fixtures/smt/unreachable-gap.yaml");
   Options deep = small(1);
   deep.depth = 20;
   const Result r = l->engine->check(deep, properties::CheckSelection{});
@@ -258,7 +255,7 @@ TEST(StaticChecks, CandidateGapsAreConfirmedOrRefutedBySearch) {
               "refuted: no reachable state leads here (a complete search, or k-induction)");
   }
   EXPECT_EQ(candidates, 1U);
-  const auto g = load("tests/fixtures/findings/rule-gap/empty-deck.yaml");
+  const auto g = load_engine("tests/fixtures/findings/rule-gap/empty-deck.yaml");
   const Result rg = g->engine->check(small(1), properties::CheckSelection{});
   const auto sg = g->engine->static_checks(small(1), rg.findings, rg.statistics.complete);
   std::vector<std::string> confirmed;
@@ -275,9 +272,9 @@ TEST(StaticChecks, CandidateGapsAreConfirmedOrRefutedBySearch) {
 
 // symbolic_scope over deck = 1..4 of tests/fixtures/smt/scope-deck.yaml;
 // `kept` keeps the loaded games (which the findings point into) alive.
-ScopeResult scope_deck(int depth, std::vector<std::unique_ptr<Loaded>>& kept) {
+ScopeResult scope_deck(int depth, std::vector<std::unique_ptr<EngineGame>>& kept) {
   const auto load_value = [&](std::int64_t v) -> const model::Game* {
-    kept.push_back(load("tests/fixtures/smt/scope-deck.yaml", {{"deck", v}}));
+    kept.push_back(load_engine("tests/fixtures/smt/scope-deck.yaml", {{"deck", v}}));
     return kept.back()->game ? &*kept.back()->game : nullptr;
   };
   properties::CheckSelection sel;
@@ -288,7 +285,7 @@ ScopeResult scope_deck(int depth, std::vector<std::unique_ptr<Loaded>>& kept) {
 }
 
 TEST(SymbolicScope, FindsTheValuesAtWhichAGapAppears) {
-  std::vector<std::unique_ptr<Loaded>> kept;
+  std::vector<std::unique_ptr<EngineGame>> kept;
   const ScopeResult r = scope_deck(8, kept);
   EXPECT_EQ(r.checked, (std::vector<std::int64_t>{1, 2, 3, 4}));
   std::vector<std::string> got;
@@ -301,7 +298,7 @@ TEST(SymbolicScope, FindsTheValuesAtWhichAGapAppears) {
 }
 
 TEST(SymbolicScope, ADepthTooShallowLeavesValuesUnsettledNotClean) {
-  std::vector<std::unique_ptr<Loaded>> kept;
+  std::vector<std::unique_ptr<EngineGame>> kept;
   const ScopeResult r = scope_deck(2, kept);  // the gap at deck <= 2 is 3 moves in
   EXPECT_EQ(r.depth, 2);
   EXPECT_EQ(r.unsettled, (std::vector<std::int64_t>{1, 2, 3, 4}));
