@@ -12,6 +12,7 @@
 #include <thread>
 
 #include <fmt/format.h>
+#include <range/v3/view/zip.hpp>
 #include <unistd.h>
 
 #include "loophole/checker/explicit.hpp"
@@ -336,8 +337,8 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
   if (bad_input) return 2;
   for (const auto& rs : report.rulesets) {
     const auto ids = reports::finding_ids(rs);
-    for (std::size_t i = 0; i < rs.findings.size(); ++i) {
-      if (reports::fails(rs, rs.findings[i], ids[i], render.fail_on)) return 1;
+    for (const auto& [f, id] : ranges::views::zip(rs.findings, ids)) {
+      if (reports::fails(rs, f, id, render.fail_on)) return 1;
     }
   }
   return inconclusive || interrupted.load() ? 3 : 0;

@@ -5,6 +5,7 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <range/v3/view/zip.hpp>
 
 #include "loophole/reports/report.hpp"
 
@@ -149,9 +150,8 @@ std::string location(const RulesetReport& rs, const properties::Finding& f) {
 
 Counts count(const RulesetReport& rs, const std::vector<std::string>& ids) {
   Counts c;
-  for (std::size_t i = 0; i < rs.findings.size(); ++i) {
-    const auto& f = rs.findings[i];
-    if (rs.accepted.count(ids[i]) != 0) {
+  for (const auto& [f, id] : ranges::views::zip(rs.findings, ids)) {
+    if (rs.accepted.count(id) != 0) {
       ++c.accepted;
     } else if (f.verdict == properties::Verdict::unknown) {
       ++c.inconclusive;

@@ -4,6 +4,7 @@
 // every finding with its transcript drawn as a timeline. Each finding
 // carries its stable id (data-finding-id), so a link or a test can find it.
 #include <fmt/format.h>
+#include <range/v3/view/zip.hpp>
 
 #include "loophole/reports/report.hpp"
 
@@ -175,8 +176,8 @@ std::string render_html(const Report& report, const model::SourceManager& source
                          xml_escape(names));
     }
     if (rs.findings.empty()) out += "<p class=\"clean\">no findings</p>\n";
-    for (std::size_t i = 0; i < rs.findings.size(); ++i) {
-      render_finding(out, rs, rs.findings[i], ids[i], ++ordinal, sources);
+    for (const auto& [f, id] : ranges::views::zip(rs.findings, ids)) {
+      render_finding(out, rs, f, id, ++ordinal, sources);
     }
     for (const auto& s : rs.stale) {
       out += fmt::format(

@@ -5,6 +5,7 @@
 // two reports can be diffed. Timings and memory, which vary from run to run,
 // live under "timings" alone and are left out with --no-stats.
 #include <nlohmann/json.hpp>
+#include <range/v3/view/zip.hpp>
 
 #include "loophole/reports/report.hpp"
 
@@ -87,8 +88,8 @@ std::string render_json(const Report& report, const RenderOptions& options) {
   for (const auto& rs : report.rulesets) {
     const auto ids = finding_ids(rs);
     json findings = json::array();
-    for (std::size_t i = 0; i < rs.findings.size(); ++i) {
-      findings.push_back(detail::finding_json(rs, rs.findings[i], ids[i]));
+    for (const auto& [f, id] : ranges::views::zip(rs.findings, ids)) {
+      findings.push_back(detail::finding_json(rs, f, id));
     }
     json stale = json::array();
     for (const auto& s : rs.stale)

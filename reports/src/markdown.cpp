@@ -3,6 +3,7 @@
 // `max_listed` findings that fail the run, each with its location, id and a
 // collapsed transcript; the full report is the SARIF or HTML one.
 #include <fmt/format.h>
+#include <range/v3/view/zip.hpp>
 
 #include "loophole/reports/report.hpp"
 
@@ -54,18 +55,17 @@ std::string render_markdown(const Report& report, const RenderOptions& options) 
     const auto ids = finding_ids(rs);
     const auto c = detail::count(rs, ids);
     bool fail = false;
-    for (std::size_t i = 0; i < rs.findings.size(); ++i) {
-      if (!fails(rs, rs.findings[i], ids[i], options.fail_on)) continue;
+    for (const auto& [f, id] : ranges::views::zip(rs.findings, ids)) {
+      if (!fails(rs, f, id, options.fail_on)) continue;
       fail = true;
       if (listed == max_listed) {
         ++unlisted;
         continue;
       }
       ++listed;
-      const auto& f = rs.findings[i];
       list += fmt::format("- **{}** {} at {}: {}  \n  id {}\n", properties::to_string(f.severity),
                           cell(detail::heading(f)), code(detail::location(rs, f)), cell(f.message),
-                          code(ids[i]));
+                          code(id));
       if (f.trace) {
         const auto& t = *f.trace;
         list += fmt::format("  <details><summary>trace ({} move{})</summary>\n\n  ```\n",

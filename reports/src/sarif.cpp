@@ -7,6 +7,7 @@
 // results with an "external" suppression carrying the written reason.
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <range/v3/view/zip.hpp>
 
 #include "loophole/reports/report.hpp"
 
@@ -136,8 +137,7 @@ std::string render_sarif(const Report& report, const RenderOptions& /*options*/)
   json results = json::array();
   for (const auto& rs : report.rulesets) {
     const auto ids = finding_ids(rs);
-    for (std::size_t i = 0; i < rs.findings.size(); ++i) {
-      const auto& f = rs.findings[i];
+    for (const auto& [f, id] : ranges::views::zip(rs.findings, ids)) {
       std::string text = fmt::format("{}: {}", detail::heading(f), f.message);
       for (const auto& d : f.details) text += "\n" + d;
       json result{{"ruleId", properties::to_string(f.kind)},
@@ -146,9 +146,9 @@ std::string render_sarif(const Report& report, const RenderOptions& /*options*/)
                   {"kind", f.verdict == properties::Verdict::unknown ? "review" : "fail"},
                   {"message", {{"text", text}}},
                   {"partialFingerprints",
-                   {{"loopholeFindingId/v1", short_hash(detail::run_label(rs) + "\n" + ids[i])}}},
+                   {{"loopholeFindingId/v1", short_hash(detail::run_label(rs) + "\n" + id)}}},
                   {"properties",
-                   {{"id", ids[i]},
+                   {{"id", id},
                     {"rule", f.rule},
                     {"verdict", properties::to_string(f.verdict)},
                     {"game", rs.game},
@@ -162,7 +162,7 @@ std::string render_sarif(const Report& report, const RenderOptions& /*options*/)
           f.where.known() ? f.where : model::SourceSpan{rs.file, 1, 1, 0};
       result["locations"] = json::array({{{"physicalLocation", physical(where)}}});
       if (f.trace) result["codeFlows"] = json::array({code_flow(rs, *f.trace)});
-      const auto a = rs.accepted.find(ids[i]);
+      const auto a = rs.accepted.find(id);
       if (a != rs.accepted.end()) {
         result["suppressions"] = json::array(
             {{{"kind", "external"}, {"status", "accepted"}, {"justification", a->second}}});

@@ -7,6 +7,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <range/v3/view/zip.hpp>
 
 #include "loophole/reports/report.hpp"
 
@@ -144,8 +145,7 @@ std::string render_text(const Report& report, const model::SourceManager& source
   std::string out;
   for (const auto& rs : report.rulesets) {
     const auto ids = finding_ids(rs);
-    for (std::size_t fi = 0; fi < rs.findings.size(); ++fi) {
-      const auto& f = rs.findings[fi];
+    for (const auto& [f, id] : ranges::views::zip(rs.findings, ids)) {
       const std::string loc = f.where.known()
                                   ? fmt::format("{}:{}:{}", f.where.file, f.where.line, f.where.col)
                                   : rs.file;
@@ -153,9 +153,9 @@ std::string render_text(const Report& report, const model::SourceManager& source
                          p.wrap(severity_code(f.severity), properties::to_string(f.severity)),
                          heading(f), p.wrap("1", f.message));
       render_source_line(out, f.where, sources);
-      const auto accepted = rs.accepted.find(ids[fi]);
+      const auto accepted = rs.accepted.find(id);
       if (accepted != rs.accepted.end()) {
-        out += fmt::format("  accepted ({}): {}\n", ids[fi], accepted->second);
+        out += fmt::format("  accepted ({}): {}\n", id, accepted->second);
       }
       for (const auto& d : f.details) out += fmt::format("  {}\n", d);
       if (f.trace) render_trace(out, rs, *f.trace, options);
