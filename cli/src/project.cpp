@@ -130,7 +130,7 @@ std::optional<Project> load_project(const std::string& path, model::SourceManage
   const std::string* text = sources.load(path);
   if (text == nullptr) {
     sink.error(model::SourceSpan{path, 0, 0, 0},
-               fmt::format("cannot read project file: {}", std::strerror(errno)));
+               fmt::format("cannot read project file: {}", sources.error()));
     return std::nullopt;
   }
   YAML::Node root;

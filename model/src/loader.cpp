@@ -8,25 +8,13 @@
 // not, is an include cycle. load_game() is here too: read, then check.
 #include "loader.hpp"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <set>
 
 namespace loophole::model {
 namespace detail {
 namespace {
-
-std::string read_error(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) return std::strerror(EISDIR);
-  errno = 0;
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return std::strerror(errno != 0 ? errno : ENOENT);
-  std::fclose(f);
-  return std::strerror(EIO);
-}
 
 std::string canonical_key(const std::string& path) {
   std::error_code ec;
@@ -55,10 +43,10 @@ bool Loader::load_file(const std::string& path, const Text* from) {
   const std::string* text = sources_.load(path);
   if (text == nullptr) {
     if (from == nullptr) {
-      sink_.error(SourceSpan{path, 0, 0, 0}, "cannot read file: " + read_error(path));
+      sink_.error(SourceSpan{path, 0, 0, 0}, "cannot read file: " + sources_.error());
     } else {
       sink_.error(from->where,
-                  "cannot read file " + quote_name(from->value) + ": " + read_error(path));
+                  "cannot read file " + quote_name(from->value) + ": " + sources_.error());
     }
     return false;
   }

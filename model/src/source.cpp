@@ -7,8 +7,13 @@
 #include "loophole/model/source.hpp"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include <fmt/format.h>
 
 namespace loophole::model {
 
@@ -53,12 +58,40 @@ const SourceManager::File* SourceManager::find(const std::string& path) const {
 
 const std::string* SourceManager::load(const std::string& path) {
   if (const File* known = find(path)) return &known->text;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return nullptr;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return nullptr;
-  files_.push_back(std::make_unique<File>(File{path, buffer.str()}));
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    error_ = std::strerror(EISDIR);
+    return nullptr;
+  }
+  errno = 0;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    error_ = std::strerror(errno != 0 ? errno : ENOENT);
+    return nullptr;
+  }
+  // Read in blocks up to one byte past the limit (a pipe or a device has no
+  // size to ask for beforehand).
+  std::string text;
+  std::array<char, 1 << 16> block{};
+  bool failed = false;
+  while (text.size() <= max_file_bytes) {
+    const std::size_t n = std::fread(block.data(), 1, block.size(), f);
+    text.append(block.data(), n);
+    if (n < block.size()) {
+      failed = std::ferror(f) != 0;
+      break;
+    }
+  }
+  std::fclose(f);
+  if (failed) {
+    error_ = std::strerror(EIO);
+    return nullptr;
+  }
+  if (text.size() > max_file_bytes) {
+    error_ = fmt::format("more than {} MiB, more than any ruleset needs", max_file_bytes >> 20);
+    return nullptr;
+  }
+  files_.push_back(std::make_unique<File>(File{path, std::move(text)}));
   return &files_.back()->text;
 }
 

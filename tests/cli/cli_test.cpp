@@ -179,6 +179,25 @@ TEST(Cli, MissingFileExitsTwo) {
             "tests/fixtures/no-such-file.yaml: error: cannot read file: No such file or directory");
 }
 
+TEST(Cli, DirectoryExitsTwo) {
+  const Outcome r = run("check tests/fixtures/cli");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(first_line(r.err), "tests/fixtures/cli: error: cannot read file: Is a directory");
+}
+
+// (Written here, not kept under tests/fixtures: the fuzzers seed from there.)
+TEST(Cli, EndlessIncludeExitsTwo) {
+  const fs::path file = temp_dir() / "endless.yaml";
+  std::ofstream(file, std::ios::binary)
+      << "loophole: 1\ngame: endless\ninclude: [/dev/zero]\n"
+         "turn:\n  phases:\n    - name: main\n      steps:\n        - name: only\n";
+  const Outcome r = run("check " + file.string());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(first_line(r.err), file.string() +
+                                   ":3:11: error: cannot read file '/dev/zero': more than 16 MiB, "
+                                   "more than any ruleset needs");
+}
+
 TEST(Cli, BadRulesetDoesNotStopTheOthers) {
   const Outcome r =
       run("check --no-stats tests/fixtures/cli/bad.yaml "

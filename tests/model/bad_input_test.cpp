@@ -143,6 +143,27 @@ TEST(BadInput, MissingInclude) {
                "cannot read file 'cards/nope.yaml': No such file or directory", "3:11");
 }
 
+TEST(BadInput, DirectoryAsRuleset) {
+  std::filesystem::current_path(LOOPHOLE_SOURCE_DIR);
+  const Loaded l = load_path("tests/fixtures/bad");
+  EXPECT_FIRST(l, "cannot read file: Is a directory", "0:0");
+  EXPECT_EQ(l.first().where.file, "tests/fixtures/bad");
+}
+
+TEST(BadInput, DirectoryAsInclude) {
+  std::filesystem::current_path(LOOPHOLE_SOURCE_DIR);
+  EXPECT_FIRST(load_text(with_turn("include: [tests/fixtures/bad]\n")),
+               "cannot read file 'tests/fixtures/bad': Is a directory", "3:11");
+}
+
+// An include may name any file: one without end is read up to the size
+// limit and refused, not until memory runs out.
+TEST(BadInput, EndlessIncludeIsRefusedAtTheSizeLimit) {
+  EXPECT_FIRST(load_text(with_turn("include: [/dev/zero]\n")),
+               "cannot read file '/dev/zero': more than 16 MiB, more than any ruleset needs",
+               "3:11");
+}
+
 TEST(BadInput, IncludeCycle) {
   std::filesystem::current_path(LOOPHOLE_SOURCE_DIR);
   const Loaded l = load_path("tests/fixtures/bad/cycle_a.yaml");

@@ -44,12 +44,22 @@ struct TextOrigin {
 // Holds the text of every file read, so diagnostics can quote source lines.
 class SourceManager {
  public:
-  // Returns the file's text, reading it on first use; nullptr if unreadable.
+  // No file read is longer than this: a ruleset is a few kilobytes, and a
+  // path such as /dev/zero (an include can name any file) must not be read
+  // until memory runs out.
+  static constexpr std::size_t max_file_bytes = std::size_t{16} << 20;
+
+  // Returns the file's text, reading it on first use; nullptr if it cannot be
+  // read (a directory, a file that does not open or fails to read, or one of
+  // more than max_file_bytes), and then error() says why.
   const std::string* load(const std::string& path);
+  // Why the last load() that returned nullptr failed ("Is a directory").
+  [[nodiscard]] const std::string& error() const { return error_; }
   void add(const std::string& path, std::string text);  // for in-memory rulesets (tests)
   [[nodiscard]] std::string_view line(const std::string& path, std::uint32_t line) const;
 
  private:
+  std::string error_;
   struct File {
     std::string path;
     std::string text;
