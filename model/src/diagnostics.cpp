@@ -2,12 +2,14 @@
 // to one sink; rendering happens once, sorted by position, in the compiler
 // style users already read fluently: a `file:line:col: severity: message`
 // header, the quoted source line in a 5-wide gutter, and a caret underline
-// that keeps the line's tabs so it stays aligned in any tab width. Notes
-// follow their diagnostic. `closest_name` powers "did you mean" notes.
+// that keeps the line's tabs so it stays aligned in any tab width; a line
+// longer than 160 bytes is quoted around the caret only. Notes follow their
+// diagnostic. `closest_name` powers "did you mean" notes.
 #include "loophole/model/diagnostics.hpp"
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 
 namespace loophole::model {
 
@@ -43,6 +45,11 @@ const char* severity_color(Severity s) {
   }
   return k_red;
 }
+
+// Lines longer than this are quoted in part: from k_quoted_before bytes
+// before the caret, k_max_quoted in all with the "..." marks.
+constexpr std::size_t k_max_quoted = 160, k_quoted_before = 60;
+constexpr std::string_view k_cut_mark = "...";
 
 bool is_utf8_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0U) == 0x80U; }
 
@@ -93,31 +100,47 @@ class Renderer {
   }
 
   void snippet(const SourceSpan& where) {
-    const std::string_view text = sources_.line(where.file, where.line);
-    if (text.empty()) return;
+    const std::string_view line = sources_.line(where.file, where.line);
+    if (line.empty()) return;
+    const std::size_t caret = where.col == 0 ? 0 : where.col - 1;
+    // A long line (a generated ruleset, an expression on one line) is quoted
+    // around the caret only, marked "..." where it is cut.
+    std::size_t begin = 0, end = line.size();
+    if (line.size() > k_max_quoted) {
+      const std::size_t at = std::min(caret, line.size());
+      begin = at > k_quoted_before ? at - k_quoted_before : 0;
+      while (begin > 0 && is_utf8_continuation(line[begin])) --begin;
+      end = std::min(line.size(), begin + k_max_quoted - 2 * k_cut_mark.size());
+      while (end < line.size() && is_utf8_continuation(line[end])) ++end;
+    }
+    const std::string_view text = line.substr(begin, end - begin);
+    const std::string_view before = begin > 0 ? k_cut_mark : std::string_view{};
     std::string number = std::to_string(where.line);
     if (number.size() < 5) number.insert(0, 5 - number.size(), ' ');
     out_ += number;
     out_ += " | ";
+    out_ += before;
     out_ += text;
+    if (end < line.size()) out_ += k_cut_mark;
     out_ += '\n';
 
     out_ += "      | ";
+    out_.append(before.size(), ' ');
     // One pad character per displayed character before the caret: tabs stay
     // tabs, and a multi-byte UTF-8 sequence counts once.
-    const std::size_t caret = where.col == 0 ? 0 : where.col - 1;
+    const std::size_t at = caret - begin;
     std::size_t i = 0;
-    for (; i < caret && i < text.size(); ++i) {
+    for (; i < at && i < text.size(); ++i) {
       if (is_utf8_continuation(text[i])) continue;
       out_ += text[i] == '\t' ? '\t' : ' ';
     }
-    if (caret > text.size()) out_.append(caret - text.size(), ' ');
+    if (at > text.size()) out_.append(at - text.size(), ' ');
     paint(k_green);
     out_ += '^';
-    // The underline stops at the end of the line.
-    const std::size_t end =
-        std::min<std::size_t>(caret + std::max<std::uint32_t>(where.length, 1), text.size());
-    for (std::size_t j = caret + 1; j < end; ++j) {
+    // The underline stops at the end of the line (of its quoted part).
+    const std::size_t stop =
+        std::min<std::size_t>(at + std::max<std::uint32_t>(where.length, 1), text.size());
+    for (std::size_t j = at + 1; j < stop; ++j) {
       if (!is_utf8_continuation(text[j])) out_ += '~';
     }
     paint(k_reset);

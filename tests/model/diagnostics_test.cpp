@@ -152,6 +152,39 @@ TEST(Diagnostics, UnderlineClippedAtEndOfLine) {
             "      |          ^\n");
 }
 
+// A line longer than 160 bytes is quoted from 60 bytes before the caret,
+// 160 bytes in all with the "..." marks where it is cut.
+TEST(Diagnostics, LongLinesAreQuotedAroundTheCaret) {
+  const std::string middle = std::string(200, 'x') + "BAD" + std::string(200, 'y');
+  const std::string start = "when: " + std::string(300, 'z');
+  const std::string end = std::string(186, 'w') + " + oops";
+  SourceManager sources;
+  sources.add("r.yaml", middle + "\n" + start + "\n" + end + "\n");
+  DiagnosticSink sink;
+  sink.error(at("r.yaml", 1, 201, 3), "middle");
+  sink.error(at("r.yaml", 2, 1, 4), "start");
+  sink.error(at("r.yaml", 3, 190, 4), "end");
+  EXPECT_EQ(sink.render(sources),
+            "r.yaml:1:201: error: middle\n"
+            "    1 | ..." +
+                std::string(60, 'x') + "BAD" + std::string(91, 'y') +
+                "...\n"
+                "      |    " +
+                std::string(60, ' ') +
+                "^~~\n"
+                "r.yaml:2:1: error: start\n"
+                "    2 | when: " +
+                std::string(148, 'z') +
+                "...\n"
+                "      | ^~~~\n"
+                "r.yaml:3:190: error: end\n"
+                "    3 | ..." +
+                std::string(57, 'w') +
+                " + oops\n"
+                "      |    " +
+                std::string(60, ' ') + "^~~~\n");
+}
+
 TEST(Diagnostics, Utf8CountsAsOneColumnWhenPadding) {
   SourceManager sources;
   sources.add("r.yaml", "# \xc3\xa9t\xc3\xa9: x\n");
