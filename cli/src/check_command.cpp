@@ -4,7 +4,9 @@
 // A ruleset that fails to load makes the run exit 2, but the other rulesets
 // are still checked so one run reports every error.
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -344,6 +346,33 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
   return inconclusive || interrupted.load() ? 3 : 0;
 }
 
+namespace {
+
+// Writes `text` to the open file `f` and closes it; false, with `error` set,
+// when either fails.
+bool write_and_close(std::FILE* f, const std::string& path, const std::string& text,
+                     std::string& error) {
+  errno = 0;
+  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  const int write_errno = errno;
+  const bool closed = std::fclose(f) == 0;
+  if (written && closed) return true;
+  const int e = !written ? write_errno : errno;
+  error = fmt::format("cannot write '{}': {}", path, std::strerror(e != 0 ? e : EIO));
+  return false;
+}
+
+std::FILE* open_for_writing(const std::string& file, const std::string& path, std::string& error) {
+  std::FILE* f = std::fopen(file.c_str(), "wb");
+  if (f == nullptr) error = fmt::format("cannot write '{}': {}", path, std::strerror(errno));
+  return f;
+}
+
+}  // namespace
+
+// A regular file (or a new one) is written as a temporary file beside it,
+// renamed into place: an interrupted or failed run never leaves half a
+// report.
 bool write_output(const std::string& path, const std::string& text, std::string& error) {
   if (path.empty() || path == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);
@@ -352,25 +381,32 @@ bool write_output(const std::string& path, const std::string& text, std::string&
   }
   namespace fs = std::filesystem;
   const fs::path target(path);
+  std::error_code ec;
+  if (fs::is_directory(fs::status(target, ec))) {
+    error = fmt::format("cannot write '{}': {}", path, std::strerror(EISDIR));
+    return false;
+  }
+  const fs::file_status own = fs::symlink_status(target, ec);
+  if (fs::exists(own) && !fs::is_regular_file(own)) {
+    // A symbolic link, a device or a pipe (/dev/stdout, /dev/null, a FIFO)
+    // is written through as it is: a file renamed over it would replace it
+    // (the link, the device) instead of writing to what it stands for.
+    std::FILE* f = open_for_writing(path, path, error);
+    return f != nullptr && write_and_close(f, path, text, error);
+  }
   const fs::path tmp =
       target.parent_path() / fmt::format(".{}.tmp.{}", target.filename().string(), ::getpid());
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (f == nullptr) {
-    error = fmt::format("cannot write '{}': {}", path, std::strerror(errno));
+  std::FILE* f = open_for_writing(tmp.string(), path, error);
+  if (f == nullptr) return false;
+  if (!write_and_close(f, path, text, error)) {
+    fs::remove(tmp, ec);
     return false;
   }
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  const bool closed = std::fclose(f) == 0;
-  std::error_code ec;
-  if (!ok || !closed) {
+  std::error_code renamed;
+  fs::rename(tmp, target, renamed);
+  if (renamed) {
     fs::remove(tmp, ec);
-    error = fmt::format("cannot write '{}'", path);
-    return false;
-  }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    error = fmt::format("cannot write '{}': {}", path, ec.message());
+    error = fmt::format("cannot write '{}': {}", path, renamed.message());
     return false;
   }
   return true;

@@ -258,6 +258,56 @@ TEST(Cli, OutputFileIsWrittenWhole) {
   }
 }
 
+// A directory as the output is refused before anything is written (it said
+// "cannot write '...': Success", after writing a temporary file beside it).
+TEST(Cli, OutputToADirectoryExitsTwo) {
+  const fs::path dir = temp_dir() / "report-dir";
+  fs::create_directories(dir);
+  const Outcome r =
+      run("check --no-stats -o " + dir.string() + " tests/fixtures/findings/deadlock/no-pass.yaml");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "loophole: error: cannot write '" + dir.string() + "': Is a directory\n");
+  for (const auto& entry : fs::directory_iterator(temp_dir())) {
+    EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos)
+        << "left behind: " << entry.path();
+  }
+}
+
+// A symbolic link is written through, not replaced by a renamed file: a
+// link to /proc/self/fd/1 (what /dev/stdout is) puts the report on standard
+// output, one to /dev/null discards it, one to a file fills that file, and
+// every link stays a link. (Links of our own: were the output renamed over
+// /dev/stdout itself, a failing test would replace the machine's.)
+TEST(Cli, OutputThroughASymbolicLinkWritesWhereItPoints) {
+  const std::string ruleset = " tests/fixtures/findings/deadlock/no-pass.yaml";
+  const Outcome plain = run("check --no-stats" + ruleset);
+  ASSERT_EQ(plain.code, 1);
+  ASSERT_FALSE(plain.out.empty());
+  const fs::path to_stdout = temp_dir() / "stdout-link";
+  const fs::path to_null = temp_dir() / "null-link";
+  const fs::path to_file = temp_dir() / "file-link";
+  const fs::path file = temp_dir() / "linked-report.txt";
+  for (const auto& link : {to_stdout, to_null, to_file}) fs::remove(link);
+  fs::remove(file);
+  fs::create_symlink("/proc/self/fd/1", to_stdout);
+  fs::create_symlink("/dev/null", to_null);
+  fs::create_symlink(file, to_file);
+
+  const Outcome out = run("check --no-stats -o " + to_stdout.string() + ruleset);
+  EXPECT_EQ(out.code, 1);
+  EXPECT_EQ(out.out, plain.out);
+  const Outcome null = run("check --no-stats -o " + to_null.string() + ruleset);
+  EXPECT_EQ(null.code, 1);
+  EXPECT_EQ(null.out, "");
+  EXPECT_EQ(null.err, "");
+  const Outcome linked = run("check --no-stats -o " + to_file.string() + ruleset);
+  EXPECT_EQ(linked.code, 1);
+  EXPECT_EQ(slurp(file), plain.out);
+  for (const auto& link : {to_stdout, to_null, to_file}) {
+    EXPECT_TRUE(fs::is_symlink(link)) << link;
+  }
+}
+
 // Bad input (exit 2) leaves no report file behind and leaves an existing one
 // as it was (-o and --report alike); the diagnostics are on stderr.
 TEST(Cli, BadInputLeavesNoReportFileAndAnExistingOneAlone) {
