@@ -107,8 +107,8 @@ class Renderer {
     // around the caret only, marked "..." where it is cut.
     std::size_t begin = 0, end = line.size();
     if (line.size() > k_max_quoted) {
-      const std::size_t at = std::min(caret, line.size());
-      begin = at > k_quoted_before ? at - k_quoted_before : 0;
+      const std::size_t anchor = std::min(caret, line.size());
+      begin = anchor > k_quoted_before ? anchor - k_quoted_before : 0;
       while (begin > 0 && is_utf8_continuation(line[begin])) --begin;
       end = std::min(line.size(), begin + k_max_quoted - 2 * k_cut_mark.size());
       while (end < line.size() && is_utf8_continuation(line[end])) ++end;

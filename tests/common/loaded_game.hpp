@@ -33,9 +33,9 @@ struct Load {
 };
 
 // Loads the ruleset at `path` (relative to the working directory: the source
-// root, under ctest). Never fails the test by itself: a test that loads a
+// root, under ctest) into `l`, a fresh LoadedGame or a test's own type
+// derived from it. Never fails the test by itself: a test that loads a
 // broken ruleset on purpose says what it expects.
-// load_into() fills a fresh LoadedGame, or a test's own type derived from it.
 inline void load_into(LoadedGame& l, const std::string& path, const Load& how = {}) {
   if (how.text) l.sources.add(path, *how.text);
   model::LoadOptions options;
@@ -45,6 +45,7 @@ inline void load_into(LoadedGame& l, const std::string& path, const Load& how = 
   if (l.game && how.with_semantics) l.sem = std::make_unique<checker::Semantics>(*l.game);
 }
 
+// The same into a new LoadedGame.
 inline std::unique_ptr<LoadedGame> load_game(const std::string& path, const Load& how = {}) {
   auto l = std::make_unique<LoadedGame>();
   load_into(*l, path, how);
