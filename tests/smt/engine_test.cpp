@@ -22,6 +22,7 @@
 #include "loophole/properties/check.hpp"
 
 #include "loaded_game.hpp"
+#include "sanitized.hpp"
 
 namespace loophole::smt {
 namespace {
@@ -119,6 +120,7 @@ TEST(Induction, ProvesCosmereFaceLimit) {
 }
 
 TEST(Induction, ProvesContainmentHandWithinTargetWithK1) {
+  LOOPHOLE_RELEASE_ONLY("a seed's k-induction proof, 30 s here, 5-14 s in release");
   const auto l = load_engine("rulesets/containment.yaml",
                              {{"hand_target", 1}, {"item_copies", 0}, {"opportunity_copies", 0}});
   const Proof p = l->engine->prove_property(property(*l->game, "hand_within_target"), small(1));
@@ -127,6 +129,7 @@ TEST(Induction, ProvesContainmentHandWithinTargetWithK1) {
 }
 
 TEST(Induction, ProvesSpeedBiomesHandLimitAfterReset) {
+  LOOPHOLE_RELEASE_ONLY("a seed's k-induction proof, 30 s here, 5-14 s in release");
   const auto l = load_engine("rulesets/speed-biomes.yaml", {{"gear_copies", 0}});
   const Proof p = l->engine->prove_property(property(*l->game, "hand_limit_after_reset"), small(1));
   EXPECT_EQ(p.status, ProofStatus::proved) << p.reason;
