@@ -23,9 +23,9 @@ inline constexpr bool sanitized = false;
 }  // namespace loophole::test_support
 
 // At the top of such a test: `why` says what it spends its time on.
-#define LOOPHOLE_RELEASE_ONLY(why)                                                     \
-  do {                                                                                 \
-    if (::loophole::test_support::sanitized) {                                         \
+#define LOOPHOLE_RELEASE_ONLY(why)                                                   \
+  do {                                                                               \
+    if (::loophole::test_support::sanitized) {                                       \
       GTEST_SKIP() << "sanitized build: " << (why) << "; runs on the release build"; \
-    }                                                                                  \
+    }                                                                                \
   } while (false)

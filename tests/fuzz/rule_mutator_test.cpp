@@ -44,7 +44,8 @@ std::string mutated(const std::string& text, unsigned seed, std::size_t max_size
 }
 
 TEST(RuleMutator, MostMutantsOfTheSeedsStillLoad) {
-  LOOPHOLE_RELEASE_ONLY("800 seed loads, 40 s here, 4 s in release (the fuzz smoke runs the mutator sanitized)");
+  LOOPHOLE_RELEASE_ONLY(
+      "800 seed loads, 40 s here, 4 s in release (the fuzz smoke runs the mutator sanitized)");
   // (speed-biomes loads too: its include resolves from rulesets/, where
   // load_input() places the input.)
   for (const char* name : {"rulesets/cosmere.yaml", "rulesets/operators.yaml",
