@@ -7,6 +7,7 @@
 // afterwards, and reports name the files `REV:path`.
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -17,7 +18,6 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
 

@@ -29,7 +29,9 @@ extern "C" void on_sigint(int sig) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+// (Setting up the options throws only on a programming error; running a
+// command is guarded below.)
+int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   using loophole::cli::CheckArgs;
   using loophole::cli::GraphArgs;
   CLI::App app{"loophole: a model checker for the rules of card games"};

@@ -810,7 +810,7 @@ class DeclChecker {
     }
     std::string arg = text.substr(open + 1, close - open - 1);
     const auto lead = arg.find_first_not_of(" \t");
-    const std::uint32_t arg_offset =
+    const auto arg_offset =
         static_cast<std::uint32_t>(open + 1 + (lead == std::string::npos ? 0 : lead));
     arg = trim(arg);
     const SourceSpan arg_where =

@@ -36,7 +36,8 @@ struct Loop {
     LoopClass loop = LoopClass::none;
     int player = -1;
     std::set<std::string> rules;
-    auto operator<=>(const Key&) const = default;
+    auto operator<=>(const Key&) const =
+        default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads <=>
   } key;
 };
 

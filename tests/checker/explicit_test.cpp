@@ -49,7 +49,7 @@ void expect_matches(const ReferenceGraph& ref, const ExplicitGraph& g) {
           << "state " << id << " edge " << i;
     }
   }
-  for (StateId id = static_cast<StateId>(g.expanded()); id < g.size(); ++id) {
+  for (auto id = static_cast<StateId>(g.expanded()); id < g.size(); ++id) {
     ASSERT_TRUE(g.edges(id).empty());
   }
 }

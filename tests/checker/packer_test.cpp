@@ -160,8 +160,7 @@ TEST(Packer, RoundTripsEveryOffsetAndWidth) {
       for (int trial = 0; trial < 6; ++trial) {
         StateVec s(ranges.size());
         for (int i = 0; i < offset; ++i) s[i] = static_cast<std::int32_t>(rng() & 1);
-        const std::uint64_t span =
-            static_cast<std::uint64_t>(static_cast<std::int64_t>(hi32) - lo32);
+        const auto span = static_cast<std::uint64_t>(static_cast<std::int64_t>(hi32) - lo32);
         const std::uint64_t pick = trial == 0 ? 0 : trial == 1 ? span : rng() % (span + 1);
         s[offset] = static_cast<std::int32_t>(lo32 + static_cast<std::int64_t>(pick));
         s[offset + 1] = trial % 2;

@@ -142,9 +142,11 @@ TEST(Populate, ReserveBackedBacksWhatTheVectorAdds) {
   ASSERT_GE(v.capacity(), 1'000'000U);
   EXPECT_EQ(std::vector<std::uint64_t>(10, 7), v);
   const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
-  const auto first = (reinterpret_cast<std::uintptr_t>(v.data() + 10) + page - 1) / page * page;
-  const auto last = reinterpret_cast<std::uintptr_t>(v.data() + v.capacity()) / page * page;
-  const std::vector<bool> in = resident(reinterpret_cast<const std::uint8_t*>(first), last - first);
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(v.data());
+  const auto addr = reinterpret_cast<std::uintptr_t>(bytes);
+  const auto first = (addr + 10 * sizeof(std::uint64_t) + page - 1) / page * page;
+  const auto last = (addr + v.capacity() * sizeof(std::uint64_t)) / page * page;
+  const std::vector<bool> in = resident(bytes + (first - addr), last - first);
   Region probe;
   probe.reserve(two_mib, false);
   if (!populate(probe.data(), page)) GTEST_SKIP() << "no MADV_POPULATE_WRITE here";
@@ -162,11 +164,12 @@ TEST(StableArray, WhatItGrowsIsBackedAtOnce) {
     GTEST_SKIP() << "no MADV_POPULATE_WRITE here";
   }
   const auto* base = reinterpret_cast<const std::uint8_t*>(&a[0]);
-  EXPECT_EQ((std::vector<bool>{true, true, true, false}), resident(base, 4 * 4096));
+  EXPECT_EQ((std::vector<bool>{true, true, true, false}), resident(base, std::uint64_t{4} * 4096));
   ASSERT_TRUE(a.ensure(3072, budget));  // within the capacity: nothing more
-  EXPECT_EQ((std::vector<bool>{true, true, true, false}), resident(base, 4 * 4096));
+  EXPECT_EQ((std::vector<bool>{true, true, true, false}), resident(base, std::uint64_t{4} * 4096));
   ASSERT_TRUE(a.ensure(3073, budget) && a.ensure(4096, budget));
-  EXPECT_EQ((std::vector<bool>{true, true, true, true, false}), resident(base, 5 * 4096));
+  EXPECT_EQ((std::vector<bool>{true, true, true, true, false}),
+            resident(base, std::uint64_t{5} * 4096));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // Chromium, `graph --format svg --trace`, and SIGINT during a long run for
 // every format (no partial file, what was explored reported).
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -14,7 +15,6 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -170,7 +170,7 @@ TEST(Formats, GraphSvgHighlightsTheTraceOfAFinding) {
 // comment on top, the windows moved after the actions, a blank line between
 // the actions. Code scanning tracks a finding by its SARIF fingerprint, so
 // the edit must leave every fingerprint as it was.
-constexpr const char* kBeforeEdit = R"yaml(loophole: 1
+constexpr const char* k_before_edit = R"yaml(loophole: 1
 game: dead-action
 players: 2
 speeds: [1]
@@ -201,7 +201,7 @@ actions:
     effect: "coins -= 4"
 )yaml";
 
-constexpr const char* kAfterEdit =
+constexpr const char* k_after_edit =
     R"yaml(# 'big_spend' needs more coins than 'gain' can ever collect.
 loophole: 1
 game: dead-action
@@ -257,9 +257,9 @@ TEST(Formats, SarifFingerprintsSurviveEditsThatMoveRules) {
   const fs::path dir = temp_dir() / "fingerprints";
   fs::create_directories(dir);
   const std::string file = (dir / "dead-action.yaml").string();
-  std::ofstream(file, std::ios::binary) << kBeforeEdit;
+  std::ofstream(file, std::ios::binary) << k_before_edit;
   const Outcome before = run("check -j 1 --no-stats --format sarif " + file);
-  std::ofstream(file, std::ios::binary) << kAfterEdit;
+  std::ofstream(file, std::ios::binary) << k_after_edit;
   const Outcome after = run("check -j 1 --no-stats --format sarif " + file);
   ASSERT_EQ(before.code, 0) << before.err;
   ASSERT_EQ(after.code, 0) << after.err;

@@ -184,7 +184,7 @@ inline std::size_t mutate_ruleset(std::uint8_t* data, std::size_t size, std::siz
     done = done && s != original;
   }
   if (!done || s.size() > max_size) return bytes(data, size, max_size);
-  std::memcpy(data, s.data(), s.size());
+  std::memcpy(data, s.data(), s.size());  // NOLINT(bugprone-not-null-terminated-result): bytes
   return s.size();
 }
 

@@ -18,7 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct CheckRun {
+struct CheckRun {  // NOLINT(bugprone-exception-escape): clang-tidy 14 on nlohmann::json
   int code = -1;
   nlohmann::json report;
 };

@@ -20,6 +20,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "semantics/prepared.hpp"
@@ -79,8 +80,8 @@ std::string sanitize(const std::string& s) {
 
 class Generator {
  public:
-  Generator(const model::Game& game, const std::string& source)
-      : g_(game), p_(game), source_(source), n_(game.players), kinds_(p_.kinds) {
+  Generator(const model::Game& game, std::string source)
+      : g_(game), p_(game), source_(std::move(source)), n_(game.players), kinds_(p_.kinds) {
     const auto& fields = p_.layout.fields;
     for (std::size_t i = 0; i < fields.size(); ++i) {
       names_.push_back("s" + std::to_string(i) + "_" + sanitize(fields[i].name));
@@ -252,7 +253,9 @@ std::vector<std::int64_t> Generator::domain(const model::Domain& d, int self) co
       for (std::int64_t v = d.lo; v <= d.hi; ++v) out.push_back(v);
       break;
     case K::enum_values:
-      for (std::size_t v = 0; v < g_.enums[d.ref].values.size(); ++v) out.push_back(v);
+      for (std::size_t v = 0; v < g_.enums[d.ref].values.size(); ++v) {
+        out.push_back(static_cast<std::int64_t>(v));
+      }
       break;
     case K::kinds:
       for (int k = 0; k < kinds_; ++k) out.push_back(k);
@@ -377,12 +380,12 @@ std::string Generator::top(int part) const {
 
 std::string Generator::val(const Expr& e, const Ctx& c) const {
   if (const auto v = constant(e, c)) return num(*v);
-  const std::string N = std::to_string(n_);
+  const std::string n = std::to_string(n_);
   switch (e.kind) {
     case ExprKind::active:
       return active();
     case ExprKind::opponent:
-      return "((" + active() + " + 1) % " + N + ")";
+      return "((" + active() + " + 1) % " + n + ")";
     case ExprKind::turn_number:
       return f(p_.ctl.turn);
     case ExprKind::stack_size:
@@ -392,7 +395,7 @@ std::string Generator::val(const Expr& e, const Ctx& c) const {
     case ExprKind::top_controller:
       return top(1);
     case ExprKind::next_player:
-      return "((" + val(*e.args[0], c) + " + 1) % " + N + ")";
+      return "((" + val(*e.args[0], c) + " + 1) % " + n + ")";
     case ExprKind::var:
       return from_alternatives(var_slots(e, c));
     case ExprKind::zone_count:
@@ -697,8 +700,8 @@ void Generator::stmt_choose(std::string& out, const Stmt& s, const Ctx& c) const
 // what this kind holds), then checks the destination bounds.
 void Generator::move_cards(std::string& out, int from_base, int to_base, int kind, bool chosen,
                            const std::string& held, int site) const {
-  const std::string L = std::to_string(label_);
-  out += "if :: " + held + " < lh_n -> lh_g = " + std::to_string(site + 1) + "; goto lh_gap_" + L +
+  const std::string l = std::to_string(label_);
+  out += "if :: " + held + " < lh_n -> lh_g = " + std::to_string(site + 1) + "; goto lh_gap_" + l +
          " :: else -> skip fi;\n";
   if (!chosen) {
     out += f(from_base + kind) + " = " + f(from_base + kind) + " - lh_n;\n" + f(to_base + kind) +
@@ -726,7 +729,7 @@ void Generator::move_cards(std::string& out, int from_base, int to_base, int kin
     over += (over.empty() ? "" : " || ") + f(to_base + k) + " > " + num(g_.slots[to_base + k].hi);
   }
   if (!over.empty()) {
-    out += "if :: " + over + " -> lh_g = " + std::to_string(site + 2) + "; goto lh_gap_" + L +
+    out += "if :: " + over + " -> lh_g = " + std::to_string(site + 2) + "; goto lh_gap_" + l +
            " :: else -> skip fi;\n";
   }
 }
@@ -1102,11 +1105,11 @@ void Generator::advance(std::string& out, int step) const {
 
 void Generator::push(std::string& out, int a, int h) const {
   const auto& ctl = p_.ctl;
-  const int B = ctl.stack_capacity;
-  out += "if\n:: " + f(ctl.stack_size) + " >= " + std::to_string(B) +
+  const int b = ctl.stack_capacity;
+  out += "if\n:: " + f(ctl.stack_size) + " >= " + std::to_string(b) +
          " -> lh_g = " + std::to_string(p_.gaps.push_site[a] + 1) + "; goto lh_gap_" +
          std::to_string(label_) + "\n";
-  for (int i = 0; i < B; ++i) {
+  for (int i = 0; i < b; ++i) {
     out += ":: " + f(ctl.stack_size) + " == " + std::to_string(i) + " -> " + stack_entry(i, 0) +
            " = " + std::to_string(a) + "; " + stack_entry(i, 1) + " = " + std::to_string(h) + "\n";
   }
@@ -1188,8 +1191,8 @@ std::string Generator::steps_with_window(int w) const {
 // restored when the move ends in a rule gap. Only moves that can reach their
 // gap label save anything.
 std::pair<std::string, std::string> Generator::save_restore(const std::string& body) const {
-  const std::string L = "goto lh_gap_" + std::to_string(label_);
-  if (body.find(L) == std::string::npos) return {"", ""};
+  const std::string l = "goto lh_gap_" + std::to_string(label_);
+  if (body.find(l) == std::string::npos) return {"", ""};
   static const std::regex assignment(R"(\b(s[0-9]+_[A-Za-z0-9_]*) = )");
   std::set<int> written;
   for (auto it = std::sregex_iterator(body.begin(), body.end(), assignment);
@@ -1208,13 +1211,13 @@ std::pair<std::string, std::string> Generator::save_restore(const std::string& b
 }
 
 void Generator::move(const std::string& guard, const std::string& body) {
-  const std::string L = std::to_string(label_);
+  const std::string l = std::to_string(label_);
   const auto [save, restore] = save_restore(body);
-  moves_ += ":: atomic { " + guard + " ->\nlh_prog = 0;\n" + save + body + "goto lh_done_" + L +
-            ";\nlh_gap_" + L + ": lh_g = lh_g;\n" + restore;
+  moves_ += ":: atomic { " + guard + " ->\nlh_prog = 0;\n" + save + body + "goto lh_done_" + l +
+            ";\nlh_gap_" + l + ": lh_g = lh_g;\n" + restore;
   if (p_.ctl.over >= 0) moves_ += f(p_.ctl.over) + " = 2;\n";
   if (p_.ctl.gap >= 0) moves_ += f(p_.ctl.gap) + " = lh_g;\n";
-  moves_ += "lh_prog = 0;\nlh_done_" + L + ": LH_CHECK; LH_DISPATCH }\n";
+  moves_ += "lh_prog = 0;\nlh_done_" + l + ": LH_CHECK; LH_DISPATCH }\n";
   ++move_count_;
   ++label_;
 }
@@ -1278,7 +1281,7 @@ std::string Generator::declarations() const {
 
 std::string Generator::run() {
   const auto& ctl = p_.ctl;
-  const std::string N = std::to_string(n_);
+  const std::string n = std::to_string(n_);
   const std::string pending = any_pending();
   const std::string idle = pending == "0" ? "" : "!" + pending + " && ";
 
@@ -1290,13 +1293,13 @@ std::string Generator::run() {
     stmt(setup, g_.setup.get(), c);
     emit(setup);
   }
-  const std::string L0 = std::to_string(label_);
+  const std::string l0 = std::to_string(label_);
   const auto [save0, restore0] = save_restore(setup);
-  std::string init = "atomic {\nlh_prog = 0;\n" + save0 + setup + "goto lh_done_" + L0 +
-                     ";\nlh_gap_" + L0 + ": lh_g = lh_g;\n" + restore0;
+  std::string init = "atomic {\nlh_prog = 0;\n" + save0 + setup + "goto lh_done_" + l0 +
+                     ";\nlh_gap_" + l0 + ": lh_g = lh_g;\n" + restore0;
   if (ctl.over >= 0) init += f(ctl.over) + " = 2;\n";
   if (ctl.gap >= 0) init += f(ctl.gap) + " = lh_g;\n";
-  init += "lh_done_" + L0 + ": LH_CHECK;\nif :: " + f(ctl.over) +
+  init += "lh_done_" + l0 + ": LH_CHECK;\nif :: " + f(ctl.over) +
           " != 0 -> goto end_over :: else -> skip fi }\n";
   ++label_;
 
@@ -1400,12 +1403,12 @@ std::string Generator::run() {
           std::string body;
           std::string close;
           close_window(close);
-          body += "if\n:: " + f(ctl.passes) + " + 1 < " + N + " -> " + f(ctl.holder) + " = " +
+          body += "if\n:: " + f(ctl.passes) + " + 1 < " + n + " -> " + f(ctl.holder) + " = " +
                   std::to_string((h + 1) % n_) + "; " + f(ctl.passes) + " = " + f(ctl.passes) +
                   " + 1\n:: else ->\n" + close + "fi;\n";
           emit(body);
           std::string not_resolve =
-              "!(" + f(ctl.passes) + " + 1 == " + N + " && " + f(ctl.stack_size) + " > 0)";
+              "!(" + f(ctl.passes) + " + 1 == " + n + " && " + f(ctl.stack_size) + " > 0)";
           move(at + " && " + not_resolve, body);
           break;
         }
@@ -1419,8 +1422,8 @@ std::string Generator::run() {
           break;
         }
         case Protocol::sequence: {
-          const int K = static_cast<int>(wd.order.size());
-          for (int seat = 0; seat < std::max(1, K); ++seat) {
+          const int k = static_cast<int>(wd.order.size());
+          for (int seat = 0; seat < std::max(1, k); ++seat) {
             for (int acted = 0; acted <= (ctl.acted >= 0 ? 1 : 0); ++acted) {
               std::size_t next = static_cast<std::size_t>(seat) + 1;
               bool answered = acted != 0;
@@ -1437,7 +1440,7 @@ std::string Generator::run() {
                 set(body, ctl.acted, "0");
                 set(body, ctl.holder,
                     wd.order[next] == SequenceTurn::opponent
-                        ? "((" + active() + " + 1) % " + N + ")"
+                        ? "((" + active() + " + 1) % " + n + ")"
                         : active());
               }
               emit(body);
@@ -1477,7 +1480,7 @@ std::string Generator::run() {
           set(body, ctl.passes, "0");
           emit(body);
           move(running + f(ctl.stage) + " == 2 && (" + prio_steps + ") && " + f(ctl.passes) +
-                   " + 1 == " + N + " && " + f(ctl.stack_size) + " > 0 && " + top(0) +
+                   " + 1 == " + n + " && " + f(ctl.stack_size) + " > 0 && " + top(0) +
                    " == " + std::to_string(a) + " && " + top(1) + " == " + std::to_string(q),
                body);
         }

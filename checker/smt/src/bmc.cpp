@@ -59,15 +59,15 @@ std::string player_name(int p) { return "P" + std::to_string(p + 1); }
 Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
   Result res;
   if (!impl_->en) return res;
-  using clock = std::chrono::steady_clock;
-  const auto t0 = clock::now();
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
   auto& en = *impl_->en;
   const model::Game& g = en.game;
   const auto& ctl = en.prep.ctl;
   const int n = en.players;
   z3::context& c = en.ctx;
   const auto& x = en.x;
-  auto X = [&](int index) { return x[static_cast<std::size_t>(index)]; };
+  auto field = [&](int index) { return x[static_cast<std::size_t>(index)]; };
 
   std::vector<Goal> goals;
   auto add_goal = [&](Goal::What what, int ref, int player, const z3::expr& pred, bool multi) {
@@ -79,9 +79,10 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
     z3::expr_vector any(c);
     for (std::size_t s = 0; s < sites.size(); ++s) {
       if (sites[s].kind == checker::GapSite::Kind::stack_overflow) continue;
-      any.push_back(X(ctl.gap) == static_cast<int>(s + 1));
+      any.push_back(field(ctl.gap) == static_cast<int>(s + 1));
     }
-    if (!any.empty()) add_goal(Goal::What::gap, -1, -1, X(ctl.over) == 2 && z3::mk_or(any), true);
+    if (!any.empty())
+      add_goal(Goal::What::gap, -1, -1, field(ctl.over) == 2 && z3::mk_or(any), true);
   }
   if (sel.user_properties) {
     for (std::size_t i = 0; i < g.properties.size(); ++i) {
@@ -106,11 +107,11 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
   // as properties/ groups them), a rule gap by its site.
   auto block = [&](Goal& goal, const checker::StateVec& last) {
     if (goal.what == Goal::What::gap) {
-      goal.blocks.push_back(X(ctl.gap) != last[static_cast<std::size_t>(ctl.gap)]);
+      goal.blocks.push_back(field(ctl.gap) != last[static_cast<std::size_t>(ctl.gap)]);
       return;
     }
-    z3::expr same = X(ctl.step) == last[static_cast<std::size_t>(ctl.step)] &&
-                    X(ctl.stage) == last[static_cast<std::size_t>(ctl.stage)];
+    z3::expr same = field(ctl.step) == last[static_cast<std::size_t>(ctl.step)] &&
+                    field(ctl.stage) == last[static_cast<std::size_t>(ctl.stage)];
     if (ctl.holder >= 0 &&
         last[static_cast<std::size_t>(ctl.stage)] == static_cast<int>(checker::Stage::window)) {
       const int seat = (last[static_cast<std::size_t>(ctl.holder)] -
@@ -118,7 +119,7 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
                        n;
       z3::expr_vector seats(c);
       for (int a = 0; a < n; ++a) {
-        seats.push_back(X(ctl.active) == a && X(ctl.holder) == (a + seat) % n);
+        seats.push_back(field(ctl.active) == a && field(ctl.holder) == (a + seat) % n);
       }
       same = same && z3::mk_or(seats);
     }
@@ -157,7 +158,7 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
       }
     }
     stats.depth = k;
-    stats.depth_seconds.push_back(std::chrono::duration<double>(clock::now() - t0).count());
+    stats.depth_seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
     if (o.interrupt != nullptr && o.interrupt->load()) {
       interrupted = true;
       break;
@@ -361,7 +362,7 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
       }
     }
   }
-  stats.seconds = std::chrono::duration<double>(clock::now() - t0).count();
+  stats.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   return res;
 }
 

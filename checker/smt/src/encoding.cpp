@@ -129,7 +129,7 @@ void Encoding::fail_if(Ev& ev, const void* node, const z3::expr& cond) {
 
 z3::expr Encoding::holds(const model::Expr& e, const std::vector<z3::expr>& s, int self) {
   std::vector<std::int64_t> binders(static_cast<std::size_t>(std::max(0, game.binder_slots)), 0);
-  const z3::expr active = s[static_cast<std::size_t>(prep.ctl.active)];
+  const z3::expr& active = s[static_cast<std::size_t>(prep.ctl.active)];
   z3::expr out = ctx.bool_val(false);
   for (int a = players - 1; a >= 0; --a) {
     Ev ev = env(s, binders, a, self);
@@ -143,7 +143,7 @@ z3::expr Encoding::holds(const model::Expr& e, const std::vector<z3::expr>& s, i
 z3::expr Encoding::end_holds(int condition, int player, const std::vector<z3::expr>& s) {
   const auto& end = game.end_conditions[static_cast<std::size_t>(condition)];
   std::vector<std::int64_t> binders(static_cast<std::size_t>(std::max(0, game.binder_slots)), 0);
-  const z3::expr active = s[static_cast<std::size_t>(prep.ctl.active)];
+  const z3::expr& active = s[static_cast<std::size_t>(prep.ctl.active)];
   z3::expr_vector ors(ctx);
   for (int a = 0; a < players; ++a) {
     if (!prep.covers(end.who, player, a)) continue;
@@ -156,7 +156,7 @@ z3::expr Encoding::end_holds(int condition, int player, const std::vector<z3::ex
 
 z3::expr Encoding::restricted(const model::Property& p, const std::vector<z3::expr>& s) const {
   if (p.at_phases.empty() && p.at_steps.empty()) return ctx.bool_val(true);
-  const z3::expr step = s[static_cast<std::size_t>(prep.ctl.step)];
+  const z3::expr& step = s[static_cast<std::size_t>(prep.ctl.step)];
   z3::expr_vector ors(ctx);
   for (std::size_t st = 0; st < game.steps.size(); ++st) {
     const bool listed =
@@ -368,7 +368,8 @@ z3::expr Encoding::eval_int(const Expr& e, Ev& ev) {
       const int off = e.kind == ExprKind::top_action ? 0 : 1;
       const z3::expr size = s[static_cast<std::size_t>(ctl.stack_size)];
       const z3::expr top = select(size - 1, ctl.stack_capacity, [&](int i) {
-        return s[static_cast<std::size_t>(ctl.stack_base + 2 * i + off)];
+        const int slot = ctl.stack_base + 2 * i + off;
+        return s[static_cast<std::size_t>(slot)];
       });
       return z3::ite(size == 0, ctx.int_val(0), top);
     }

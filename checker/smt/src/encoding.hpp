@@ -26,8 +26,8 @@ namespace loophole::smt::detail {
 // A construct the encoding does not support yet; the engine reports it
 // (`unsupported in the smt engine: ...`) instead of giving a wrong answer.
 struct Unsupported : std::runtime_error {
-  Unsupported(std::string what, model::SourceSpan at)
-      : std::runtime_error(std::move(what)), where(std::move(at)) {}
+  Unsupported(const std::string& what, model::SourceSpan at)
+      : std::runtime_error(what), where(std::move(at)) {}
   model::SourceSpan where;
 };
 

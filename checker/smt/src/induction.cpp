@@ -14,13 +14,13 @@
 namespace loophole::smt::detail {
 
 Proof prove(Encoding& en, const z3::expr& good, const Options& o) {
-  using clock = std::chrono::steady_clock;
-  const auto t0 = clock::now();
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
   Proof proof;
   Unrolling base(en, true, o.timeout_ms, "b");
   Unrolling step(en, false, o.timeout_ms, "i");
   auto done = [&](Proof p) {
-    p.seconds = std::chrono::duration<double>(clock::now() - t0).count();
+    p.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return p;
   };
   for (int k = 0; k <= o.max_k; ++k) {

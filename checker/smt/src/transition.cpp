@@ -75,7 +75,7 @@ class Exec {
     active_ = s.active;
   }
 
-  z3::expr I(std::int64_t v) const { return c_.int_val(v); }
+  z3::expr num(std::int64_t v) const { return c_.int_val(v); }
   z3::expr& at(int index) { return w_[static_cast<std::size_t>(index)]; }
   void put(int index, const z3::expr& v) {
     if (index >= 0) at(index) = v.simplify();
@@ -119,7 +119,7 @@ class Exec {
     for (int v = f.lo; v <= f.hi; ++v) {
       restore(sv);
       pc_ = sv.pc && t == v;
-      at(index) = I(v);
+      at(index) = num(v);
       fn(v);
     }
   }
@@ -175,8 +175,8 @@ void Exec::run() {
   for (int a = 0; a < n; ++a) {
     restore(initial);
     w_ = x;
-    at(ctl.over) = I(0);
-    at(ctl.active) = I(a);
+    at(ctl.over) = num(0);
+    at(ctl.active) = num(a);
     active_ = a;
     const Saved base_state = save();
     const z3::expr base =
@@ -186,7 +186,8 @@ void Exec::run() {
     std::vector<z3::expr> any(static_cast<std::size_t>(n), c_.bool_val(false));
     for (int c = 0; c < n; ++c) {
       for (int b : ctl.pending) {
-        if (b >= 0) any[c] = any[c] || x[static_cast<std::size_t>(b + c)] == 1;
+        const int slot = b + c;
+        if (b >= 0) any[c] = any[c] || x[static_cast<std::size_t>(slot)] == 1;
       }
     }
     z3::expr none_before = c_.bool_val(true);
@@ -200,8 +201,9 @@ void Exec::run() {
           restore(base_state);
           move_ref_ = static_cast<int>(t);
           move_player_ = c;
-          start_move(base && none_before && x[static_cast<std::size_t>(b + c)] == 1);
-          at(b + c) = I(0);
+          const int slot = b + c;
+          start_move(base && none_before && x[static_cast<std::size_t>(slot)] == 1);
+          at(b + c) = num(0);
           if (decline == 1) {
             emit();
           } else {
@@ -223,25 +225,25 @@ void Exec::run() {
     for (int st = 0; st < steps; ++st) {
       const z3::expr here = quiet && step == st;
       restore(base_state);
-      at(ctl.step) = I(st);
+      at(ctl.step) = num(st);
       start_move(here && stage == static_cast<int>(Stage::pre));
-      at(ctl.stage) = I(static_cast<int>(Stage::pre));
+      at(ctl.stage) = num(static_cast<int>(Stage::pre));
       run_step_do();
 
       restore(base_state);
-      at(ctl.step) = I(st);
+      at(ctl.step) = num(st);
       start_move(here && stage == static_cast<int>(Stage::post));
-      at(ctl.stage) = I(static_cast<int>(Stage::post));
+      at(ctl.stage) = num(static_cast<int>(Stage::post));
       advance();
 
       restore(base_state);
-      at(ctl.step) = I(st);
+      at(ctl.step) = num(st);
       start_move(here && stage == static_cast<int>(Stage::leaving));
-      at(ctl.stage) = I(static_cast<int>(Stage::leaving));
+      at(ctl.stage) = num(static_cast<int>(Stage::leaving));
       with_field(ctl.target, [&](int target) {
         with_field(ctl.new_turn, [&](int nt) {
-          put(ctl.target, I(0));
-          put(ctl.new_turn, I(0));
+          put(ctl.target, num(0));
+          put(ctl.new_turn, num(0));
           enter(target, nt != 0, false);
         });
       });
@@ -250,12 +252,12 @@ void Exec::run() {
       const int holders = ctl.holder < 0 ? 1 : n;
       for (int h = 0; h < holders; ++h) {
         restore(base_state);
-        at(ctl.step) = I(st);
-        at(ctl.stage) = I(static_cast<int>(Stage::window));
+        at(ctl.step) = num(st);
+        at(ctl.stage) = num(static_cast<int>(Stage::window));
         z3::expr cond = here && stage == static_cast<int>(Stage::window);
         if (ctl.holder >= 0) {
           cond = cond && x[static_cast<std::size_t>(ctl.holder)] == h;
-          at(ctl.holder) = I(h);
+          at(ctl.holder) = num(h);
         }
         window_moves(st, h, cond);
       }
@@ -268,7 +270,7 @@ std::pair<z3::expr, z3::expr> Exec::enabled(int a, int p, int window) {
   const auto& win = en_.game.windows[static_cast<std::size_t>(window)];
   const auto& ctl = p_.ctl;
   const z3::expr no = c_.bool_val(false);
-  if (!p_.covers(act.who, p, active_)) return {no, I(-1)};
+  if (!p_.covers(act.who, p, active_)) return {no, num(-1)};
   z3::expr pre = c_.bool_val(true);
   if (win.protocol == Protocol::priority || !win.roles.empty()) {
     const z3::expr answering =
@@ -290,11 +292,11 @@ std::pair<z3::expr, z3::expr> Exec::enabled(int a, int p, int window) {
   if (ctl.turn_uses[a] >= 0) pre = pre && at(ctl.turn_uses[a] + p) < act.limit.per_turn;
   if (ctl.window_uses[a] >= 0) pre = pre && at(ctl.window_uses[a] + p) < act.limit.per_window;
   if (act.play_kind >= 0) {
-    if (en_.game.hand_zone < 0) return {no, I(-1)};
-    pre = pre && en_.zone_slot_value(w_, en_.game.hand_zone, I(p), act.play_kind) >= 1;
+    if (en_.game.hand_zone < 0) return {no, num(-1)};
+    pre = pre && en_.zone_slot_value(w_, en_.game.hand_zone, num(p), act.play_kind) >= 1;
   }
   pre = pre.simplify();
-  if (pre.is_false()) return {no, I(-1)};
+  if (pre.is_false()) return {no, num(-1)};
   Ev ev = en_.env(w_, b_, active_, p);
   ev.reach = pre;
   const z3::expr g = en_.guard(act.guard.get(), ev);
@@ -354,7 +356,7 @@ void Exec::fire(int event, z3::expr& err) {
       ev.reach = bit == 0 && err == -1;
       const z3::expr h = en_.guard(trig.condition.get(), ev);
       err = z3::ite(err == -1, ev.err, err).simplify();
-      put(base + c, z3::ite(bit == 0 && h, I(1), bit));
+      put(base + c, z3::ite(bit == 0 && h, num(1), bit));
     }
   }
 }
@@ -365,17 +367,17 @@ void Exec::enter(int target, bool new_turn, bool start) {
       start ? -1 : p_.step_phase(static_cast<int>(at(ctl.step).simplify().get_numeral_int64()));
   if (new_turn) {
     active_ = next_player(active_);
-    at(ctl.active) = I(active_);
+    at(ctl.active) = num(active_);
     const int turns = std::max(1, en_.game.scope.turns);
     const z3::expr t = at(ctl.turn) + 1;
-    put(ctl.turn, z3::ite(t > turns, I(turns), t));
+    put(ctl.turn, z3::ite(t > turns, num(turns), t));
     for (int base : ctl.turn_uses) {
       if (base < 0) continue;
-      for (int p = 0; p < en_.players; ++p) at(base + p) = I(0);
+      for (int p = 0; p < en_.players; ++p) at(base + p) = num(0);
     }
   }
   const int phase = p_.step_phase(target);
-  z3::expr err = I(-1);
+  z3::expr err = num(-1);
   if (new_turn || start) fire(p_.begin_turn_event, err);
   if (new_turn || start || phase != from_phase) {
     fire(en_.game.phases[static_cast<std::size_t>(phase)].begin_event, err);
@@ -384,8 +386,8 @@ void Exec::enter(int target, bool new_turn, bool start) {
   branch(
       err != -1, [&] { gap(err); },
       [&] {
-        at(ctl.step) = I(target);
-        at(ctl.stage) = I(static_cast<int>(Stage::pre));
+        at(ctl.step) = num(target);
+        at(ctl.stage) = num(static_cast<int>(Stage::pre));
         z3::expr pending = c_.bool_val(false);
         for (int base : ctl.pending) {
           if (base < 0) continue;
@@ -416,7 +418,7 @@ void Exec::advance() {
   const z3::expr err0 = ev.err;
   auto go = [&](int target, bool new_turn) {
     const int phase = st.phase;
-    z3::expr err = I(-1);
+    z3::expr err = num(-1);
     fire(st.end_event, err);
     if (new_turn || p_.step_phase(target) != phase) {
       fire(en_.game.phases[static_cast<std::size_t>(phase)].end_event, err);
@@ -433,9 +435,9 @@ void Exec::advance() {
           branch(
               pending,
               [&] {
-                at(ctl.stage) = I(static_cast<int>(Stage::leaving));
-                put(ctl.target, I(target));
-                put(ctl.new_turn, I(new_turn ? 1 : 0));
+                at(ctl.stage) = num(static_cast<int>(Stage::leaving));
+                put(ctl.target, num(target));
+                put(ctl.new_turn, num(new_turn ? 1 : 0));
                 emit();
               },
               [&] { enter(target, new_turn, false); });
@@ -457,8 +459,8 @@ void Exec::advance() {
 void Exec::open_window(int window) {
   const auto& ctl = p_.ctl;
   const auto& win = en_.game.windows[static_cast<std::size_t>(window)];
-  at(ctl.stage) = I(static_cast<int>(Stage::window));
-  put(ctl.holder, I(active_));
+  at(ctl.stage) = num(static_cast<int>(Stage::window));
+  put(ctl.holder, num(active_));
   switch (win.protocol) {
     case Protocol::priority:
       return emit();
@@ -471,9 +473,9 @@ void Exec::open_window(int window) {
         close_window();
         return emit();
       }
-      put(ctl.seat, I(static_cast<int>(seat)));
+      put(ctl.seat, num(static_cast<int>(seat)));
       put(ctl.holder,
-          I(win.order[seat] == SequenceTurn::opponent ? next_player(active_) : active_));
+          num(win.order[seat] == SequenceTurn::opponent ? next_player(active_) : active_));
       return emit();
     }
   }
@@ -481,14 +483,14 @@ void Exec::open_window(int window) {
 
 void Exec::close_window() {
   const auto& ctl = p_.ctl;
-  at(ctl.stage) = I(static_cast<int>(Stage::post));
-  put(ctl.holder, I(0));
-  put(ctl.passes, I(0));
-  put(ctl.acted, I(0));
-  put(ctl.seat, I(0));
+  at(ctl.stage) = num(static_cast<int>(Stage::post));
+  put(ctl.holder, num(0));
+  put(ctl.passes, num(0));
+  put(ctl.acted, num(0));
+  put(ctl.seat, num(0));
   for (int base : ctl.window_uses) {
     if (base < 0) continue;
-    for (int p = 0; p < en_.players; ++p) at(base + p) = I(0);
+    for (int p = 0; p < en_.players; ++p) at(base + p) = num(0);
   }
 }
 
@@ -501,8 +503,8 @@ void Exec::handover(int from, K&& k) {
       en_.game.steps[static_cast<std::size_t>(at(p_.ctl.step).simplify().get_numeral_int64())]
           .window;
   z3::expr reached = c_.bool_val(true);
-  z3::expr site = I(-1);
-  z3::expr holder = I(0);
+  z3::expr site = num(-1);
+  z3::expr holder = num(0);
   z3::expr failed = c_.bool_val(false), found = c_.bool_val(false);
   std::vector<std::tuple<z3::expr, z3::expr, int>> items;
   for (int i = 1; i <= en_.players; ++i) {
@@ -512,7 +514,7 @@ void Exec::handover(int from, K&& k) {
       const z3::expr g = reached && err != -1;
       const z3::expr f = reached && err == -1 && en;
       items.emplace_back(g, err, -1);
-      items.emplace_back(f, I(0), p);
+      items.emplace_back(f, num(0), p);
       failed = failed || g;
       found = found || f;
       reached = reached && err == -1 && !en;
@@ -523,7 +525,7 @@ void Exec::handover(int from, K&& k) {
     if (p < 0) {
       site = z3::ite(cond, err, site);
     } else {
-      holder = z3::ite(cond, I(p), holder);
+      holder = z3::ite(cond, num(p), holder);
     }
   }
   branch(
@@ -574,7 +576,7 @@ void Exec::take_action() {
   put(to, at(to) + 1);
   branch(
       at(to) > en_.game.slots[static_cast<std::size_t>(to)].hi,
-      [&] { gap(I(p_.gaps.play_site[static_cast<std::size_t>(a)])); }, cost);
+      [&] { gap(num(p_.gaps.play_site[static_cast<std::size_t>(a)])); }, cost);
 }
 
 void Exec::pass() {
@@ -587,8 +589,8 @@ void Exec::pass() {
     case Protocol::priority:
       return with_field(ctl.passes, [&](int passes) {
         if (passes + 1 < en_.players) {
-          put(ctl.holder, I(next_player(h)));
-          put(ctl.passes, I(passes + 1));
+          put(ctl.holder, num(next_player(h)));
+          put(ctl.passes, num(passes + 1));
           return emit();
         }
         with_field(ctl.stack_size, [&](int size) {
@@ -599,9 +601,9 @@ void Exec::pass() {
           const int slot = ctl.stack_base + 2 * (size - 1);
           with_field(slot, [&](int a) {
             with_field(slot + 1, [&](int c) {
-              put(slot, I(0));
-              put(slot + 1, I(0));
-              put(ctl.stack_size, I(size - 1));
+              put(slot, num(0));
+              put(slot + 1, num(0));
+              put(ctl.stack_size, num(size - 1));
               move_ref_ = a;
               run_effect(en_.game.actions[static_cast<std::size_t>(a)].effect.get(), c,
                          Tail::resolve);
@@ -625,10 +627,10 @@ void Exec::pass() {
             close_window();
             return emit();
           }
-          put(ctl.seat, I(static_cast<int>(seat)));
-          put(ctl.acted, I(0));
+          put(ctl.seat, num(static_cast<int>(seat)));
+          put(ctl.acted, num(0));
           put(ctl.holder,
-              I(win.order[seat] == SequenceTurn::opponent ? next_player(active_) : active_));
+              num(win.order[seat] == SequenceTurn::opponent ? next_player(active_) : active_));
           emit();
         });
       });
@@ -645,30 +647,30 @@ void Exec::finish(Tail t) {
       const int step = static_cast<int>(at(ctl.step).simplify().get_numeral_int64());
       const int window = en_.game.steps[static_cast<std::size_t>(step)].window;
       if (window < 0) {
-        at(ctl.stage) = I(static_cast<int>(Stage::post));
+        at(ctl.stage) = num(static_cast<int>(Stage::post));
         return emit();
       }
       return open_window(window);
     }
     case Tail::priority_cost: {
       count_use(a, h);
-      if (h == active_) put(ctl.acted, I(1));
+      if (h == active_) put(ctl.acted, num(1));
       const auto& act = en_.game.actions[static_cast<std::size_t>(a)];
       if (!act.answerable) return run_effect(act.effect.get(), h, Tail::priority_effect);
       return with_field(ctl.stack_size, [&](int size) {
         if (size >= ctl.stack_capacity) {
-          return gap(I(p_.gaps.push_site[static_cast<std::size_t>(a)]));
+          return gap(num(p_.gaps.push_site[static_cast<std::size_t>(a)]));
         }
-        put(ctl.stack_base + 2 * size, I(a));
-        put(ctl.stack_base + 2 * size + 1, I(h));
-        put(ctl.stack_size, I(size + 1));
-        put(ctl.holder, I(next_player(h)));
-        put(ctl.passes, I(0));
+        put(ctl.stack_base + 2 * size, num(a));
+        put(ctl.stack_base + 2 * size + 1, num(h));
+        put(ctl.stack_size, num(size + 1));
+        put(ctl.holder, num(next_player(h)));
+        put(ctl.passes, num(0));
         emit();
       });
     }
     case Tail::priority_effect:
-      put(ctl.passes, I(0));
+      put(ctl.passes, num(0));
       return emit();
     case Tail::alternate_cost:
     case Tail::sequence_cost:
@@ -678,11 +680,11 @@ void Exec::finish(Tail t) {
     case Tail::alternate_effect:
       return handover(h, [&] { emit(); });
     case Tail::sequence_effect:
-      put(ctl.acted, I(1));
+      put(ctl.acted, num(1));
       return emit();
     case Tail::resolve:
-      put(ctl.holder, I(active_));
-      put(ctl.passes, I(0));
+      put(ctl.holder, num(active_));
+      put(ctl.passes, num(0));
       return emit();
   }
 }
@@ -708,21 +710,21 @@ void Exec::emit() {
       reached = reached && err == -1 && !h;
     }
   }
-  z3::expr site = I(-1);
+  z3::expr site = num(-1);
   for (auto it = failures.rbegin(); it != failures.rend(); ++it) {
     site = z3::ite(it->first, it->second, site);
   }
   branch(
       failed, [&] { gap(site); },
       [&] {
-        put(p_.ctl.over, z3::ite(over, I(1), I(0)));
+        put(p_.ctl.over, z3::ite(over, num(1), num(0)));
         output();
       });
 }
 
 void Exec::gap(const z3::expr& site) {
   std::vector<z3::expr> next = en_.x;
-  next[static_cast<std::size_t>(p_.ctl.over)] = I(2);
+  next[static_cast<std::size_t>(p_.ctl.over)] = num(2);
   if (p_.ctl.gap >= 0) next[static_cast<std::size_t>(p_.ctl.gap)] = (site + 1).simplify();
   en_.paths.push_back(Path{pc_.simplify(), std::move(next), true, site.simplify()});
 }
@@ -731,7 +733,7 @@ void Exec::output() {
   std::vector<z3::expr> next;
   next.reserve(w_.size());
   for (const auto& v : w_) next.push_back(v.simplify());
-  en_.paths.push_back(Path{pc_.simplify(), std::move(next), false, I(-1)});
+  en_.paths.push_back(Path{pc_.simplify(), std::move(next), false, num(-1)});
 }
 
 void Exec::run_effect(const Stmt* s, int self, Tail tail) {
@@ -824,7 +826,7 @@ void Exec::exec(const Stmt* s, const Cont* k) {
     case StmtKind::move_any:
       return exec_cards(*s, k);
     case StmtKind::fire: {
-      z3::expr err = I(-1);
+      z3::expr err = num(-1);
       fire(s->ref, err);
       return branch(
           err != -1, [&] { gap(err); }, [&] { cont(k); });
@@ -837,7 +839,7 @@ void Exec::exec(const Stmt* s, const Cont* k) {
       return branch(
           err != -1, [&] { gap(err); },
           [&] {
-            at(p_.ctl.over) = I(1);
+            at(p_.ctl.over) = num(1);
             output();
           });
     }
@@ -848,9 +850,9 @@ void Exec::exec(const Stmt* s, const Cont* k) {
         const int slot = ctl.stack_base + 2 * (size - 1);
         with_field(slot, [&](int a) {
           if (en_.game.actions[static_cast<std::size_t>(a)].negatable) {
-            put(slot, I(0));
-            put(slot + 1, I(0));
-            put(ctl.stack_size, I(size - 1));
+            put(slot, num(0));
+            put(slot + 1, num(0));
+            put(ctl.stack_size, num(size - 1));
           }
           cont(k);
         });
@@ -870,7 +872,7 @@ void Exec::exec_assign(const Stmt& s, const Cont* k) {
   const auto& v = en_.game.vars[static_cast<std::size_t>(target.ref)];
   Ev ev = env(self_);
   std::size_t arg = 0;
-  z3::expr player = I(0), index = I(0);
+  z3::expr player = num(0), index = num(0);
   if (v.per_player) player = en_.eval_int(*target.args[arg++], ev);
   if (v.array > 0) {
     index = en_.eval_int(*target.args[arg], ev);
@@ -890,7 +892,7 @@ void Exec::exec_assign(const Stmt& s, const Cont* k) {
                                                          : value;
             const auto& sl = en_.game.slots[static_cast<std::size_t>(slot)];
             branch(
-                nv < sl.lo || nv > sl.hi, [&] { gap(I(p_.gaps.at.at(&s))); },
+                nv < sl.lo || nv > sl.hi, [&] { gap(num(p_.gaps.at.at(&s))); },
                 [&] {
                   put(slot, nv);
                   cont(k);
@@ -945,7 +947,7 @@ void Exec::exec_cards(const Stmt& s, const Cont* k) {
   const int site = p_.gaps.at.at(&s);
   Ev ev = env(self_);
   int from_zone = -1, to_zone = -1;
-  z3::expr from_owner = I(0), to_owner = I(0), kind = I(-1), n = I(0);
+  z3::expr from_owner = num(0), to_owner = num(0), kind = num(-1), n = num(0);
   const bool chosen = s.kind != StmtKind::move_kind;
   if (s.kind == StmtKind::draw) {
     from_zone = en_.game.deck_zone;
@@ -977,9 +979,9 @@ void Exec::exec_cards(const Stmt& s, const Cont* k) {
             const auto& fz = en_.game.zones[static_cast<std::size_t>(from_zone)];
             const auto& tz = en_.game.zones[static_cast<std::size_t>(to_zone)];
             branch(
-                n < 0, [&] { gap(I(site + 1)); },
+                n < 0, [&] { gap(num(site + 1)); },
                 [&] {
-                  z3::expr held = I(0);
+                  z3::expr held = num(0);
                   if (chosen) {
                     for (int kd = 0; kd < kinds; ++kd) held = held + at(fz.slot(fo, kd, kinds));
                   } else {
@@ -987,11 +989,11 @@ void Exec::exec_cards(const Stmt& s, const Cont* k) {
                         en_.select(kind, kinds, [&](int kd) { return at(fz.slot(fo, kd, kinds)); });
                   }
                   branch(
-                      held < n, [&] { gap(I(site)); },
+                      held < n, [&] { gap(num(site)); },
                       [&] {
                         std::vector<z3::expr> take;
                         z3::expr constraint = c_.bool_val(true);
-                        z3::expr sum = I(0);
+                        z3::expr sum = num(0);
                         for (int kd = 0; kd < kinds; ++kd) {
                           if (chosen) {
                             const z3::expr c = fresh_choice();
@@ -999,7 +1001,7 @@ void Exec::exec_cards(const Stmt& s, const Cont* k) {
                             sum = sum + c;
                             take.push_back(c);
                           } else {
-                            take.push_back(z3::ite(kind == kd, n, I(0)));
+                            take.push_back(z3::ite(kind == kd, n, num(0)));
                           }
                         }
                         if (chosen) pc_ = pc_ && constraint && sum == n;
@@ -1015,7 +1017,7 @@ void Exec::exec_cards(const Stmt& s, const Cont* k) {
                               overfull || at(t) > en_.game.slots[static_cast<std::size_t>(t)].hi;
                         }
                         branch(
-                            overfull, [&] { gap(I(site + 1)); }, [&] { cont(k); });
+                            overfull, [&] { gap(num(site + 1)); }, [&] { cont(k); });
                       });
                 });
           });

@@ -48,7 +48,7 @@ void Unrolling::extend() {
   const int k = depth();
   frames.push_back(new_frame());
   solver.add(en.instantiate(relation_, frames[static_cast<std::size_t>(k)],
-                            frames[static_cast<std::size_t>(k + 1)], tag_ + std::to_string(k)));
+                            frames[static_cast<std::size_t>(k) + 1], tag_ + std::to_string(k)));
 }
 
 z3::expr Unrolling::at(const z3::expr& over_x, int k) const {

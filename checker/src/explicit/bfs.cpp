@@ -33,6 +33,7 @@
 #include <atomic>
 #include <bit>
 #include <chrono>
+#include <cstddef>
 #include <cstring>
 #include <deque>
 #include <optional>
@@ -221,7 +222,7 @@ class Search {
   bool fit(TaskBuffer& b, std::size_t more) {
     const std::size_t need = b.hashes.size() + more;
     if (need <= b.hashes.capacity()) return true;
-    const std::size_t capacity = std::max<std::size_t>({need, 2 * b.hashes.capacity(), 256});
+    const auto capacity = std::max<std::size_t>({need, 2 * b.hashes.capacity(), 256});
     const std::uint64_t bytes = capacity * (packer_.words() * sizeof(Word) + sizeof(std::uint64_t) +
                                             sizeof(std::uint16_t) + sizeof(StateStore::Ref));
     if (bytes > b.accounted) {
@@ -543,8 +544,9 @@ class Search {
     // new level (the states the tasks of region w found are close to that
     // share, but the next chunk splits its sources equally).
     const std::uint64_t fresh = store_.assigned();
-    const std::uint64_t grain =
-        std::clamp<std::uint64_t>(fresh / (4 * workers_.size()), min_commit_grain, commit_grain);
+    const std::uint64_t grain = std::clamp<std::uint64_t>(
+        fresh / (std::uint64_t{4} * static_cast<std::uint64_t>(workers_.size())), min_commit_grain,
+        commit_grain);
     finals_.clear();
     final_bounds_.assign(1, 0);
     for (std::size_t r = 0; r + 1 < bounds_.size(); ++r) {

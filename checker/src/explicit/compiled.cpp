@@ -11,6 +11,7 @@
 #include "compiled.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <stdexcept>
 
@@ -101,7 +102,7 @@ class Runner : ExprMachine {
     if (s[ctl_.over] != 0) return;
     collect_moves(s);
     mover_choice_ = sc_.moves.size() > 1;
-    for (std::size_t i = 0; i < sc_.moves.size(); ++i) run_move(sc_.moves[i]);
+    for (const auto& move : sc_.moves) run_move(move);
   }
 
   // Semantics::enabled_actions: the actions of the moves of s (in a window)
@@ -225,7 +226,10 @@ class Runner : ExprMachine {
     const int answering = get(s, ctl_.stack_size) > 0 ? 1 : 0;
     const int acted = get(s, ctl_.acted) != 0 ? 1 : 0;
     const int rel = (p - s[ctl_.active] + players) % players;
-    return p_.candidates[(static_cast<std::size_t>(w) * 4 + answering * 2 + acted) * players + rel];
+    return p_.candidates[(static_cast<std::size_t>(w) * 4 +
+                          static_cast<std::size_t>(answering * 2 + acted)) *
+                             players +
+                         rel];
   }
 
   // The rest of Run::enabled for a candidate a: 1 enabled, 0 not, -1 a gap

@@ -34,7 +34,7 @@ void Region::reserve(std::uint64_t bytes, bool huge) {
     mapping_ = p;
     mapped_ = length;
     const auto at = reinterpret_cast<std::uintptr_t>(p);
-    data_ = reinterpret_cast<std::uint8_t*>((at + huge_page - 1) / huge_page * huge_page);
+    data_ = static_cast<std::uint8_t*>(p) + (huge_page - at % huge_page) % huge_page;
     size_ = want;
 #ifdef MADV_HUGEPAGE
     // Small tables (a small game, a test) stay on 4 KiB pages.
@@ -49,10 +49,11 @@ bool populate(void* at, std::size_t bytes, const ParallelFor& parallel) {
   // The whole pages inside the range only: a partial page may belong to a
   // neighbour (an allocator's header), and madvise wants page boundaries.
   const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-  const auto begin = (reinterpret_cast<std::uintptr_t>(at) + page - 1) / page * page;
-  const auto end = (reinterpret_cast<std::uintptr_t>(at) + bytes) / page * page;
+  const auto addr = reinterpret_cast<std::uintptr_t>(at);
+  const auto begin = (addr + page - 1) / page * page;
+  const auto end = (addr + bytes) / page * page;
   if (end <= begin) return true;
-  auto* p = reinterpret_cast<std::uint8_t*>(begin);
+  auto* p = static_cast<std::uint8_t*>(at) + (begin - addr);
   const std::size_t n = end - begin;
   constexpr std::size_t grain = populate_grain;
   if (!parallel || n <= grain) return madvise(p, n, MADV_POPULATE_WRITE) == 0;
