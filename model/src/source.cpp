@@ -88,7 +88,8 @@ const std::string* SourceManager::load(const std::string& path) {
     return nullptr;
   }
   if (text.size() > max_file_bytes) {
-    error_ = fmt::format("more than {} MiB, more than any ruleset needs", max_file_bytes >> 20);
+    error_ = fmt::format("more than {} MiB, more than any ruleset or project file needs",
+                         max_file_bytes >> 20);
     return nullptr;
   }
   files_.push_back(std::make_unique<File>(File{path, std::move(text)}));

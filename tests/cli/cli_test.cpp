@@ -195,7 +195,7 @@ TEST(Cli, EndlessIncludeExitsTwo) {
   EXPECT_EQ(r.code, 2);
   EXPECT_EQ(first_line(r.err), file.string() +
                                    ":3:11: error: cannot read file '/dev/zero': more than 16 MiB, "
-                                   "more than any ruleset needs");
+                                   "more than any ruleset or project file needs");
 }
 
 TEST(Cli, BadRulesetDoesNotStopTheOthers) {

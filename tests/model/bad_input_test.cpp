@@ -159,9 +159,10 @@ TEST(BadInput, DirectoryAsInclude) {
 // An include may name any file: one without end is read up to the size
 // limit and refused, not until memory runs out.
 TEST(BadInput, EndlessIncludeIsRefusedAtTheSizeLimit) {
-  EXPECT_FIRST(load_text(with_turn("include: [/dev/zero]\n")),
-               "cannot read file '/dev/zero': more than 16 MiB, more than any ruleset needs",
-               "3:11");
+  EXPECT_FIRST(
+      load_text(with_turn("include: [/dev/zero]\n")),
+      "cannot read file '/dev/zero': more than 16 MiB, more than any ruleset or project file needs",
+      "3:11");
 }
 
 TEST(BadInput, IncludeCycle) {
