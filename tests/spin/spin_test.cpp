@@ -217,10 +217,10 @@ TEST_P(SpinAgrees, OnStatesDeadlocksCyclesAndAssertions) {
     std::ofstream out(dir / "model.pml");
     out << promela::to_promela(*game, c.ruleset);
   }
-  const std::string gcc = pan_compiler() + " -O0 -w -DVECTORSZ=4096 -o ";
+  const std::string cc = pan_compiler() + " -O0 -w -DVECTORSZ=4096 -o ";
   // Safety: state count, deadlocks (invalid end states), assertions.
   ASSERT_EQ(run(dir, "spin -o2 -a model.pml", "spin.log"), 0) << read_text(dir / "spin.log");
-  ASSERT_EQ(run(dir, gcc + "pan -DSAFETY pan.c", "gcc.log"), 0) << read_text(dir / "gcc.log");
+  ASSERT_EQ(run(dir, cc + "pan -DSAFETY pan.c", "cc.log"), 0) << read_text(dir / "cc.log");
   const std::string pan = "./pan -m1000000 -w20 -n ";
   ASSERT_EQ(run(dir, pan + "-c0 -A -E", "count.log"), 0);
   ASSERT_EQ(run(dir, pan + "-A", "deadlock.log"), 0);
@@ -228,7 +228,7 @@ TEST_P(SpinAgrees, OnStatesDeadlocksCyclesAndAssertions) {
   // Non-progress cycles: the model with its progress state.
   ASSERT_EQ(run(dir, "spin -o2 -DLH_PROGRESS -a model.pml", "spin-np.log"), 0)
       << read_text(dir / "spin-np.log");
-  ASSERT_EQ(run(dir, gcc + "pan_np -DNP pan.c", "gcc-np.log"), 0) << read_text(dir / "gcc-np.log");
+  ASSERT_EQ(run(dir, cc + "pan_np -DNP pan.c", "cc-np.log"), 0) << read_text(dir / "cc-np.log");
   ASSERT_EQ(run(dir, "./pan_np -m1000000 -w20 -n -l -A", "np.log"), 0);
 
   const std::string count = read_text(dir / "count.log");
