@@ -5,7 +5,7 @@
 // prints every run, the medians and the speedups paired by repetition:
 //
 //   explore_bench [--runs N] [--threads 1,2] [--param NAME=V]... [--players N]
-//                 [--max-states N] [--reference] [--json] [--phases] [--capacity]
+//                 [--max-states N] [--reference | --native] [--json] [--phases] [--capacity]
 //                 (RULESET.yaml | --synthetic FIELDS,RANGE)
 //
 // --control runs only a pure-arithmetic loop, the same work per thread on 1
@@ -29,7 +29,9 @@
 // where the capacity was at least 1.9, and as a share of the capacity.
 //
 // --reference explores through the reference Semantics instead of the
-// compiled successor generator, for comparison.
+// compiled successor generator, for comparison; --native runs the compiled
+// generator's programs as machine code (checker --native), and prints how
+// long generating, compiling and loading it took.
 //
 // --phases prints the wall time each run spent in each phase of its chunks
 // (bfs.cpp: expand, reserve, claim, walk, commit).
@@ -120,12 +122,12 @@ struct Run {
 };
 
 [[noreturn]] void usage(const char* why) {
-  std::fprintf(
-      stderr,
-      "explore_bench: %s\nusage: explore_bench [--runs N] [--threads 1,2] "
-      "[--param NAME=V]... [--players N] [--max-states N] [--reference] [--json] [--phases] "
-      "[--capacity] [--control] (RULESET.yaml | --synthetic FIELDS,RANGE)\n",
-      why);
+  std::fprintf(stderr,
+               "explore_bench: %s\nusage: explore_bench [--runs N] [--threads 1,2] "
+               "[--param NAME=V]... [--players N] [--max-states N] [--reference | --native] "
+               "[--json] [--phases] "
+               "[--capacity] [--control] (RULESET.yaml | --synthetic FIELDS,RANGE)\n",
+               why);
   std::exit(2);
 }
 
@@ -354,6 +356,7 @@ int main(int argc, char** argv) {
   std::string path;
   std::optional<std::pair<int, int>> synthetic;
   bool reference = false;
+  bool native = false;
   bool json = false;
   bool phases = false;
   bool capacity = false;
@@ -418,6 +421,8 @@ int main(int argc, char** argv) {
       return 0;
     } else if (a == "--reference") {
       reference = true;
+    } else if (a == "--native") {
+      native = true;
     } else if (a == "--synthetic") {
       const std::string v = value();
       const std::size_t comma = v.find(',');
@@ -452,8 +457,13 @@ int main(int argc, char** argv) {
     }
     sem = std::make_unique<checker::Semantics>(*game);
     // What checker::explore() searches (or, with --reference, the semantics).
-    system =
-        reference ? std::make_unique<checker::SemanticsSystem>(*sem) : checker::rules_system(*sem);
+    const auto made = std::chrono::steady_clock::now();
+    system = reference ? std::make_unique<checker::SemanticsSystem>(*sem)
+                       : checker::rules_system(*sem, native);
+    if (native && !json) {
+      std::printf("generator %s, made in %.3f s\n", system->generator().c_str(),
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - made).count());
+    }
     if (!json) {
       std::printf("%s (%s), %d players\n", path.c_str(), game->name.c_str(), game->players);
     }

@@ -3,6 +3,7 @@
 // phase graph already shows unreachable reported once (as structure).
 #include "analyze.hpp"
 
+#include <iostream>
 #include <set>
 
 #include "loophole/checker/semantics.hpp"
@@ -33,6 +34,7 @@ std::optional<Analyzed> analyze(const std::string& file, const std::string& disp
   const auto graph = checker::explore(semantics, explore);
   rs.completion = graph->completion();
   rs.statistics = graph->statistics();
+  warn_unless_native(explore, graph->statistics(), display_file);
   std::set<std::string> structural;
   for (const auto& f : rs.findings) structural.insert(f.rule);
   for (auto& f :
@@ -42,6 +44,13 @@ std::optional<Analyzed> analyze(const std::string& file, const std::string& disp
     rs.findings.push_back(std::move(f));
   }
   return out;
+}
+
+void warn_unless_native(const checker::ExplicitOptions& explore,
+                        const checker::Statistics& statistics, const std::string& file) {
+  if (!explore.native || statistics.generator == "native") return;
+  std::cerr << "loophole: warning: " << file
+            << ": --native: the rules ran interpreted: " << statistics.generator << "\n";
 }
 
 }  // namespace loophole::cli

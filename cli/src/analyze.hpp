@@ -27,4 +27,9 @@ std::optional<Analyzed> analyze(const std::string& file, const std::string& disp
                                 const checker::ExplicitOptions& explore,
                                 model::SourceManager& sources, model::DiagnosticSink& sink);
 
+// With --native, says on stderr when `file`'s rules ran interpreted after
+// all (no C compiler, a failed compilation: the generator says why).
+void warn_unless_native(const checker::ExplicitOptions& explore,
+                        const checker::Statistics& statistics, const std::string& file);
+
 }  // namespace loophole::cli

@@ -27,6 +27,7 @@
 #include "loophole/reports/graphviz.hpp"
 #include "loophole/reports/report.hpp"
 
+#include "analyze.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 #include "project.hpp"
@@ -125,6 +126,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
 
   checker::ExplicitOptions explore_options;
   explore_options.threads = args.threads;
+  explore_options.native = args.native;
   explore_options.max_states = args.max_states;
   explore_options.interrupt = &interrupted;
   if (!args.max_memory.empty()) {
@@ -258,6 +260,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
         if (tty) std::fputs("\r\x1b[K", stderr);
         rs.completion = graph->completion();
         rs.statistics = graph->statistics();
+        warn_unless_native(explore_options, graph->statistics(), rs.file);
         // An interrupt during the exploration stops it, and the analyses
         // still report on what was explored; one during the analyses stops
         // them. (A second signal ends the process; the report file is

@@ -21,6 +21,7 @@ struct CheckArgs {
   int depth = 20;        // --depth: BMC depth of the smt engine
   std::string symbolic;  // --symbolic NAME: smallest scopes with a violation (smt)
   int threads = 0;
+  bool native = false;  // --native: the rules as machine code (checker::ExplicitOptions)
   std::uint64_t max_states = 0;
   std::string max_memory;
   std::string timeout;
@@ -56,6 +57,7 @@ struct DiffArgs {
   std::vector<std::string> params;
   int players = 0;
   int threads = 0;
+  bool native = false;
   std::uint64_t max_states = 0;
   std::string fail_on = "error";
   std::string format = "text";

@@ -25,6 +25,8 @@
 #include "disagreement.hpp"
 #include "load_ruleset.hpp"
 #include "loaded_game.hpp"
+#include "native_cache.hpp"
+#include "sanitized.hpp"
 
 namespace loophole::checker {
 namespace {
@@ -43,8 +45,14 @@ struct Agreement {
 
 // Breadth-first over the reference's successors from its initial states,
 // comparing the compiled successors of every state met (up to `cap` states).
-Agreement agree(const Semantics& sem, const std::string& name, std::uint64_t cap) {
-  const CompiledSystem compiled(sem);
+// With `native`, the compiled generator runs as machine code (native.hpp).
+Agreement agree(const Semantics& sem, const std::string& name, std::uint64_t cap,
+                bool native = false) {
+  const CompiledSystem compiled(sem, native);
+  if (native && compiled.generator() != "native") {
+    ADD_FAILURE() << name << ": " << compiled.generator();
+    return {};
+  }
   const auto exprs = testing::all_conditions(sem.game());
   const Conditions conditions(sem, exprs);
   Agreement a;
@@ -380,7 +388,7 @@ bool meant_to_fail(const std::string& path) {
          fs::path(path).filename() == "bad.yaml";
 }
 
-TEST(Compiled, AgreesWithReferenceOnEveryFixtureAndExample) {
+void agrees_on_every_fixture_and_example(bool native) {
   int loaded = 0;
   std::uint64_t states = 0;
   testing::ConditionTally tally;
@@ -394,7 +402,7 @@ TEST(Compiled, AgreesWithReferenceOnEveryFixtureAndExample) {
     // in full at a reduced scope below).
     const bool big = path == "tests/fixtures/cli/big.yaml" ||
                      path == "rulesets/examples/speed-biomes-pool-game.yaml";
-    const Agreement a = agree(sem, path, 20000);
+    const Agreement a = agree(sem, path, 20000, native);
     EXPECT_EQ(a.complete, !big) << path;
     states += a.states;
     const auto exprs = testing::all_conditions(*l->game);
@@ -414,7 +422,11 @@ TEST(Compiled, AgreesWithReferenceOnEveryFixtureAndExample) {
   EXPECT_GT(tally.enabled, 10000U);
 }
 
-TEST(Compiled, AgreesWithReferenceOnTheSeedsAtReducedScope) {
+TEST(Compiled, AgreesWithReferenceOnEveryFixtureAndExample) {
+  agrees_on_every_fixture_and_example(false);
+}
+
+void agrees_on_the_seeds_at_reduced_scope(bool native) {
   struct Case {
     const char* ruleset;
     std::map<std::string, std::int64_t> params;
@@ -444,7 +456,7 @@ TEST(Compiled, AgreesWithReferenceOnTheSeedsAtReducedScope) {
     auto l = test_support::load_game(c.ruleset, {.params = c.params});
     ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
     const Semantics sem(*l->game);
-    const Agreement a = agree(sem, c.ruleset, 1000000);
+    const Agreement a = agree(sem, c.ruleset, 1000000, native);
     EXPECT_TRUE(a.complete);
     EXPECT_EQ(a.states, c.states) << c.ruleset;
     EXPECT_EQ(a.tally.held, c.held) << c.ruleset;
@@ -454,6 +466,25 @@ TEST(Compiled, AgreesWithReferenceOnTheSeedsAtReducedScope) {
                                              std::count(exprs.begin(), exprs.end(), nullptr)))
         << c.ruleset << ": a condition ran on the reference";
   }
+}
+
+TEST(Compiled, AgreesWithReferenceOnTheSeedsAtReducedScope) {
+  agrees_on_the_seeds_at_reduced_scope(false);
+}
+
+// The same walks with the programs run as machine code (--native): the
+// generated C is compiled once per ruleset (about half a second each with
+// gcc -O2), and it is not instrumented, so sanitized builds add nothing.
+TEST(Native, AgreesWithReferenceOnEveryFixtureAndExample) {
+  LOOPHOLE_RELEASE_ONLY("compiles 60 rulesets' native code, which no sanitizer sees into");
+  testing::use_test_native_cache();
+  agrees_on_every_fixture_and_example(true);
+}
+
+TEST(Native, AgreesWithReferenceOnTheSeedsAtReducedScope) {
+  LOOPHOLE_RELEASE_ONLY("native code, which no sanitizer sees into");
+  testing::use_test_native_cache();
+  agrees_on_the_seeds_at_reduced_scope(true);
 }
 
 // A thread keeps its scratch buffers between systems. A system made after

@@ -26,6 +26,7 @@ namespace fs = std::filesystem;
 
 using loophole::test::Outcome;
 using loophole::test::run;
+using loophole::test::run_command;
 using loophole::test::slurp;
 using loophole::test::temp_dir;
 
@@ -240,6 +241,34 @@ TEST(Cli, ThreadCountsGiveIdenticalReports) {
     EXPECT_EQ(one.code, two.code) << file;
     EXPECT_EQ(one.out, two.out) << file;
     EXPECT_FALSE(one.out.empty()) << file;
+  }
+}
+
+// --native (docs/cli.md, "Native code"): the same report; without a C
+// compiler, the same report too, and a warning that says why.
+TEST(Cli, NativeGivesTheSameReports) {
+  const std::string cache = "LOOPHOLE_CACHE='" + (temp_dir() / "native-cache").string() + "' ";
+  for (const std::string file : {"tests/fixtures/findings/response-loop/ward-duel.yaml",
+                                 "tests/fixtures/findings/stalemate/race.yaml",
+                                 "tests/fixtures/findings/rule-gap/empty-deck.yaml"}) {
+    const Outcome interpreted = run("check --no-stats -j 1 " + file);
+    const Outcome native =
+        run_command(cache + LOOPHOLE_BINARY + " check --no-stats -j 1 --native " + file);
+    EXPECT_EQ(native.code, interpreted.code) << file;
+    EXPECT_EQ(native.out, interpreted.out) << file;
+    EXPECT_EQ(native.err, "") << file;
+    const Outcome without =
+        run_command(cache + "LOOPHOLE_NATIVE_CC=/nonexistent/cc " + LOOPHOLE_BINARY +
+                    " check --no-stats -j 1 --native " + file);
+    EXPECT_EQ(without.code, interpreted.code) << file;
+    EXPECT_EQ(without.out, interpreted.out) << file;
+    EXPECT_EQ(without.err.rfind("loophole: warning: " + file +
+                                    ": --native: the rules ran interpreted: compiled (native: "
+                                    "'/nonexistent/cc -O2 -fPIC -shared -w -std=c99' failed (exit "
+                                    "127): cannot run the C compiler; see ",
+                                0),
+              0U)
+        << without.err;
   }
 }
 

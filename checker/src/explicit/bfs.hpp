@@ -141,7 +141,8 @@ struct SearchTuning {
 
 // What explore() searches for sem's rules: the compiled generator, or the
 // reference semantics when the compiler declines the game (explicit.cpp).
-[[nodiscard]] std::unique_ptr<TransitionSystem> rules_system(const Semantics& sem);
+[[nodiscard]] std::unique_ptr<TransitionSystem> rules_system(const Semantics& sem,
+                                                             bool native = false);
 
 // `semantics` (may be null) is what the returned graph's semantics() gives.
 [[nodiscard]] std::unique_ptr<ExplicitGraph> explore_system(const TransitionSystem& system,

@@ -639,6 +639,19 @@ class Runner : ExprMachine {
     const SIns* code = p_.scode.data();
     for (;;) {
       const SIns& i = code[pc];
+      if (p_.native_run != nullptr && i.op <= S::bind) {
+        // The native code runs the straight statements up to the next one
+        // of those below, or to a gap.
+        NativeFrame frame{w_, dirty_, binders_, regs_, self_};
+        const int r = p_.native_run(&frame, pc);
+        if (r >= 0) {
+          pc = r;
+          continue;
+        }
+        gap(-2 - r);
+        if (!backtrack(base, pc)) return;
+        continue;
+      }
       bool alive = true;  // false: this path emitted its successor
       switch (i.op) {
         case S::assign: {
@@ -775,24 +788,29 @@ class Runner : ExprMachine {
         default:  // (no range check before the jump table: every op has its case)
           __builtin_unreachable();
       }
-      if (alive) continue;
-      // Backtrack to the latest choice point of this effect with an outcome left.
-      for (;;) {
-        if (sc_.frames.size() == base) return;
-        Frame& f = sc_.frames.back();
-        if (f.next >= f.count) {
-          sc_.frames.pop_back();
-          continue;
-        }
-        const std::size_t depth = sc_.frames.size() - 1;
-        restore(depth);
-        const int o = f.next++;
-        const std::int32_t* outcome =
-            sc_.saves[depth].outcomes.data() + static_cast<std::size_t>(o) * f.width;
-        if (apply(f, outcome)) {
-          pc = f.bodies >= 0 ? p_.lists[f.bodies][outcome[0]] : f.resume;
-          break;
-        }
+      if (!alive && !backtrack(base, pc)) return;
+    }
+  }
+
+  // After a path ended: goes back to the latest choice point of the effect
+  // (frames above `base`) with an outcome left, starts that outcome and
+  // sets pc to where it continues; false when there is none.
+  bool backtrack(std::size_t base, int& pc) {
+    for (;;) {
+      if (sc_.frames.size() == base) return false;
+      Frame& f = sc_.frames.back();
+      if (f.next >= f.count) {
+        sc_.frames.pop_back();
+        continue;
+      }
+      const std::size_t depth = sc_.frames.size() - 1;
+      restore(depth);
+      const int o = f.next++;
+      const std::int32_t* outcome =
+          sc_.saves[depth].outcomes.data() + static_cast<std::size_t>(o) * f.width;
+      if (apply(f, outcome)) {
+        pc = f.bodies >= 0 ? p_.lists[f.bodies][outcome[0]] : f.resume;
+        return true;
       }
     }
   }
@@ -1046,9 +1064,27 @@ class Runner : ExprMachine {
 
 }  // namespace
 
-CompiledSystem::CompiledSystem(const Semantics& sem)
+CompiledSystem::CompiledSystem(const Semantics& sem, bool native)
     : sem_(sem), prog_(std::make_unique<Program>(sem.game())) {
   compile(*prog_);
+  if (!native) return;
+  try {
+    Program& p = *prog_;
+    p.native = load_native(native_source(p), static_cast<int>(p.xcode.size()));
+    p.native_run = p.native->run;
+    p.native_exprs = p.native->exprs;
+    p.native_expr_count = p.native->expr_count;
+  } catch (const NativeError& e) {
+    native_note_ = e.what();
+  }
+}
+
+const NativeCode* CompiledSystem::native_code() const { return prog_->native.get(); }
+
+std::string CompiledSystem::generator() const {
+  if (prog_->native) return "native";
+  if (!native_note_.empty()) return "compiled (" + native_note_ + ")";
+  return "compiled";
 }
 
 CompiledSystem::~CompiledSystem() = default;

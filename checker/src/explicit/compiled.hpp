@@ -22,12 +22,17 @@
 
 namespace loophole::checker {
 
+struct NativeCode;
+
 class CompiledSystem final : public TransitionSystem {
  public:
   // Compiles sem's Game. Throws CompiledSystem::Unsupported when the Game uses
   // something this generator does not handle (explore() then falls back to
   // the reference and says so in Statistics::engine).
-  explicit CompiledSystem(const Semantics& sem);
+  // With `native`, also translates the programs into C and runs them as
+  // machine code (native.hpp); when that fails (no C compiler, ...), runs
+  // them interpreted, and generator() says why.
+  explicit CompiledSystem(const Semantics& sem, bool native = false);
   ~CompiledSystem() override;
   CompiledSystem(const CompiledSystem&) = delete;
   CompiledSystem& operator=(const CompiledSystem&) = delete;
@@ -42,7 +47,10 @@ class CompiledSystem final : public TransitionSystem {
   }
   void successors(const StateVec& state, std::vector<Successor>& out) const override;
   void successors_flat(const std::int32_t* state, FlatSuccessors& out) const override;
-  [[nodiscard]] std::string generator() const override { return "compiled"; }
+  // "compiled", "native", or "compiled (native: why not)".
+  [[nodiscard]] std::string generator() const override;
+  // The machine code the programs run as (native.hpp), or null.
+  [[nodiscard]] const NativeCode* native_code() const;
 
   // The instruction forms the expression programs use ("load", "rel self
   // next", "bound then and", "cmp_k lt", ...), for the tests' census: every
@@ -62,6 +70,7 @@ class CompiledSystem final : public TransitionSystem {
  private:
   const Semantics& sem_;
   std::unique_ptr<Program> prog_;
+  std::string native_note_;  // why --native fell back to the interpreter
 };
 
 }  // namespace loophole::checker

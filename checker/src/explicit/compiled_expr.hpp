@@ -78,6 +78,7 @@ class ExprMachine {
                     int& error) const {
     const XIns& x = p_.xcode[pc];
     if (x.single) return compare(leaf_value(x, s, binders, self), x.cmp, x.k);
+    if (pc < p_.native_expr_count) return p_.native_exprs[pc](s, binders, self, &error);
     return run_program(pc, s, binders, self, error);
   }
 

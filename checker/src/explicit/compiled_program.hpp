@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compiled.hpp"
+#include "native.hpp"
 #include "semantics/prepared.hpp"
 #include "semantics/run.hpp"
 
@@ -127,6 +128,7 @@ struct CDomain {
 // Statement programs
 
 enum class S : std::uint8_t {
+  // (assign .. bind, the straight statements, first: native code runs them.)
   assign,       // a const slot or -1, b slot expr, c value expr, d op, e site
   jump_if_not,  // a expr, b target
   jump,         // b target
@@ -192,6 +194,13 @@ struct CompiledSystem::Program {
   // The per-turn and per-window use counters that exist (Controls keeps
   // one entry per action, -1 for none).
   std::vector<int> turn_use_bases, window_use_bases;
+  // With --native (native.hpp): the programs as machine code. The
+  // interpreter calls native_exprs[pc] for an expression program at
+  // pc < native_expr_count, and native_run for an effect's statements.
+  std::shared_ptr<const NativeCode> native;
+  NativeRun native_run = nullptr;
+  const NativeExpr* native_exprs = nullptr;
+  int native_expr_count = 0;
 };
 
 // Fills p from p.prep (compiled_compile.cpp).

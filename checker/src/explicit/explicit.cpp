@@ -12,16 +12,16 @@
 
 namespace loophole::checker {
 
-std::unique_ptr<TransitionSystem> rules_system(const Semantics& sem) {
+std::unique_ptr<TransitionSystem> rules_system(const Semantics& sem, bool native) {
   try {
-    return std::make_unique<CompiledSystem>(sem);
+    return std::make_unique<CompiledSystem>(sem, native);
   } catch (const CompiledSystem::Unsupported& e) {
     return std::make_unique<SemanticsSystem>(sem, e.what());
   }
 }
 
 std::unique_ptr<ExploredGraph> explore(const Semantics& sem, const ExplicitOptions& options) {
-  const std::unique_ptr<TransitionSystem> system = rules_system(sem);
+  const std::unique_ptr<TransitionSystem> system = rules_system(sem, options.native);
   return explore_system(*system, options, &sem);
 }
 

@@ -35,7 +35,9 @@ struct Statistics {
   double bytes_per_state = 0;
   int threads = 1;
   // How successors were computed: "compiled" (the rules compiled once into
-  // flat programs), or "reference: <why the compiled generator declined>".
+  // flat programs), "native" (those programs as machine code, --native),
+  // "compiled (native: <why not>)", or "reference: <why the compiled
+  // generator declined>".
   std::string generator = "reference";
 };
 

@@ -1,0 +1,192 @@
+// load_native() (native.hpp): compile the generated C into the cache, or
+// find it there, and load it. The file name is a hash of the source and of
+// the compiler command, so an edited rule, another scope or another
+// compiler compile anew; a compilation writes to a file of its own and
+// renames it into place, so that runs side by side never load half a file.
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "native.hpp"
+
+namespace loophole::checker {
+
+namespace fs = std::filesystem;
+
+NativeCode::~NativeCode() {
+  if (handle != nullptr) dlclose(handle);
+}
+
+namespace {
+
+// Bump when the frame or the exported symbols change: old cache entries
+// are then never loaded.
+constexpr int abi = 1;
+
+std::uint64_t fnv1a(const std::string& s, std::uint64_t h = 14695981039346656037ULL) {
+  for (const unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+std::string env(const char* name) {
+  const char* v = std::getenv(name);
+  return v == nullptr ? std::string() : std::string(v);
+}
+
+fs::path cache_dir() {
+  if (const std::string d = env("LOOPHOLE_CACHE"); !d.empty()) return d;
+  if (const std::string d = env("XDG_CACHE_HOME"); !d.empty()) return fs::path(d) / "loophole";
+  if (const std::string d = env("HOME"); !d.empty()) return fs::path(d) / ".cache" / "loophole";
+  return fs::temp_directory_path() / ("loophole-" + std::to_string(getuid()));
+}
+
+std::vector<std::string> split(const std::string& s) {
+  std::istringstream in(s);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
+// Runs argv with stdout and stderr into `log`; the exit status, or -1 when
+// it could not be started.
+int run(const std::vector<std::string>& argv, const fs::path& log) {
+  // (Everything the child needs is made before the fork: it may only
+  // call async-signal-safe functions, and other threads may hold malloc's lock.)
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  static const char cannot[] = "cannot run the C compiler\n";
+  const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return -1;
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fd);
+    return -1;
+  }
+  if (pid == 0) {
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    ::execvp(args[0], args.data());
+    [[maybe_unused]] const auto n = ::write(2, cannot, sizeof cannot - 1);
+    ::_exit(127);
+  }
+  ::close(fd);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return -1;
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string first_line(const fs::path& log) {
+  std::ifstream in(log);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty()) return line;
+  }
+  return {};
+}
+
+std::shared_ptr<NativeCode> open(const fs::path& library, int expr_count, std::string& why) {
+  void* h = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (h == nullptr) {
+    const char* e = dlerror();
+    why = e != nullptr ? e : "dlopen failed";
+    return nullptr;
+  }
+  auto code = std::make_shared<NativeCode>();
+  code->handle = h;
+  code->library = library.string();
+  code->run = reinterpret_cast<NativeRun>(dlsym(h, "loophole_run"));
+  code->exprs = static_cast<const NativeExpr*>(dlsym(h, "loophole_exprs"));
+  const auto* id = static_cast<const int*>(dlsym(h, "loophole_abi"));
+  if (code->run == nullptr || code->exprs == nullptr || id == nullptr || *id != abi) {
+    why = "the library does not export loophole_run, loophole_exprs and loophole_abi " +
+          std::to_string(abi);
+    return nullptr;
+  }
+  code->expr_count = expr_count;
+  return code;
+}
+
+}  // namespace
+
+std::shared_ptr<const NativeCode> load_native(const std::string& body, int expr_count) {
+  const std::string source = body + "const int loophole_abi = " + std::to_string(abi) + ";\n";
+  std::string cc = env("LOOPHOLE_NATIVE_CC");
+  if (cc.empty()) cc = "cc";
+  std::vector<std::string> argv = split(cc);
+  if (argv.empty()) throw NativeError("native: LOOPHOLE_NATIVE_CC names no compiler");
+  const std::vector<std::string> flags = {"-O2", "-fPIC", "-shared", "-w", "-std=c99"};
+  std::string command;
+  for (const auto& a : argv) command += a + " ";
+  for (const auto& f : flags) command += (&f == &flags.front() ? "" : " ") + f;
+
+  char name[32];
+  std::snprintf(name, sizeof name, "native-%016llx",
+                static_cast<unsigned long long>(fnv1a(command, fnv1a(source))));
+  const fs::path dir = cache_dir();
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec)
+    throw NativeError("native: cannot create the cache " + dir.string() + ": " + ec.message());
+  const fs::path library = dir / (std::string(name) + ".so");
+  std::string why;
+  if (fs::exists(library, ec)) {
+    if (auto code = open(library, expr_count, why)) {
+      code->cached = true;
+      return code;
+    }
+  }
+  // Compile into files of this process's own, then rename the library into
+  // place (atomic: a concurrent run loads the old file or the new one).
+  const std::string own = std::string(name) + "." + std::to_string(getpid());
+  const fs::path c_file = dir / (own + ".c");
+  const fs::path tmp = dir / (own + ".so");
+  const fs::path log = dir / (std::string(name) + ".log");
+  {
+    std::ofstream out(c_file, std::ios::binary);
+    out << source;
+    if (!out.flush()) throw NativeError("native: cannot write " + c_file.string());
+  }
+  for (const auto& f : flags) argv.push_back(f);
+  argv.push_back("-o");
+  argv.push_back(tmp.string());
+  argv.push_back(c_file.string());
+  const int status = run(argv, log);
+  fs::rename(c_file, dir / (std::string(name) + ".c"), ec);  // kept for the curious
+  if (status != 0) {
+    fs::remove(tmp, ec);
+    const std::string line = first_line(log);
+    throw NativeError("native: '" + command + "' failed (" +
+                      (status < 0 ? std::string("not started") : "exit " + std::to_string(status)) +
+                      ")" + (line.empty() ? "" : ": " + line) + "; see " + log.string());
+  }
+  fs::rename(tmp, library, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw NativeError("native: cannot move the library into " + library.string());
+  }
+  fs::remove(log, ec);
+  auto code = open(library, expr_count, why);
+  if (!code) throw NativeError("native: cannot load " + library.string() + ": " + why);
+  return code;
+}
+
+}  // namespace loophole::checker
