@@ -76,9 +76,9 @@ class ExprMachine {
   // (when not yet set) and returns 0. A single leaf needs no loop.
   std::int64_t eval(int pc, const std::int32_t* s, std::int64_t* binders, int self,
                     int& error) const {
+    if (pc < p_.native_expr_count) return p_.native_exprs[pc](s, binders, self, &error);
     const XIns& x = p_.xcode[pc];
     if (x.single) return compare(leaf_value(x, s, binders, self), x.cmp, x.k);
-    if (pc < p_.native_expr_count) return p_.native_exprs[pc](s, binders, self, &error);
     return run_program(pc, s, binders, self, error);
   }
 
