@@ -262,13 +262,10 @@ TEST(Cli, NativeGivesTheSameReports) {
                     " check --no-stats -j 1 --native " + file);
     EXPECT_EQ(without.code, interpreted.code) << file;
     EXPECT_EQ(without.out, interpreted.out) << file;
-    EXPECT_EQ(without.err.rfind("loophole: warning: " + file +
-                                    ": --native: the rules ran interpreted: compiled (native: "
-                                    "'/nonexistent/cc -O2 -fPIC -shared -w -std=c99' failed (exit "
-                                    "127): cannot run the C compiler; see ",
-                                0),
-              0U)
-        << without.err;
+    EXPECT_EQ(without.err,
+              "loophole: warning: " + file +
+                  ": --native: the rules ran interpreted: compiled (native: cannot "
+                  "run the C compiler '/nonexistent/cc': No such file or directory)\n");
   }
 }
 

@@ -16,6 +16,7 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -63,30 +64,26 @@ std::vector<std::string> split(const std::string& s) {
   return words;
 }
 
-// Runs argv with stdout and stderr into `log`; the exit status, or -1 when
-// it could not be started.
+// Runs argv with stdout and stderr into `log` (posix_spawnp: safe while
+// other threads run, unlike a fork that would then allocate). Returns the
+// exit status, -1 for a signal; throws NativeError when it cannot start.
 int run(const std::vector<std::string>& argv, const fs::path& log) {
-  // (Everything the child needs is made before the fork: it may only
-  // call async-signal-safe functions, and other threads may hold malloc's lock.)
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
-  static const char cannot[] = "cannot run the C compiler\n";
-  const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return -1;
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(fd);
-    return -1;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  pid_t pid = 0;
+  // (environ: from unistd.h, which declares it with _GNU_SOURCE, as g++ and
+  // clang++ define it.)
+  const int e = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (e != 0) {
+    throw NativeError("native: cannot run the C compiler '" + argv[0] + "': " + std::strerror(e));
   }
-  if (pid == 0) {
-    ::dup2(fd, 1);
-    ::dup2(fd, 2);
-    ::execvp(args[0], args.data());
-    [[maybe_unused]] const auto n = ::write(2, cannot, sizeof cannot - 1);
-    ::_exit(127);
-  }
-  ::close(fd);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) return -1;
@@ -143,9 +140,20 @@ std::shared_ptr<const NativeCode> load_native(const std::string& body, int expr_
                 static_cast<unsigned long long>(fnv1a(command, fnv1a(source))));
   const fs::path dir = cache_dir();
   std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec)
+  if (dir.has_parent_path()) fs::create_directories(dir.parent_path(), ec);
+  if (!ec && ::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+    ec = std::error_code(errno, std::generic_category());
+  }
+  if (ec) {
     throw NativeError("native: cannot create the cache " + dir.string() + ": " + ec.message());
+  }
+  // Code is loaded from there: only from a directory of this user's that
+  // nobody else may write (not, say, a /tmp/loophole-UID someone else made).
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0 || st.st_uid != ::getuid() || (st.st_mode & 022) != 0) {
+    throw NativeError("native: the cache " + dir.string() +
+                      " is not a directory of this user's that only they may write");
+  }
   const fs::path library = dir / (std::string(name) + ".so");
   std::string why;
   if (fs::exists(library, ec)) {
@@ -169,13 +177,20 @@ std::shared_ptr<const NativeCode> load_native(const std::string& body, int expr_
   argv.push_back("-o");
   argv.push_back(tmp.string());
   argv.push_back(c_file.string());
-  const int status = run(argv, log);
+  int status = -1;
+  try {
+    status = run(argv, log);
+  } catch (const NativeError&) {
+    fs::remove(c_file, ec);
+    fs::remove(log, ec);
+    throw;
+  }
   fs::rename(c_file, dir / (std::string(name) + ".c"), ec);  // kept for the curious
   if (status != 0) {
     fs::remove(tmp, ec);
     const std::string line = first_line(log);
     throw NativeError("native: '" + command + "' failed (" +
-                      (status < 0 ? std::string("not started") : "exit " + std::to_string(status)) +
+                      (status < 0 ? std::string("killed") : "exit " + std::to_string(status)) +
                       ")" + (line.empty() ? "" : ": " + line) + "; see " + log.string());
   }
   fs::rename(tmp, library, ec);
