@@ -714,6 +714,21 @@ TEST(Compiled, EndChecksSkippedOnlyWhenNothingTheyReadChanged) {
   EXPECT_EQ(a.gaps, 0U);
 }
 
+// The small rulesets above, which add what the corpus lacks (constructs,
+// code per binder value, run-time failures), as native code too.
+TEST(Native, AgreesOnTheConstructsTheCorpusLacks) {
+  testing::use_test_native_cache();
+  const std::pair<const char*, std::uint64_t> cases[] = {
+      {extra_yaml, 106}, {per_binder_value_yaml, 272}, {ends_on_handover_yaml, 4}};
+  for (const auto& [yaml, states] : cases) {
+    const auto l = testing::load_ruleset("inline.yaml", yaml);
+    ASSERT_TRUE(l->sem);
+    const Agreement a = agree(*l->sem, l->sem->game().name, 200000, true);
+    EXPECT_TRUE(a.complete) << l->sem->game().name;
+    EXPECT_EQ(a.states, states) << l->sem->game().name;
+  }
+}
+
 TEST(Compiled, ExploreUsesTheCompiledGenerator) {
   const auto l = testing::load_ruleset("windows.yaml", testing::windows_yaml);
   ASSERT_TRUE(l->sem);

@@ -30,8 +30,9 @@ namespace fs = std::filesystem;
 class Environment {
  public:
   explicit Environment(const std::string& cc = {}) {
+    static int made = 0;
     dir_ = fs::temp_directory_path() /
-           ("loophole-native-test-" + std::to_string(getpid()) + "-" + std::to_string(++count_));
+           ("loophole-native-test-" + std::to_string(getpid()) + "-" + std::to_string(++made));
     fs::remove_all(dir_);
     ::setenv("LOOPHOLE_CACHE", dir_.c_str(), 1);
     if (cc.empty()) {
@@ -59,7 +60,6 @@ class Environment {
 
  private:
   fs::path dir_;
-  static inline int count_ = 0;
 };
 
 std::unique_ptr<test_support::LoadedGame> cosmere() {

@@ -279,7 +279,7 @@ class Translator {
          << "  (void)s; (void)b; (void)self; (void)err;\n  int64_t";
     for (int i = 0; i <= most; ++i) out_ << (i == 0 ? " " : ", ") << t(i) << " = 0";
     out_ << ";\n";
-    for (std::size_t pc = static_cast<std::size_t>(start); pc < p_.xcode.size(); ++pc) {
+    for (auto pc = static_cast<std::size_t>(start); pc < p_.xcode.size(); ++pc) {
       if (depth[pc] >= 0) instruction(static_cast<int>(pc), depth[pc]);
       if (p_.xcode[pc].op == X::ret) break;
     }
@@ -387,7 +387,7 @@ class Translator {
       case X::ge: {
         static const char* const ops[] = {"+", "-", "*", "==", "!=", "<", "<=", ">", ">="};
         const X order[] = {X::add, X::sub, X::mul, X::eq, X::ne, X::lt, X::le, X::gt, X::ge};
-        const std::size_t i =
+        const auto i =
             static_cast<std::size_t>(std::find(std::begin(order), std::end(order), x.op) - order);
         out_ << below << " = " << below << " " << ops[i] << " " << top << ";";
         break;
