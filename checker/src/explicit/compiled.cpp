@@ -235,6 +235,9 @@ class Runner : ExprMachine {
   // The rest of Run::enabled for a candidate a: 1 enabled, 0 not, -1 a gap
   // (error set).
   int enabled(const std::int32_t* s, int a, int p, int& error) {
+    if (p_.native_enabled != nullptr) {
+      return p_.native_enabled(s, a, p, sc_.aux_binders.data(), &error);
+    }
     const auto& act = g_.actions[a];
     if (ctl_.turn_uses[a] >= 0 && s[ctl_.turn_uses[a] + p] >= act.limit.per_turn) return 0;
     if (ctl_.window_uses[a] >= 0 && s[ctl_.window_uses[a] + p] >= act.limit.per_window) return 0;
@@ -1072,6 +1075,7 @@ CompiledSystem::CompiledSystem(const Semantics& sem, bool native)
     Program& p = *prog_;
     p.native = load_native(native_source(p), static_cast<int>(p.xcode.size()));
     p.native_run = p.native->run;
+    p.native_enabled = p.native->enabled;
     p.native_exprs = p.native->exprs;
     p.native_expr_count = p.native->expr_count;
   } catch (const NativeError& e) {

@@ -196,9 +196,11 @@ struct CompiledSystem::Program {
   std::vector<int> turn_use_bases, window_use_bases;
   // With --native (native.hpp): the programs as machine code. The
   // interpreter calls native_exprs[pc] for an expression program at
-  // pc < native_expr_count, and native_run for an effect's statements.
+  // pc < native_expr_count, native_run for an effect's statements and
+  // native_enabled for whether an action may be taken.
   std::shared_ptr<const NativeCode> native;
   NativeRun native_run = nullptr;
+  NativeEnabled native_enabled = nullptr;
   const NativeExpr* native_exprs = nullptr;
   int native_expr_count = 0;
 };

@@ -40,6 +40,11 @@ using NativeRun = int (*)(NativeFrame*, int pc);
 using NativeExpr = std::int64_t (*)(const std::int32_t* s, std::int64_t* binders, int self,
                                     int* error);
 
+// Runner::enabled for action a and player p (guard binders at b): 1, 0, or
+// -1 with *error set.
+using NativeEnabled = int (*)(const std::int32_t* s, int a, int p, std::int64_t* binders,
+                              int* error);
+
 struct NativeCode {
   NativeCode() = default;
   ~NativeCode();
@@ -48,6 +53,7 @@ struct NativeCode {
 
   void* handle = nullptr;
   NativeRun run = nullptr;
+  NativeEnabled enabled = nullptr;
   const NativeExpr* exprs = nullptr;  // per xcode pc: the program starting there, or null
   int expr_count = 0;
   std::string library;  // the shared object's path

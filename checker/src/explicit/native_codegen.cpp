@@ -37,6 +37,7 @@ class Translator {
     find_starts();
     for (const int s : starts_) expression(s);
     statements();
+    enabled();
     out_ << "typedef int64_t (*loophole_expr)(const int32_t*, int64_t*, int, int*);\n"
          << "const loophole_expr loophole_exprs[" << std::max<std::size_t>(1, p_.xcode.size())
          << "] = {";
@@ -536,6 +537,47 @@ class Translator {
         return;
     }
     out_ << "\n";  // and on to the next statement
+  }
+
+  // --- Runner::enabled ---------------------------------------------------------
+
+  // Whether action a may be taken by player p now: its use limits, the card
+  // it plays, its guard; 1, 0, or -1 with *err set when the guard fails.
+  void enabled() {
+    const auto& g = p_.prep.game;
+    const auto& ctl = p_.prep.ctl;
+    out_ << "int loophole_enabled(const int32_t* s, int a, int p, int64_t* b, int* err) {\n"
+         << "  (void)s; (void)p; (void)b; (void)err;\n  switch (a) {\n";
+    for (std::size_t a = 0; a < g.actions.size(); ++a) {
+      const auto& act = g.actions[a];
+      out_ << "  case " << a << ":\n";
+      if (ctl.turn_uses[a] >= 0) {
+        out_ << "    if (s[" << ctl.turn_uses[a] << " + p] >= " << act.limit.per_turn
+             << ") return 0;\n";
+      }
+      if (ctl.window_uses[a] >= 0) {
+        out_ << "    if (s[" << ctl.window_uses[a] << " + p] >= " << act.limit.per_window
+             << ") return 0;\n";
+      }
+      if (act.play_kind >= 0) {
+        if (g.hand_zone < 0) {
+          out_ << "    return 0;\n";
+          continue;
+        }
+        const auto& hand = g.zones[static_cast<std::size_t>(g.hand_zone)];
+        out_ << "    if (s[" << hand.first_slot + act.play_kind << " + "
+             << (hand.per_player ? "p" : "0") << " * " << p_.prep.kinds << "] < 1) return 0;\n";
+      }
+      const int guard = p_.action_guard[a];
+      if (guard < 0) {
+        out_ << "    return 1;\n";
+        continue;
+      }
+      if (!is_start(guard)) throw NativeError("native: a guard names no expression program");
+      out_ << "    { const int64_t h = x" << guard
+           << "(s, b, p, err); if (*err >= 0) return -1; return h != 0; }\n";
+    }
+    out_ << "  }\n  return 0;\n}\n";
   }
 
   const CompiledSystem::Program& p_;

@@ -35,7 +35,7 @@ namespace {
 
 // Bump when the frame or the exported symbols change: old cache entries
 // are then never loaded.
-constexpr int abi = 1;
+constexpr int abi = 2;
 
 std::uint64_t fnv1a(const std::string& s, std::uint64_t h = 14695981039346656037ULL) {
   for (const unsigned char c : s) {
@@ -111,11 +111,15 @@ std::shared_ptr<NativeCode> open(const fs::path& library, int expr_count, std::s
   code->handle = h;
   code->library = library.string();
   code->run = reinterpret_cast<NativeRun>(dlsym(h, "loophole_run"));
+  code->enabled = reinterpret_cast<NativeEnabled>(dlsym(h, "loophole_enabled"));
   code->exprs = static_cast<const NativeExpr*>(dlsym(h, "loophole_exprs"));
   const auto* id = static_cast<const int*>(dlsym(h, "loophole_abi"));
-  if (code->run == nullptr || code->exprs == nullptr || id == nullptr || *id != abi) {
-    why = "the library does not export loophole_run, loophole_exprs and loophole_abi " +
-          std::to_string(abi);
+  if (code->run == nullptr || code->enabled == nullptr || code->exprs == nullptr || id == nullptr ||
+      *id != abi) {
+    why =
+        "the library does not export loophole_run, loophole_enabled, loophole_exprs and "
+        "loophole_abi " +
+        std::to_string(abi);
     return nullptr;
   }
   code->expr_count = expr_count;
