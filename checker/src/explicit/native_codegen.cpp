@@ -42,6 +42,7 @@ class Translator {
          << "const loophole_expr loophole_exprs[" << std::max<std::size_t>(1, p_.xcode.size())
          << "] = {";
     std::size_t next = 0;
+    if (p_.xcode.empty()) out_ << " 0";  // (C has no empty initializer)
     for (std::size_t pc = 0; pc < p_.xcode.size(); ++pc) {
       if (pc % 8 == 0) out_ << "\n ";
       if (next < starts_.size() && starts_[next] == static_cast<int>(pc)) {
