@@ -3,9 +3,10 @@
 // system's C compiler into a shared object and loaded, as SPIN compiles
 // pan.c. The interpreter (Runner, compiled.cpp) stays in charge of moves,
 // choice points and successors; the native code runs what it dispatches
-// most: whole expression programs, and the straight runs of an effect's
+// most: whole expression programs, the straight runs of an effect's
 // statements between two choice points (assignments, jumps, `for` loops),
-// with every slot, bound and constant folded into the instructions.
+// and the test whether an action may be taken, with every slot, bound and
+// constant folded into the instructions.
 //
 // native_source() writes the C (native_codegen.cpp); load_native() compiles
 // it, or finds it compiled in the cache, and loads it (native_load.cpp).

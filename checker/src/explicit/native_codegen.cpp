@@ -3,9 +3,10 @@
 // the depth before every instruction is known when the program is
 // translated), its jumps gotos; the statement programs become one function
 // with a label per statement, entered through a switch on the pc, which
-// returns at every statement the interpreter runs itself. Each case below
-// is the interpreter's case (ExprMachine::run_program, Runner::run_effect)
-// with its operands written in.
+// returns at every statement the interpreter runs itself; whether an action
+// may be taken (Runner::enabled) becomes one function with a case per
+// action. Each case below is the interpreter's (ExprMachine::run_program,
+// Runner::run_effect, Runner::enabled) with its operands written in.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
