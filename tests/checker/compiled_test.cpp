@@ -715,23 +715,14 @@ TEST(Compiled, EndChecksSkippedOnlyWhenNothingTheyReadChanged) {
 }
 
 // The small rulesets above, which add what the corpus lacks (constructs,
-// code per binder value, run-time failures), as native code too.
-// A game without a single expression or statement: the C has empty tables.
-const char* const bare_yaml = R"yaml(
-loophole: 1
-game: bare
-players: 2
-turn:
-  phases:
-    - name: main
-      steps:
-        - name: only
-)yaml";
-
+// code per binder value, run-time failures), as native code too; and the
+// minimal game, which has no expression or statement (empty C tables).
 TEST(Native, AgreesOnTheConstructsTheCorpusLacks) {
   testing::use_test_native_cache();
-  const std::pair<const char*, std::uint64_t> cases[] = {
-      {extra_yaml, 106}, {per_binder_value_yaml, 272}, {ends_on_handover_yaml, 4}, {bare_yaml, 4}};
+  const std::pair<const char*, std::uint64_t> cases[] = {{extra_yaml, 106},
+                                                         {per_binder_value_yaml, 272},
+                                                         {ends_on_handover_yaml, 4},
+                                                         {testing::minimal_yaml, 4}};
   for (const auto& [yaml, states] : cases) {
     const auto l = testing::load_ruleset("inline.yaml", yaml);
     ASSERT_TRUE(l->sem);

@@ -334,16 +334,7 @@ TEST(Explicit, ReportsProgress) {
 // (stage post); then advance alternates the active player with the turn
 // number saturated at 2: P2's turn 2 and P1's turn 2.
 TEST(Explicit, MinimalRulesetHasFourStates) {
-  const auto r = testing::load_ruleset("minimal.yaml", R"(
-loophole: 1
-game: minimal
-players: 2
-turn:
-  phases:
-    - name: main
-      steps:
-        - name: only
-)");
+  const auto r = testing::load_ruleset("minimal.yaml", testing::minimal_yaml);
   ASSERT_TRUE(r->sem);
   const auto g = explore(*r->sem, {});
   EXPECT_EQ(Completion::complete, g->completion());

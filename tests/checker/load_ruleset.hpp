@@ -21,6 +21,18 @@ inline std::unique_ptr<LoadedRuleset> load_ruleset(const std::string& name,
   return r;
 }
 
+// One step, nothing to do: no state, no expression, no statement.
+inline const char* const minimal_yaml = R"yaml(
+loophole: 1
+game: minimal
+players: 2
+turn:
+  phases:
+    - name: main
+      steps:
+        - name: only
+)yaml";
+
 // The three window protocols (docs/examples/windows.yaml).
 inline const char* const windows_yaml = R"yaml(
 loophole: 1
