@@ -260,16 +260,25 @@ class Search {
       FlatSuccessors& out = s.successors;
       out.pack_with = &packer_;
       out.pack_base = s.words.data();
+      // (The generator packs into this task's buffer while there is room.)
+      out.packed_into = b.words.get() + b.used;
+      out.packed_room = b.room - b.used;
+      out.packed_external = true;
       system_.successors_flat(s.state.data(), out);
+      const std::size_t made = out.count * words;
+      const bool in_place = out.wrote_packed && out.packed_external;
+      // (Successors already in the buffer count as used, so that a buffer
+      // fit() grows keeps them.)
+      if (in_place) b.used += made;
       if (!fit(b, out.count)) {
         stop(Completion::memory_limit);
         return;
       }
-      const std::size_t first = b.used;
-      b.used += out.count * words;  // within the room fit() made
+      if (!in_place) b.used += made;  // within the room fit() made
+      const std::size_t first = b.used - made;
       if (out.wrote_packed) {
-        if (out.count != 0) {
-          std::memcpy(b.words.get() + first, out.packed.data(), out.count * words * sizeof(Word));
+        if (!in_place && made != 0) {
+          std::memcpy(b.words.get() + first, out.packed.data(), made * sizeof(Word));
         }
       } else {
         for (std::size_t i = 0; i < out.count; ++i) {

@@ -3,6 +3,7 @@
 // Semantics: the tests use tiny hand-written systems with known graphs.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -64,12 +65,25 @@ struct FlatSuccessors {
   const Word* pack_base = nullptr;
   bool wrote_packed = false;
   std::vector<Word> packed;
+  // The engine may give room of its own for them (packed_room words at
+  // packed_into, with packed_external set): add_packed() then writes there,
+  // and the engine has nothing to copy. A successor past that room moves
+  // the ones written so far into `packed` and clears packed_external.
+  Word* packed_into = nullptr;
+  std::size_t packed_room = 0;
+  bool packed_external = false;
   // Appends a successor as packed words; returns where to write them.
   Word* add_packed(const MoveInfo& m) {
     const std::size_t words = pack_with->words();
     if (moves.size() <= count) moves.resize(count + 1);
-    if (packed.size() < (count + 1) * words) packed.resize((count + 1) * words);
     moves[count] = m;
+    if (packed_external) {
+      if ((count + 1) * words <= packed_room) return packed_into + count++ * words;
+      if (packed.size() < count * words) packed.resize(count * words);
+      std::copy(packed_into, packed_into + count * words, packed.begin());
+      packed_external = false;
+    }
+    if (packed.size() < (count + 1) * words) packed.resize((count + 1) * words);
     return &packed[count++ * words];
   }
   // Appends a successor; returns where to write its fields.
