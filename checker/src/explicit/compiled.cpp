@@ -154,9 +154,8 @@ class Runner : ExprMachine {
     sc_.moves.clear();
     const int active = s[ctl_.active];
     const int players = p_.prep.players;
-    std::int32_t any = 0;
-    for (int f = 0; f < p_.pending_fields; ++f) any |= s[p_.pending_first + f];
-    for (int i = 0; i < players && any != 0; ++i) {
+    const bool any = any_pending(s);
+    for (int i = 0; i < players && any; ++i) {
       const int c = (active + i) % players;
       for (std::size_t t = 0; t < ctl_.pending.size(); ++t) {
         if (ctl_.pending[t] < 0 || s[ctl_.pending[t] + c] == 0) continue;
@@ -330,11 +329,23 @@ class Runner : ExprMachine {
     run_step_do();
   }
 
-  [[nodiscard]] bool any_pending() const {
-    std::int32_t any = 0;  // the flags are one run of fields (Program::pending_first)
-    for (int f = 0; f < p_.pending_fields; ++f) any |= w_[p_.pending_first + f];
+  // Whether a trigger is pending in state s. The flags are one run of fields
+  // (Program::pending_first), most states have none set, and a game with
+  // many triggers asks this of every state: two fields per load.
+  [[nodiscard]] bool any_pending(const std::int32_t* s) const {
+    const std::int32_t* f = s + p_.pending_first;
+    const int n = p_.pending_fields;
+    std::uint64_t any = 0;
+    int k = 0;
+    for (; k + 2 <= n; k += 2) {
+      std::uint64_t x = 0;
+      std::memcpy(&x, f + k, sizeof x);
+      any |= x;
+    }
+    if (k < n) any |= static_cast<std::uint32_t>(f[k]);
     return any != 0;
   }
+  [[nodiscard]] bool any_pending() const { return any_pending(w_); }
 
   void run_step_do() {
     run_effect(p_.step_effect[w_[ctl_.step]], w_[ctl_.active], Tail::after_step_do);
