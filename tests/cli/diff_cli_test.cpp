@@ -53,6 +53,17 @@ TEST(DiffCli, ExitsOneExactlyWhenTheEditAddsFindings) {
             0);
 }
 
+// --native (docs/cli.md) changes nothing in what diff reports.
+TEST(DiffCli, NativeGivesTheSameDiff) {
+  const std::string cache = "LOOPHOLE_CACHE='" + (temp_dir() / "native-cache").string() + "' ";
+  const Outcome interpreted = run("diff -j 1 --format json" + pair("adds-deadlock"));
+  const Outcome native = loophole::test::run_command(
+      cache + LOOPHOLE_BINARY + " diff -j 1 --native --format json" + pair("adds-deadlock"));
+  EXPECT_EQ(native.code, 1) << native.err;
+  EXPECT_EQ(native.out, interpreted.out);
+  EXPECT_EQ(native.err, "");
+}
+
 TEST(DiffCli, JsonListsAddedAndRemovedFindings) {
   const Outcome r = run("diff -j 1 --format json" + pair("adds-deadlock"));
   ASSERT_EQ(r.code, 1) << r.err;
