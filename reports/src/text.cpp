@@ -175,10 +175,11 @@ std::string render_text(const Report& report, const model::SourceManager& source
       const double rate = st.seconds > 0 ? static_cast<double>(st.states) / st.seconds : 0;
       out += fmt::format(
           "{}: {} finding{}  states {}  transitions {}  depth {}  time {:.2f} s  rate {}  "
-          "bytes/state {:.1f}  threads {}{}\n",
+          "bytes/state {:.1f}  threads {}{}{}\n",
           run_label(rs), rs.findings.size(), rs.findings.size() == 1 ? "" : "s",
           group_digits(st.states), group_digits(st.transitions), st.depth, st.seconds,
-          format_rate(rate), st.bytes_per_state, st.threads, completion_note(rs.completion));
+          format_rate(rate), st.bytes_per_state, st.threads,
+          st.generator == "native" ? "  native" : "", completion_note(rs.completion));
       if (!rs.not_checked.empty()) {
         out += fmt::format("{}: interrupted before these analyses finished: {}\n", run_label(rs),
                            fmt::join(rs.not_checked, ", "));

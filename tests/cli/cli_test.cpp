@@ -257,6 +257,11 @@ TEST(Cli, NativeGivesTheSameReports) {
     EXPECT_EQ(native.code, interpreted.code) << file;
     EXPECT_EQ(native.out, interpreted.out) << file;
     EXPECT_EQ(native.err, "") << file;
+    // Only the statistics line says how the rules ran.
+    const Outcome stats =
+        run_command(cache + LOOPHOLE_BINARY + " check -j 1 --native --color never " + file);
+    EXPECT_NE(stats.out.find("  threads 1  native"), std::string::npos) << stats.out;
+    EXPECT_EQ(run("check -j 1 --color never " + file).out.find("native"), std::string::npos);
     const Outcome without =
         run_command(cache + "LOOPHOLE_NATIVE_CC=/nonexistent/cc " + LOOPHOLE_BINARY +
                     " check --no-stats -j 1 --native " + file);
