@@ -11,9 +11,16 @@
 // which must replay on the semantics. The front-end target only proves that
 // rulesets load; this one runs rulesets nobody wrote by hand through the
 // code that checks them.
+//
+// With LOOPHOLE_FUZZ_NATIVE set, the compiled generator runs as native code
+// (--native, checker/src/explicit/native.hpp): each input is translated into
+// C and compiled (a few per second; into $LOOPHOLE_CACHE, which grows by
+// ~100 KB an input), and a translation the C compiler rejects is a failure.
+// For campaigns of their own, not the CI's smoke run.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -60,7 +67,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const model::Game& game = *in->game;
   const checker::Semantics sem(game);
   if (sem.layout().fields.size() > 512) return 0;  // a big game: slow, not interesting here
-  const checker::CompiledSystem compiled(sem);
+  static const bool native = std::getenv("LOOPHOLE_FUZZ_NATIVE") != nullptr;
+  const checker::CompiledSystem compiled(sem, native);
+  if (native && compiled.generator() != "native") fail(compiled.generator());
   checker::testing::AgreementScratch x(sem);
   const auto conditions = checker::testing::all_conditions(game);
   const checker::Conditions compiled_conditions(sem, conditions);
