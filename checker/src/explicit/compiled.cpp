@@ -1084,11 +1084,11 @@ CompiledSystem::CompiledSystem(const Semantics& sem, bool native)
   if (!native) return;
   try {
     Program& p = *prog_;
-    p.native = load_native(native_source(p), static_cast<int>(p.xcode.size()));
+    p.native = load_native(native_source(p));
     p.native_run = p.native->run;
     p.native_enabled = p.native->enabled;
     p.native_exprs = p.native->exprs;
-    p.native_expr_count = p.native->expr_count;
+    p.native_expr_count = static_cast<int>(p.xcode.size());  // the library's table
   } catch (const NativeError& e) {
     native_note_ = e.what();
   }

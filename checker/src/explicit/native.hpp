@@ -56,9 +56,8 @@ struct NativeCode {
   NativeRun run = nullptr;
   NativeEnabled enabled = nullptr;
   const NativeExpr* exprs = nullptr;  // per xcode pc: the program starting there, or null
-  int expr_count = 0;
-  std::string library;  // the shared object's path
-  bool cached = false;  // found compiled in the cache
+  std::string library;                // the shared object's path
+  bool cached = false;                // found compiled in the cache
 };
 
 struct NativeError : std::runtime_error {
@@ -75,7 +74,6 @@ struct NativeError : std::runtime_error {
 // loads it; a second run with the same rules and scope loads what the first
 // compiled. Throws NativeError (no compiler, a failed compilation, no cache
 // directory), naming the log of the compiler's output where there is one.
-[[nodiscard]] std::shared_ptr<const NativeCode> load_native(const std::string& source,
-                                                            int expr_count);
+[[nodiscard]] std::shared_ptr<const NativeCode> load_native(const std::string& source);
 
 }  // namespace loophole::checker

@@ -100,7 +100,7 @@ std::string first_line(const fs::path& log) {
   return {};
 }
 
-std::shared_ptr<NativeCode> open(const fs::path& library, int expr_count, std::string& why) {
+std::shared_ptr<NativeCode> open(const fs::path& library, std::string& why) {
   void* h = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (h == nullptr) {
     const char* e = dlerror();
@@ -122,13 +122,12 @@ std::shared_ptr<NativeCode> open(const fs::path& library, int expr_count, std::s
         std::to_string(abi);
     return nullptr;
   }
-  code->expr_count = expr_count;
   return code;
 }
 
 }  // namespace
 
-std::shared_ptr<const NativeCode> load_native(const std::string& body, int expr_count) {
+std::shared_ptr<const NativeCode> load_native(const std::string& body) {
   const std::string source = body + "const int loophole_abi = " + std::to_string(abi) + ";\n";
   std::string cc = env("LOOPHOLE_NATIVE_CC");
   if (cc.empty()) cc = "cc";
@@ -161,7 +160,7 @@ std::shared_ptr<const NativeCode> load_native(const std::string& body, int expr_
   const fs::path library = dir / (std::string(name) + ".so");
   std::string why;
   if (fs::exists(library, ec)) {
-    if (auto code = open(library, expr_count, why)) {
+    if (auto code = open(library, why)) {
       code->cached = true;
       return code;
     }
@@ -203,7 +202,7 @@ std::shared_ptr<const NativeCode> load_native(const std::string& body, int expr_
     throw NativeError("native: cannot move the library into " + library.string());
   }
   fs::remove(log, ec);
-  auto code = open(library, expr_count, why);
+  auto code = open(library, why);
   if (!code) throw NativeError("native: cannot load " + library.string() + ": " + why);
   return code;
 }
