@@ -5,7 +5,8 @@
 // prints every run, the medians and the speedups paired by repetition:
 //
 //   explore_bench [--runs N] [--threads 1,2] [--param NAME=V]... [--players N]
-//                 [--max-states N] [--reference | --native] [--json] [--phases] [--capacity]
+//                 [--max-states N] [--reference | --native | --tiered] [--json] [--phases]
+//                 [--capacity]
 //                 (RULESET.yaml | --synthetic FIELDS,RANGE)
 //
 // --control runs only a pure-arithmetic loop, the same work per thread on 1
@@ -31,7 +32,10 @@
 // --reference explores through the reference Semantics instead of the
 // compiled successor generator, for comparison; --native runs the compiled
 // generator's programs as machine code (checker --native), and prints how
-// long generating, compiling and loading it took.
+// long generating, compiling and loading it took; --tiered runs each search
+// as `loophole check` does by default (NativeMode::automatic: interpreted,
+// compiled in the background after a second and switched to), each with a
+// new, empty cache, so that every run pays for its compile.
 //
 // --phases prints the wall time each run spent in each phase of its chunks
 // (bfs.cpp: expand, reserve, claim, walk, commit).
@@ -47,6 +51,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <thread>
@@ -122,12 +127,13 @@ struct Run {
 };
 
 [[noreturn]] void usage(const char* why) {
-  std::fprintf(stderr,
-               "explore_bench: %s\nusage: explore_bench [--runs N] [--threads 1,2] "
-               "[--param NAME=V]... [--players N] [--max-states N] [--reference | --native] "
-               "[--json] [--phases] "
-               "[--capacity] [--control] (RULESET.yaml | --synthetic FIELDS,RANGE)\n",
-               why);
+  std::fprintf(
+      stderr,
+      "explore_bench: %s\nusage: explore_bench [--runs N] [--threads 1,2] "
+      "[--param NAME=V]... [--players N] [--max-states N] [--reference | --native | --tiered] "
+      "[--json] [--phases] "
+      "[--capacity] [--control] (RULESET.yaml | --synthetic FIELDS,RANGE)\n",
+      why);
   std::exit(2);
 }
 
@@ -347,6 +353,27 @@ std::pair<double, double> concurrent_pair(const checker::TransitionSystem& syste
 
 }  // namespace
 
+// An empty directory as $LOOPHOLE_CACHE while it lives.
+class TempCache {
+ public:
+  TempCache() {
+    std::string pattern = std::filesystem::temp_directory_path() / "explore-bench-XXXXXX";
+    if (::mkdtemp(pattern.data()) == nullptr) usage("cannot make a temporary directory");
+    dir_ = pattern;
+    ::setenv("LOOPHOLE_CACHE", dir_.c_str(), 1);
+  }
+  ~TempCache() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+    ::unsetenv("LOOPHOLE_CACHE");
+  }
+  TempCache(const TempCache&) = delete;
+  TempCache& operator=(const TempCache&) = delete;
+
+ private:
+  std::filesystem::path dir_;
+};
+
 int main(int argc, char** argv) {
   int runs = 5;
   std::vector<int> thread_counts = {1, 2};
@@ -357,6 +384,7 @@ int main(int argc, char** argv) {
   std::optional<std::pair<int, int>> synthetic;
   bool reference = false;
   bool native = false;
+  bool tiered = false;
   bool json = false;
   bool phases = false;
   bool capacity = false;
@@ -423,6 +451,8 @@ int main(int argc, char** argv) {
       reference = true;
     } else if (a == "--native") {
       native = true;
+    } else if (a == "--tiered") {
+      tiered = true;
     } else if (a == "--synthetic") {
       const std::string v = value();
       const std::size_t comma = v.find(',');
@@ -459,7 +489,8 @@ int main(int argc, char** argv) {
     // What checker::explore() searches (or, with --reference, the semantics).
     const auto made = std::chrono::steady_clock::now();
     system = reference ? std::make_unique<checker::SemanticsSystem>(*sem)
-                       : checker::rules_system(*sem, native);
+                       : checker::rules_system(
+                             *sem, native ? checker::NativeMode::on : checker::NativeMode::off);
     if (native && !json) {
       std::printf("generator %s, made in %.3f s\n", system->generator().c_str(),
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - made).count());
@@ -492,9 +523,17 @@ int main(int argc, char** argv) {
       checker::PhaseTimes times;
       checker::SearchTuning tuning;
       if (phases) tuning.phases = &times;
+      // (--tiered: a system of the run's own, and a cache nobody compiled into.)
+      std::unique_ptr<checker::TransitionSystem> fresh;
+      std::optional<TempCache> cache;
+      if (tiered && sem) {
+        cache.emplace();
+        fresh = checker::rules_system(*sem, checker::NativeMode::automatic);
+      }
       const double cpu0 = cpu_seconds();
       const std::unique_ptr<checker::ExploredGraph> g =
-          checker::explore_system(*system, options, sem.get(), tuning);
+          checker::explore_system(fresh ? *fresh : *system, options, sem.get(), tuning);
+      fresh.reset();  // (stops a compiler still running, as explore() does)
       Run run{cpu_seconds() - cpu0, g->statistics(), g->completion(), {}, round_trip};
       if (const auto* eg = dynamic_cast<const checker::ExplicitGraph*>(g.get())) {
         run.memory = eg->memory_use();

@@ -62,7 +62,10 @@ function(loophole_test)
   target_link_libraries(${target} PRIVATE ${arg_DEPS} ${gtest})
   # (tests/common: helpers every test binary may use, e.g. loaded_game.hpp.)
   target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/tests/common)
-  target_compile_definitions(${target} PRIVATE LOOPHOLE_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  # (Where the tests' native code is compiled, tests/common/native_cache.hpp:
+  # beside the build trees, so that the presets share it.)
+  target_compile_definitions(${target} PRIVATE LOOPHOLE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+    LOOPHOLE_TEST_NATIVE_CACHE="${PROJECT_BINARY_DIR}/../native-cache")
   gtest_discover_tests(${target}
     DISCOVERY_MODE PRE_TEST
     DISCOVERY_TIMEOUT 60

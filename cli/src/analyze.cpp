@@ -46,9 +46,14 @@ std::optional<Analyzed> analyze(const std::string& file, const std::string& disp
   return out;
 }
 
+checker::NativeMode native_mode(bool native, bool no_native) {
+  if (native) return checker::NativeMode::on;
+  return no_native ? checker::NativeMode::off : checker::NativeMode::automatic;
+}
+
 void warn_unless_native(const checker::ExplicitOptions& explore,
                         const checker::Statistics& statistics, const std::string& file) {
-  if (!explore.native || statistics.generator == "native") return;
+  if (explore.native != checker::NativeMode::on || statistics.generator == "native") return;
   std::cerr << "loophole: warning: " << file
             << ": --native: the rules ran interpreted: " << statistics.generator << "\n";
 }

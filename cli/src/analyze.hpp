@@ -27,6 +27,9 @@ std::optional<Analyzed> analyze(const std::string& file, const std::string& disp
                                 const checker::ExplicitOptions& explore,
                                 model::SourceManager& sources, model::DiagnosticSink& sink);
 
+// --native and --no-native as a NativeMode.
+[[nodiscard]] checker::NativeMode native_mode(bool native, bool no_native);
+
 // With --native, says on stderr when `file`'s rules ran interpreted after
 // all (no C compiler, a failed compilation: the generator says why).
 void warn_unless_native(const checker::ExplicitOptions& explore,

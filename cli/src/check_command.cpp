@@ -126,7 +126,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
 
   checker::ExplicitOptions explore_options;
   explore_options.threads = args.threads;
-  explore_options.native = args.native;
+  explore_options.native = native_mode(args.native, args.no_native);
   explore_options.max_states = args.max_states;
   explore_options.interrupt = &interrupted;
   if (!args.max_memory.empty()) {

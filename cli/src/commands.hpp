@@ -21,7 +21,10 @@ struct CheckArgs {
   int depth = 20;        // --depth: BMC depth of the smt engine
   std::string symbolic;  // --symbolic NAME: smallest scopes with a violation (smt)
   int threads = 0;
-  bool native = false;  // --native: the rules as machine code (checker::ExplicitOptions)
+  // The rules as machine code (checker::NativeMode): --native from the start,
+  // --no-native never, neither: from the cache, or once the search runs long.
+  bool native = false;
+  bool no_native = false;
   std::uint64_t max_states = 0;
   std::string max_memory;
   std::string timeout;
@@ -57,7 +60,8 @@ struct DiffArgs {
   std::vector<std::string> params;
   int players = 0;
   int threads = 0;
-  bool native = false;
+  bool native = false;  // as CheckArgs
+  bool no_native = false;
   std::uint64_t max_states = 0;
   std::string fail_on = "error";
   std::string format = "text";

@@ -286,7 +286,7 @@ int run_diff(const DiffArgs& args, const std::atomic<bool>& interrupted) {
 
   checker::ExplicitOptions explore;
   explore.threads = args.threads;
-  explore.native = args.native;
+  explore.native = native_mode(args.native, args.no_native);
   explore.max_states = args.max_states;
   explore.interrupt = &interrupted;
   model::SourceManager sources;

@@ -66,9 +66,12 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
                 "smt: check every value of this param in its min..max; say where findings appear");
   c->add_option("-j,--threads", check.threads, "worker threads (0 = all cores)")
       ->check(CLI::Range(0, 256));
-  c->add_flag("--native", check.native,
-              "explicit: compile the rules to machine code with the system's C compiler "
-              "(cached); faster on large scopes");
+  auto* native = c->add_flag("--native", check.native,
+                             "explicit: compile the rules to machine code with the system's C "
+                             "compiler (cached) before exploring; by default that happens in "
+                             "the background once a search runs longer than a second");
+  c->add_flag("--no-native", check.no_native, "explicit: never run the rules as machine code")
+      ->excludes(native);
   c->add_option("--max-states", check.max_states, "stop (inconclusive) after this many states");
   c->add_option("--max-memory", check.max_memory, "stop (inconclusive) above this memory, e.g. 4G");
   c->add_option("--timeout", check.timeout, "stop (inconclusive) after this long, e.g. 30s");
@@ -120,8 +123,8 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   d->add_option("--players", diff.players, "player count for both");
   d->add_option("-j,--threads", diff.threads, "worker threads (0 = all cores)")
       ->check(CLI::Range(0, 256));
-  d->add_flag("--native", diff.native,
-              "compile the rules to machine code with the system's C compiler (cached)");
+  auto* diff_native = d->add_flag("--native", diff.native, "as for check");
+  d->add_flag("--no-native", diff.no_native, "as for check")->excludes(diff_native);
   d->add_option("--max-states", diff.max_states, "stop (inconclusive) after this many states");
   d->add_option("--fail-on", diff.fail_on,
                 "lowest severity of an added finding that fails (exit 1)")

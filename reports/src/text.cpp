@@ -179,7 +179,8 @@ std::string render_text(const Report& report, const model::SourceManager& source
           run_label(rs), rs.findings.size(), rs.findings.size() == 1 ? "" : "s",
           group_digits(st.states), group_digits(st.transitions), st.depth, st.seconds,
           format_rate(rate), st.bytes_per_state, st.threads,
-          st.generator == "native" ? "  native" : "", completion_note(rs.completion));
+          st.generator.starts_with("native") ? "  " + st.generator : "",
+          completion_note(rs.completion));
       if (!rs.not_checked.empty()) {
         out += fmt::format("{}: interrupted before these analyses finished: {}\n", run_label(rs),
                            fmt::join(rs.not_checked, ", "));

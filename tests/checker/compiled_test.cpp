@@ -48,7 +48,7 @@ struct Agreement {
 // With `native`, the compiled generator runs as machine code (native.hpp).
 Agreement agree(const Semantics& sem, const std::string& name, std::uint64_t cap,
                 bool native = false) {
-  const CompiledSystem compiled(sem, native);
+  const CompiledSystem compiled(sem, native ? NativeMode::on : NativeMode::off);
   if (native && compiled.generator() != "native") {
     ADD_FAILURE() << name << ": " << compiled.generator();
     return {};

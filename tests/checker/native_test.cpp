@@ -5,9 +5,12 @@
 #include "explicit/native.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -71,54 +74,194 @@ std::unique_ptr<test_support::LoadedGame> cosmere() {
   return l;
 }
 
+std::unique_ptr<test_support::LoadedGame> operators() {
+  auto l = test_support::load_game("rulesets/operators.yaml",
+                                   {.params = {{"item_copies", 0}}, .with_semantics = true});
+  EXPECT_TRUE(l->sem) << l->diagnostics();
+  return l;
+}
+
+void expect_same_graph(const ExploredGraph& native, const ExploredGraph& interpreted) {
+  ASSERT_EQ(native.size(), 46903U);
+  ASSERT_EQ(interpreted.size(), 46903U);
+  EXPECT_EQ(native.statistics().transitions, interpreted.statistics().transitions);
+  EXPECT_EQ(native.statistics().depth, interpreted.statistics().depth);
+  std::vector<Edge> a, b;
+  StateVec sa, sb;
+  for (StateId id = 0; id < native.size(); ++id) {
+    native.state_into(id, sa);
+    interpreted.state_into(id, sb);
+    native.edges_into(id, a);
+    interpreted.edges_into(id, b);
+    ASSERT_EQ(sa, sb) << "state " << id;
+    ASSERT_EQ(a.size(), b.size()) << "state " << id;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      ASSERT_EQ(a[i].to, b[i].to) << "state " << id << " edge " << i;
+      ASSERT_EQ(a[i].kind, b[i].kind) << "state " << id << " edge " << i;
+      ASSERT_EQ(a[i].progress, b[i].progress) << "state " << id << " edge " << i;
+      ASSERT_EQ(a[i].chooser, b[i].chooser) << "state " << id << " edge " << i;
+    }
+  }
+}
+
 TEST(Native, ExploresTheSameGraphAsTheInterpreter) {
   testing::use_test_native_cache();
-  const auto l = test_support::load_game("rulesets/operators.yaml",
-                                         {.params = {{"item_copies", 0}}, .with_semantics = true});
-  ASSERT_TRUE(l->sem) << l->diagnostics();
+  const auto l = operators();
+  ASSERT_TRUE(l->sem);
   for (const int threads : {1, 2}) {
     ExplicitOptions options;
     options.threads = threads;
     const auto interpreted = explore(*l->sem, options);
-    options.native = true;
+    options.native = NativeMode::on;
     const auto native = explore(*l->sem, options);
     EXPECT_EQ(interpreted->statistics().generator, "compiled");
     EXPECT_EQ(native->statistics().generator, "native");
-    ASSERT_EQ(native->size(), 46903U);
-    ASSERT_EQ(interpreted->size(), 46903U);
-    EXPECT_EQ(native->statistics().transitions, interpreted->statistics().transitions);
-    EXPECT_EQ(native->statistics().depth, interpreted->statistics().depth);
-    std::vector<Edge> a, b;
-    StateVec sa, sb;
-    for (StateId id = 0; id < native->size(); ++id) {
-      native->state_into(id, sa);
-      interpreted->state_into(id, sb);
-      native->edges_into(id, a);
-      interpreted->edges_into(id, b);
-      ASSERT_EQ(sa, sb) << "state " << id;
-      ASSERT_EQ(a.size(), b.size()) << "state " << id;
-      for (std::size_t i = 0; i < a.size(); ++i) {
-        ASSERT_EQ(a[i].to, b[i].to) << "state " << id << " edge " << i;
-        ASSERT_EQ(a[i].kind, b[i].kind) << "state " << id << " edge " << i;
-        ASSERT_EQ(a[i].progress, b[i].progress) << "state " << id << " edge " << i;
-        ASSERT_EQ(a[i].chooser, b[i].chooser) << "state " << id << " edge " << i;
-      }
-    }
+    expect_same_graph(*native, *interpreted);
   }
+}
+
+// A CompiledSystem whose switch to native code waits until the search
+// reaches state `from` (and then for the compiler): the switch at a known
+// place in the middle of a search.
+class SwitchAt final : public TransitionSystem {
+ public:
+  SwitchAt(const CompiledSystem& c, std::uint64_t from) : c_(c), from_(from) {}
+  [[nodiscard]] const Layout& layout() const override { return c_.layout(); }
+  [[nodiscard]] std::vector<StateVec> initial_states() const override {
+    return c_.initial_states();
+  }
+  void successors(const StateVec& state, std::vector<Successor>& out) const override {
+    c_.successors(state, out);
+  }
+  void successors_flat(const std::int32_t* state, FlatSuccessors& out) const override {
+    c_.successors_flat(state, out);
+  }
+  [[nodiscard]] std::string generator() const override { return c_.generator(); }
+  void between_chunks(double seconds, std::uint64_t next, bool wait) const override {
+    if (next >= from_) c_.between_chunks(seconds, next, wait);
+  }
+
+ private:
+  const CompiledSystem& c_;
+  std::uint64_t from_;
+};
+
+// NativeMode::automatic: interpreted, then, once the search has run long
+// enough, compiled in the background and switched to between two chunks;
+// the graph is the interpreter's, on one thread and on two.
+TEST(Native, SwitchesToNativeCodeBetweenTwoChunks) {
+  const auto l = operators();
+  ASSERT_TRUE(l->sem);
+  ExplicitOptions options;
+  const auto interpreted = explore(*l->sem, options);
+  SearchTuning tuning;
+  tuning.chunk_records = 2048;  // chunks of a few hundred states
+  tuning.wait_between_chunks = true;
+  for (const int threads : {1, 2}) {
+    const Environment env;
+    options.threads = threads;
+    const CompiledSystem c(*l->sem, NativeMode::automatic, 0.0);
+    EXPECT_EQ(c.generator(), "compiled");  // not in the cache
+    EXPECT_EQ(c.native_code(), nullptr);
+    const SwitchAt system(c, 20000);
+    const auto g = explore_system(system, options, l->sem.get(), tuning);
+    const std::string said = g->statistics().generator;
+    ASSERT_EQ(said.rfind("native from state ", 0), 0U) << said;
+    ASSERT_NE(c.native_code(), nullptr);
+    EXPECT_FALSE(c.native_code()->cached);
+    // At the first chunk that starts at state 20,000 or after.
+    std::string from = said.substr(18);
+    std::erase(from, ',');
+    EXPECT_GE(std::stoull(from), 20000U) << said;
+    EXPECT_LT(std::stoull(from), 21000U) << said;
+    expect_same_graph(*g, *interpreted);
+    // Compiled, the code is loaded from the cache before a search starts.
+    const CompiledSystem cached(*l->sem, NativeMode::automatic);
+    EXPECT_EQ(cached.generator(), "native");
+    ASSERT_NE(cached.native_code(), nullptr);
+    EXPECT_TRUE(cached.native_code()->cached);
+  }
+}
+
+// Not compiled yet and no time to: the search stays interpreted, looks into
+// the cache without making it, and a compiler still running when the
+// search ends is stopped (with what it started) and leaves nothing behind.
+TEST(Native, ASearchThatEndsFirstStopsTheCompiler) {
+  const auto l = cosmere();
+  ASSERT_TRUE(l->sem);
+  {
+    const Environment env;
+    ExplicitOptions options;
+    options.threads = 1;
+    options.native = NativeMode::automatic;
+    options.native_after_seconds = 3600;
+    const auto g = explore(*l->sem, options);
+    EXPECT_EQ(g->size(), 13758U);
+    EXPECT_EQ(g->statistics().generator, "compiled");
+    EXPECT_FALSE(fs::exists(env.dir()));
+  }
+  // A compiler that takes two minutes, in a process it starts (as cc starts
+  // cc1, as and ld), whose pid it writes down.
+  const fs::path slow =
+      fs::temp_directory_path() / ("loophole-slow-cc-" + std::to_string(getpid()));
+  const fs::path pid_file = slow.string() + ".pid";
+  fs::remove(pid_file);
+  {
+    std::ofstream out(slow);
+    out << "#!/bin/sh\nsleep 120 &\necho $! >" << pid_file.string() << "\nwait\n";
+  }
+  fs::permissions(slow, fs::perms::owner_all);
+  const Environment env(slow.string());
+  double seconds = 0;
+  {
+    auto c = std::make_unique<CompiledSystem>(*l->sem, NativeMode::automatic, 0.0);
+    // Started by the search's first between_chunks(), or here: the search
+    // below starts when the compiler runs.
+    c->between_chunks(0, 0, false);
+    for (int i = 0; i < 2000 && !fs::exists(pid_file); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ExplicitOptions options;
+    options.threads = 1;
+    const auto g = explore_system(*c, options, l->sem.get());
+    EXPECT_EQ(g->size(), 13758U);
+    EXPECT_EQ(g->statistics().generator, "compiled");
+    const auto start = std::chrono::steady_clock::now();
+    c.reset();  // as explore() does when done
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+  EXPECT_LT(seconds, 60.0);
+  EXPECT_EQ(env.files(), std::vector<std::string>{});
+  fs::remove(slow);
+  // The compiler's own process is gone too (or a zombie nobody reaps yet).
+  std::ifstream in(pid_file);
+  pid_t child = 0;
+  ASSERT_TRUE(in >> child) << "the slow compiler did not start";
+  fs::remove(pid_file);
+  bool gone = false;
+  for (int i = 0; i < 500 && !gone; ++i) {
+    std::ifstream status("/proc/" + std::to_string(child) + "/status");
+    std::string line;
+    while (std::getline(status, line) && line.rfind("State:", 0) != 0) {
+    }
+    gone = !status || line.find('Z') != std::string::npos;
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_TRUE(gone) << "pid " << child;
 }
 
 TEST(Native, ASecondSystemLoadsWhatTheFirstCompiled) {
   const Environment env;
   const auto l = cosmere();
   ASSERT_TRUE(l->sem);
-  const CompiledSystem first(*l->sem, true);
+  const CompiledSystem first(*l->sem, NativeMode::on);
   ASSERT_EQ(first.generator(), "native");
   ASSERT_NE(first.native_code(), nullptr);
   EXPECT_FALSE(first.native_code()->cached);
   // The library, and the C it was compiled from (kept for the curious).
   EXPECT_EQ(env.files(), (std::vector<std::string>{".c", ".so"}));
   const auto written = fs::last_write_time(first.native_code()->library);
-  const CompiledSystem second(*l->sem, true);
+  const CompiledSystem second(*l->sem, NativeMode::on);
   ASSERT_EQ(second.generator(), "native");
   EXPECT_TRUE(second.native_code()->cached);
   EXPECT_EQ(second.native_code()->library, first.native_code()->library);
@@ -131,7 +274,7 @@ TEST(Native, ASecondSystemLoadsWhatTheFirstCompiled) {
       {.params = {{"face_copies", 1}, {"number_copies", 1}, {"hand_target", 3}},
        .with_semantics = true});
   ASSERT_TRUE(other->sem);
-  const CompiledSystem third(*other->sem, true);
+  const CompiledSystem third(*other->sem, NativeMode::on);
   ASSERT_EQ(third.generator(), "native");
   EXPECT_FALSE(third.native_code()->cached);
   EXPECT_NE(third.native_code()->library, first.native_code()->library);
@@ -142,7 +285,7 @@ TEST(Native, WithoutACompilerTheRulesRunInterpretedAndSayWhy) {
   ASSERT_TRUE(l->sem);
   {
     const Environment env("/nonexistent/cc");
-    const CompiledSystem c(*l->sem, true);
+    const CompiledSystem c(*l->sem, NativeMode::on);
     EXPECT_EQ(c.native_code(), nullptr);
     EXPECT_EQ(c.generator(),
               "compiled (native: cannot run the C compiler '/nonexistent/cc': No such file or "
@@ -151,14 +294,14 @@ TEST(Native, WithoutACompilerTheRulesRunInterpretedAndSayWhy) {
     EXPECT_EQ(env.files(), std::vector<std::string>{});
     ExplicitOptions options;
     options.threads = 1;
-    options.native = true;
+    options.native = NativeMode::on;
     const auto g = explore(*l->sem, options);
     EXPECT_EQ(g->size(), 13758U);
     EXPECT_EQ(g->statistics().generator.rfind("compiled (native: ", 0), 0U);
   }
   {
     const Environment env("false");  // a compiler that fails
-    const CompiledSystem c(*l->sem, true);
+    const CompiledSystem c(*l->sem, NativeMode::on);
     EXPECT_EQ(c.native_code(), nullptr);
     const std::string says =
         "compiled (native: 'false -O2 -fPIC -shared -w -std=c99' failed (exit 1); see " +
@@ -168,6 +311,16 @@ TEST(Native, WithoutACompilerTheRulesRunInterpretedAndSayWhy) {
     EXPECT_EQ(c.generator().substr(c.generator().size() - 5), ".log)");
     // The C and the compiler's output stay for a look; no library.
     EXPECT_EQ(env.files(), (std::vector<std::string>{".c", ".log"}));
+    // Compiled in the background, the same: the search goes on interpreted.
+    const CompiledSystem tiered(*l->sem, NativeMode::automatic, 0.0);
+    EXPECT_EQ(tiered.generator(), "compiled");
+    tiered.between_chunks(0, 0, true);
+    EXPECT_EQ(tiered.native_code(), nullptr);
+    EXPECT_EQ(tiered.generator(), c.generator());
+    ::unsetenv("LOOPHOLE_NATIVE_CC");  // a compiler that works, now: not tried again
+    tiered.between_chunks(1, 100, true);
+    EXPECT_EQ(tiered.native_code(), nullptr);
+    EXPECT_EQ(tiered.generator(), c.generator());
   }
 }
 
@@ -178,13 +331,13 @@ TEST(Native, RefusesACacheOthersMayWrite) {
   const Environment env;
   fs::create_directories(env.dir());
   fs::permissions(env.dir(), fs::perms::all);  // 0777
-  const CompiledSystem c(*l->sem, true);
+  const CompiledSystem c(*l->sem, NativeMode::on);
   EXPECT_EQ(c.native_code(), nullptr);
   EXPECT_EQ(c.generator(), "compiled (native: the cache " + env.dir().string() +
                                " is not a directory of this user's that only they may write)");
   EXPECT_EQ(env.files(), std::vector<std::string>{});
   fs::permissions(env.dir(), fs::perms::owner_all);
-  const CompiledSystem d(*l->sem, true);
+  const CompiledSystem d(*l->sem, NativeMode::on);
   EXPECT_EQ(d.generator(), "native");
 }
 

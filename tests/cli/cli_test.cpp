@@ -245,13 +245,25 @@ TEST(Cli, ThreadCountsGiveIdenticalReports) {
 }
 
 // --native (docs/cli.md, "Native code"): the same report; without a C
-// compiler, the same report too, and a warning that says why.
+// compiler, the same report too, and a warning that says why. Without
+// --native, the rules run as machine code when the cache has them compiled
+// (these searches are too short to compile them in the background);
+// --no-native never.
 TEST(Cli, NativeGivesTheSameReports) {
-  const std::string cache = "LOOPHOLE_CACHE='" + (temp_dir() / "native-cache").string() + "' ";
+  const fs::path dir = temp_dir() / "native-cache";
+  const std::string cache = "LOOPHOLE_CACHE='" + dir.string() + "' ";
   for (const std::string file : {"tests/fixtures/findings/response-loop/ward-duel.yaml",
                                  "tests/fixtures/findings/stalemate/race.yaml",
                                  "tests/fixtures/findings/rule-gap/empty-deck.yaml"}) {
-    const Outcome interpreted = run("check --no-stats -j 1 " + file);
+    fs::remove_all(dir);
+    const Outcome interpreted = run("check --no-stats -j 1 --no-native " + file);
+    // Not compiled yet: the default runs the rules interpreted, and neither
+    // compiles nor makes the cache.
+    const Outcome first =
+        run_command(cache + LOOPHOLE_BINARY + " check -j 1 --color never " + file);
+    EXPECT_EQ(first.out.find("native"), std::string::npos) << first.out;
+    EXPECT_EQ(first.err, "");
+    EXPECT_FALSE(fs::exists(dir)) << file;
     const Outcome native =
         run_command(cache + LOOPHOLE_BINARY + " check --no-stats -j 1 --native " + file);
     EXPECT_EQ(native.code, interpreted.code) << file;
@@ -260,8 +272,13 @@ TEST(Cli, NativeGivesTheSameReports) {
     // Only the statistics line says how the rules ran.
     const Outcome stats =
         run_command(cache + LOOPHOLE_BINARY + " check -j 1 --native --color never " + file);
-    EXPECT_NE(stats.out.find("  threads 1  native"), std::string::npos) << stats.out;
-    EXPECT_EQ(run("check -j 1 --color never " + file).out.find("native"), std::string::npos);
+    EXPECT_NE(stats.out.find("  threads 1  native\n"), std::string::npos) << stats.out;
+    const Outcome cached =
+        run_command(cache + LOOPHOLE_BINARY + " check -j 1 --color never " + file);
+    EXPECT_NE(cached.out.find("  threads 1  native\n"), std::string::npos) << cached.out;
+    EXPECT_EQ(run_command(cache + LOOPHOLE_BINARY + " check -j 1 --no-native --color never " + file)
+                  .out.find("native"),
+              std::string::npos);
     const Outcome without =
         run_command(cache + "LOOPHOLE_NATIVE_CC=/nonexistent/cc " + LOOPHOLE_BINARY +
                     " check --no-stats -j 1 --native " + file);
@@ -272,6 +289,9 @@ TEST(Cli, NativeGivesTheSameReports) {
                   ": --native: the rules ran interpreted: compiled (native: cannot "
                   "run the C compiler '/nonexistent/cc': No such file or directory)\n");
   }
+  const Outcome both = run("check --native --no-native rulesets/cosmere.yaml");
+  EXPECT_EQ(both.code, 2);
+  EXPECT_EQ(both.err, "loophole: error: --native excludes --no-native\n");
 }
 
 TEST(Cli, OutputFileIsWrittenWhole) {

@@ -17,6 +17,14 @@
 
 namespace loophole::test {
 
+// The binary compiles native code into a cache (by default once a search
+// runs long): the tests' (native_cache.hpp), not the user's, unless the
+// environment names one.
+inline const bool native_cache_chosen = [] {
+  ::setenv("LOOPHOLE_CACHE", LOOPHOLE_TEST_NATIVE_CACHE, 0);
+  return true;
+}();
+
 struct Outcome {
   int code = -1;  // the exit code, or 128 + the signal that ended it
   std::string out;

@@ -68,7 +68,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const checker::Semantics sem(game);
   if (sem.layout().fields.size() > 512) return 0;  // a big game: slow, not interesting here
   static const bool native = std::getenv("LOOPHOLE_FUZZ_NATIVE") != nullptr;
-  const checker::CompiledSystem compiled(sem, native);
+  const checker::CompiledSystem compiled(
+      sem, native ? checker::NativeMode::on : checker::NativeMode::off);
   if (native && compiled.generator() != "native") fail(compiled.generator());
   checker::testing::AgreementScratch x(sem);
   const auto conditions = checker::testing::all_conditions(game);

@@ -151,6 +151,7 @@ class Search {
       const StateId level_end = levels[level_ + 1];
       while (next < level_end) {
         if (const auto c = check_limits()) return *c;
+        system_.between_chunks(seconds(), next, tuning_.wait_between_chunks);
         const StateId end = next + chunk_size(level_end - next);
         if (!expand_chunk(next, end)) return reason();
         next = end;

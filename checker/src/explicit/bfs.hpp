@@ -110,6 +110,13 @@ class TransitionSystem {
   virtual void successors_flat(const std::int32_t* state, FlatSuccessors& out) const;
   // What Statistics::generator reports.
   [[nodiscard]] virtual std::string generator() const { return "reference"; }
+  // Called by the search on its calling thread before each chunk, while no
+  // successors call runs: the chunk's first source is state `next`, `seconds`
+  // into the search. (CompiledSystem switches to native code there.) With
+  // `wait`, first waits for what the system started in the background.
+  virtual void between_chunks(double seconds, std::uint64_t next, bool wait) const {
+    (void)seconds, (void)next, (void)wait;
+  }
 };
 
 // The rules semantics as a TransitionSystem (what explore() searches).
@@ -151,12 +158,16 @@ struct SearchTuning {
   // few hundred states to the team costs more than it saves).
   StateId solo_below = 256;
   PhaseTimes* phases = nullptr;  // when set, filled in (a few clock reads per chunk)
+  // between_chunks() waits for the system's background work (a test's
+  // switch to native code at a known chunk).
+  bool wait_between_chunks = false;
 };
 
 // What explore() searches for sem's rules: the compiled generator, or the
 // reference semantics when the compiler declines the game (explicit.cpp).
 [[nodiscard]] std::unique_ptr<TransitionSystem> rules_system(const Semantics& sem,
-                                                             bool native = false);
+                                                             NativeMode native = NativeMode::off,
+                                                             double native_after_seconds = 1.0);
 
 // `semantics` (may be null) is what the returned graph's semantics() gives.
 [[nodiscard]] std::unique_ptr<ExplicitGraph> explore_system(const TransitionSystem& system,

@@ -29,10 +29,14 @@ class CompiledSystem final : public TransitionSystem {
   // Compiles sem's Game. Throws CompiledSystem::Unsupported when the Game uses
   // something this generator does not handle (explore() then falls back to
   // the reference and says so in Statistics::engine).
-  // With `native`, also translates the programs into C and runs them as
-  // machine code (native.hpp); when that fails (no C compiler, ...), runs
-  // them interpreted, and generator() says why.
-  explicit CompiledSystem(const Semantics& sem, bool native = false);
+  // With NativeMode::on, also translates the programs into C and runs them
+  // as machine code (native.hpp); when that fails (no C compiler, ...), runs
+  // them interpreted, and generator() says why. With NativeMode::automatic,
+  // loads them from the cache, or compiles them in the background once a
+  // search has run `native_after_seconds` (between_chunks() starts it and
+  // switches).
+  explicit CompiledSystem(const Semantics& sem, NativeMode native = NativeMode::off,
+                          double native_after_seconds = 1.0);
   ~CompiledSystem() override;
   CompiledSystem(const CompiledSystem&) = delete;
   CompiledSystem& operator=(const CompiledSystem&) = delete;
@@ -47,8 +51,10 @@ class CompiledSystem final : public TransitionSystem {
   }
   void successors(const StateVec& state, std::vector<Successor>& out) const override;
   void successors_flat(const std::int32_t* state, FlatSuccessors& out) const override;
-  // "compiled", "native", or "compiled (native: why not)".
+  // "compiled", "native", "native from state N" (switched to before
+  // expanding state N), or "compiled (native: why not)".
   [[nodiscard]] std::string generator() const override;
+  void between_chunks(double seconds, std::uint64_t next, bool wait) const override;
   // The machine code the programs run as (native.hpp), or null.
   [[nodiscard]] const NativeCode* native_code() const;
 
@@ -68,9 +74,13 @@ class CompiledSystem final : public TransitionSystem {
   struct Program;
 
  private:
+  // Runs the programs as `code` from now on (while no successors call runs).
+  void install(std::shared_ptr<const NativeCode> code) const;
+
   const Semantics& sem_;
   std::unique_ptr<Program> prog_;
-  std::string native_note_;  // why --native fell back to the interpreter
+  struct Native;  // the native code's state: mode, why not, the background compiler
+  std::unique_ptr<Native> native_;
 };
 
 }  // namespace loophole::checker

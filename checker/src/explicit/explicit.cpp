@@ -12,16 +12,18 @@
 
 namespace loophole::checker {
 
-std::unique_ptr<TransitionSystem> rules_system(const Semantics& sem, bool native) {
+std::unique_ptr<TransitionSystem> rules_system(const Semantics& sem, NativeMode native,
+                                               double native_after_seconds) {
   try {
-    return std::make_unique<CompiledSystem>(sem, native);
+    return std::make_unique<CompiledSystem>(sem, native, native_after_seconds);
   } catch (const CompiledSystem::Unsupported& e) {
     return std::make_unique<SemanticsSystem>(sem, e.what());
   }
 }
 
 std::unique_ptr<ExploredGraph> explore(const Semantics& sem, const ExplicitOptions& options) {
-  const std::unique_ptr<TransitionSystem> system = rules_system(sem, options.native);
+  const std::unique_ptr<TransitionSystem> system =
+      rules_system(sem, options.native, options.native_after_seconds);
   return explore_system(*system, options, &sem);
 }
 

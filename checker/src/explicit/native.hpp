@@ -14,6 +14,7 @@
 // native_test.cpp checks every fixture and seed on both.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -74,6 +75,13 @@ struct NativeError : std::runtime_error {
 // loads it; a second run with the same rules and scope loads what the first
 // compiled. Throws NativeError (no compiler, a failed compilation, no cache
 // directory), naming the log of the compiler's output where there is one.
-[[nodiscard]] std::shared_ptr<const NativeCode> load_native(const std::string& source);
+// When *cancel becomes true while the compiler runs, kills it (and what it
+// started), removes its files and throws NativeError.
+[[nodiscard]] std::shared_ptr<const NativeCode> load_native(
+    const std::string& source, const std::atomic<bool>* cancel = nullptr);
+
+// The code load_native(source) would load when it is in the cache already,
+// else null: never compiles, never creates the cache.
+[[nodiscard]] std::shared_ptr<const NativeCode> find_native(const std::string& source);
 
 }  // namespace loophole::checker

@@ -3,7 +3,11 @@
 // the compiler command, so an edited rule, another scope or another
 // compiler compile anew; a compilation writes to a file of its own and
 // renames it into place, so that runs side by side never load half a file.
+#include <array>
+#include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +16,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <dlfcn.h>
@@ -36,6 +41,8 @@ namespace {
 // Bump when the frame or the exported symbols change: old cache entries
 // are then never loaded.
 constexpr int abi = 2;
+
+constexpr std::array<const char*, 5> flags = {"-O2", "-fPIC", "-shared", "-w", "-std=c99"};
 
 std::uint64_t fnv1a(const std::string& s, std::uint64_t h = 14695981039346656037ULL) {
   for (const unsigned char c : s) {
@@ -66,8 +73,11 @@ std::vector<std::string> split(const std::string& s) {
 
 // Runs argv with stdout and stderr into `log` (posix_spawnp: safe while
 // other threads run, unlike a fork that would then allocate). Returns the
-// exit status, -1 for a signal; throws NativeError when it cannot start.
-int run(const std::vector<std::string>& argv, const fs::path& log) {
+// exit status, -1 for a signal; throws NativeError when it cannot start, or
+// when *cancel becomes true first (the compiler then killed with the
+// processes it started: it runs in a process group of its own).
+int run(const std::vector<std::string>& argv, const fs::path& log,
+        const std::atomic<bool>* cancel) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -76,17 +86,33 @@ int run(const std::vector<std::string>& argv, const fs::path& log) {
   posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&actions, 1, 2);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
   pid_t pid = 0;
   // (environ: from unistd.h, which declares it with _GNU_SOURCE, as g++ and
   // clang++ define it.)
-  const int e = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  const int e = posix_spawnp(&pid, args[0], &actions, &attr, args.data(), environ);
+  posix_spawnattr_destroy(&attr);
   posix_spawn_file_actions_destroy(&actions);
   if (e != 0) {
     throw NativeError("native: cannot run the C compiler '" + argv[0] + "': " + std::strerror(e));
   }
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return -1;
+  for (;;) {
+    const pid_t r = ::waitpid(pid, &status, cancel != nullptr ? WNOHANG : 0);
+    if (r == pid) break;
+    if (r < 0 && errno != EINTR) return -1;
+    if (r == 0) {
+      if (cancel->load(std::memory_order_relaxed)) {
+        ::kill(-pid, SIGKILL);
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        throw NativeError("native: cancelled");
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
   }
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -125,23 +151,59 @@ std::shared_ptr<NativeCode> open(const fs::path& library, std::string& why) {
   return code;
 }
 
-}  // namespace
+// Where the code for a source is, or goes, and how it is compiled.
+struct Target {
+  std::string source;             // with the ABI stamp
+  std::vector<std::string> argv;  // the compiler and its flags
+  std::string command;            // the same, as one line (hashed, and quoted in errors)
+  std::string name;               // native-HASH
+  fs::path dir, library;
+};
 
-std::shared_ptr<const NativeCode> load_native(const std::string& body) {
-  const std::string source = body + "const int loophole_abi = " + std::to_string(abi) + ";\n";
+Target target(const std::string& body) {
+  Target t;
+  t.source = body + "const int loophole_abi = " + std::to_string(abi) + ";\n";
   std::string cc = env("LOOPHOLE_NATIVE_CC");
   if (cc.empty()) cc = "cc";
-  std::vector<std::string> argv = split(cc);
-  if (argv.empty()) throw NativeError("native: LOOPHOLE_NATIVE_CC names no compiler");
-  const std::vector<std::string> flags = {"-O2", "-fPIC", "-shared", "-w", "-std=c99"};
-  std::string command;
-  for (const auto& a : argv) command += a + " ";
-  for (const auto& f : flags) command += (&f == &flags.front() ? "" : " ") + f;
-
+  t.argv = split(cc);
+  if (t.argv.empty()) throw NativeError("native: LOOPHOLE_NATIVE_CC names no compiler");
+  for (const auto& a : t.argv) t.command += a + " ";
+  for (const char* f : flags) t.command += std::string(f == flags[0] ? "" : " ") + f;
   char name[32];
   std::snprintf(name, sizeof name, "native-%016llx",
-                static_cast<unsigned long long>(fnv1a(command, fnv1a(source))));
-  const fs::path dir = cache_dir();
+                static_cast<unsigned long long>(fnv1a(t.command, fnv1a(t.source))));
+  t.name = name;
+  t.dir = cache_dir();
+  t.library = t.dir / (t.name + ".so");
+  return t;
+}
+
+// Code is loaded from the cache: only from a directory of this user's that
+// nobody else may write (not, say, a /tmp/loophole-UID someone else made).
+bool safe(const fs::path& dir) {
+  struct stat st {};
+  return ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::getuid() &&
+         (st.st_mode & 022) == 0;
+}
+
+}  // namespace
+
+std::shared_ptr<const NativeCode> find_native(const std::string& body) {
+  const Target t = target(body);
+  std::error_code ec;
+  if (!safe(t.dir) || !fs::exists(t.library, ec)) return nullptr;
+  std::string why;
+  auto code = open(t.library, why);
+  if (code) code->cached = true;
+  return code;
+}
+
+std::shared_ptr<const NativeCode> load_native(const std::string& body,
+                                              const std::atomic<bool>* cancel) {
+  const Target t = target(body);
+  const fs::path& dir = t.dir;
+  const fs::path& library = t.library;
+  const std::string& name = t.name;
   std::error_code ec;
   if (dir.has_parent_path()) fs::create_directories(dir.parent_path(), ec);
   if (!ec && ::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
@@ -150,14 +212,10 @@ std::shared_ptr<const NativeCode> load_native(const std::string& body) {
   if (ec) {
     throw NativeError("native: cannot create the cache " + dir.string() + ": " + ec.message());
   }
-  // Code is loaded from there: only from a directory of this user's that
-  // nobody else may write (not, say, a /tmp/loophole-UID someone else made).
-  struct stat st {};
-  if (::stat(dir.c_str(), &st) != 0 || st.st_uid != ::getuid() || (st.st_mode & 022) != 0) {
+  if (!safe(dir)) {
     throw NativeError("native: the cache " + dir.string() +
                       " is not a directory of this user's that only they may write");
   }
-  const fs::path library = dir / (std::string(name) + ".so");
   std::string why;
   if (fs::exists(library, ec)) {
     if (auto code = open(library, why)) {
@@ -165,36 +223,43 @@ std::shared_ptr<const NativeCode> load_native(const std::string& body) {
       return code;
     }
   }
-  // Compile into files of this process's own, then rename the library into
-  // place (atomic: a concurrent run loads the old file or the new one).
-  const std::string own = std::string(name) + "." + std::to_string(getpid());
+  // Compile into files of this compilation's own (two threads of a process
+  // may compile the same source), then rename the library into place
+  // (atomic: a concurrent run loads the old file or the new one).
+  static std::atomic<unsigned> compilations{0};
+  const std::string own = name + "." + std::to_string(getpid()) + "." +
+                          std::to_string(compilations.fetch_add(1, std::memory_order_relaxed));
   const fs::path c_file = dir / (own + ".c");
   const fs::path tmp = dir / (own + ".so");
-  const fs::path log = dir / (std::string(name) + ".log");
+  const fs::path log = dir / (own + ".log");
   {
     std::ofstream out(c_file, std::ios::binary);
-    out << source;
+    out << t.source;
     if (!out.flush()) throw NativeError("native: cannot write " + c_file.string());
   }
-  for (const auto& f : flags) argv.push_back(f);
+  std::vector<std::string> argv = t.argv;
+  for (const char* f : flags) argv.emplace_back(f);
   argv.push_back("-o");
   argv.push_back(tmp.string());
   argv.push_back(c_file.string());
   int status = -1;
   try {
-    status = run(argv, log);
+    status = run(argv, log, cancel);
   } catch (const NativeError&) {
     fs::remove(c_file, ec);
+    fs::remove(tmp, ec);
     fs::remove(log, ec);
     throw;
   }
-  fs::rename(c_file, dir / (std::string(name) + ".c"), ec);  // kept for the curious
+  fs::rename(c_file, dir / (name + ".c"), ec);  // kept for the curious
   if (status != 0) {
     fs::remove(tmp, ec);
     const std::string line = first_line(log);
-    throw NativeError("native: '" + command + "' failed (" +
+    const fs::path kept = dir / (name + ".log");
+    fs::rename(log, kept, ec);
+    throw NativeError("native: '" + t.command + "' failed (" +
                       (status < 0 ? std::string("killed") : "exit " + std::to_string(status)) +
-                      ")" + (line.empty() ? "" : ": " + line) + "; see " + log.string());
+                      ")" + (line.empty() ? "" : ": " + line) + "; see " + kept.string());
   }
   fs::rename(tmp, library, ec);
   if (ec) {

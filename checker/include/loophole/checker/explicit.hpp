@@ -27,6 +27,19 @@ struct Progress {
   std::uint64_t bytes = 0;       // memory of the state store and graph now
 };
 
+// How the compiled generator's programs run (ExplicitOptions::native); the
+// results are the same in every mode.
+enum class NativeMode {
+  off,  // interpreted
+  on,   // as machine code compiled by the system's C compiler (cached) before
+        // the search; interpreted when that fails (Statistics::generator says why)
+  // As machine code when the cache has it compiled; else interpreted, and
+  // compiled in the background once the search has run native_after_seconds,
+  // then switched to between two chunks (a search that ends first stops the
+  // compiler). What `loophole check` does by default.
+  automatic,
+};
+
 struct ExplicitOptions {
   int threads = 0;                               // 0 = all cores
   std::uint64_t max_states = 0;                  // 0 = no limit
@@ -35,7 +48,8 @@ struct ExplicitOptions {
   const std::atomic<bool>* interrupt = nullptr;  // set (e.g. by SIGINT) to stop early
   // Run the compiled generator's programs as machine code, compiled by the
   // system's C compiler (cached); the same results, faster at large scopes.
-  bool native = false;
+  NativeMode native = NativeMode::off;
+  double native_after_seconds = 1.0;  // NativeMode::automatic: when to start compiling
   // Called on the calling thread about four times a second while exploring.
   std::function<void(const Progress&)> progress;
 };

@@ -36,8 +36,9 @@ struct Statistics {
   int threads = 1;
   // How successors were computed: "compiled" (the rules compiled once into
   // flat programs), "native" (those programs as machine code, --native),
-  // "compiled (native: <why not>)", or "reference: <why the compiled
-  // generator declined>".
+  // "native from state N" (switched to machine code before expanding state
+  // N, NativeMode::automatic), "compiled (native: <why not>)", or
+  // "reference: <why the compiled generator declined>".
   std::string generator = "reference";
 };
 
