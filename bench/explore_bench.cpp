@@ -34,8 +34,9 @@
 // generator's programs as machine code (checker --native), and prints how
 // long generating, compiling and loading it took; --tiered runs each search
 // as `loophole check` does by default (NativeMode::automatic: interpreted,
-// compiled in the background after a second and switched to), each with a
-// new, empty cache, so that every run pays for its compile.
+// compiled in the background after a second, or five when the search uses
+// every core, and switched to), each with a new, empty cache, so that every
+// run pays for its compile.
 //
 // --phases prints the wall time each run spent in each phase of its chunks
 // (bfs.cpp: expand, reserve, claim, walk, commit).
@@ -528,7 +529,8 @@ int main(int argc, char** argv) {
       std::optional<TempCache> cache;
       if (tiered && sem) {
         cache.emplace();
-        fresh = checker::rules_system(*sem, checker::NativeMode::automatic);
+        fresh = checker::rules_system(*sem, checker::NativeMode::automatic,
+                                      checker::native_after_seconds(options));
       }
       const double cpu0 = cpu_seconds();
       const std::unique_ptr<checker::ExploredGraph> g =

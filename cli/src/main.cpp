@@ -69,7 +69,7 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   auto* native = c->add_flag("--native", check.native,
                              "explicit: compile the rules to machine code with the system's C "
                              "compiler (cached) before exploring; by default that happens in "
-                             "the background once a search runs longer than a second");
+                             "the background once a search runs a few seconds");
   c->add_flag("--no-native", check.no_native, "explicit: never run the rules as machine code")
       ->excludes(native);
   c->add_option("--max-states", check.max_states, "stop (inconclusive) after this many states");

@@ -183,6 +183,23 @@ TEST(Native, SwitchesToNativeCodeBetweenTwoChunks) {
   }
 }
 
+// When the background compile starts: after a second when the search leaves
+// a core for the compiler, else after five.
+TEST(Native, CompilesSoonerWhenACoreIsFree) {
+  ExplicitOptions options;
+  EXPECT_EQ(native_after_seconds(options), 5.0);  // every core
+  options.threads = 256;
+  EXPECT_EQ(native_after_seconds(options), 5.0);
+  if (std::thread::hardware_concurrency() > 1) {
+    options.threads = 1;
+    EXPECT_EQ(native_after_seconds(options), 1.0);
+  }
+  options.native_after_seconds = 2.5;
+  EXPECT_EQ(native_after_seconds(options), 2.5);
+  options.native_after_seconds = 0;
+  EXPECT_EQ(native_after_seconds(options), 0.0);
+}
+
 // Not compiled yet and no time to: the search stays interpreted, looks into
 // the cache without making it, and a compiler still running when the
 // search ends is stopped (with what it started) and leaves nothing behind.

@@ -163,6 +163,11 @@ struct SearchTuning {
   bool wait_between_chunks = false;
 };
 
+// When a search with these options starts compiling its rules in the
+// background (NativeMode::automatic): ExplicitOptions::native_after_seconds,
+// or when that is negative, what it says.
+[[nodiscard]] double native_after_seconds(const ExplicitOptions& options);
+
 // What explore() searches for sem's rules: the compiled generator, or the
 // reference semantics when the compiler declines the game (explicit.cpp).
 [[nodiscard]] std::unique_ptr<TransitionSystem> rules_system(const Semantics& sem,

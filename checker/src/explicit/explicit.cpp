@@ -5,7 +5,9 @@
 // then says.
 #include "loophole/checker/explicit.hpp"
 
+#include <algorithm>
 #include <memory>
+#include <thread>
 
 #include "bfs.hpp"
 #include "compiled.hpp"
@@ -21,9 +23,15 @@ std::unique_ptr<TransitionSystem> rules_system(const Semantics& sem, NativeMode 
   }
 }
 
+double native_after_seconds(const ExplicitOptions& options) {
+  if (options.native_after_seconds >= 0) return options.native_after_seconds;
+  const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  return options.threads > 0 && options.threads < cores ? 1.0 : 5.0;
+}
+
 std::unique_ptr<ExploredGraph> explore(const Semantics& sem, const ExplicitOptions& options) {
   const std::unique_ptr<TransitionSystem> system =
-      rules_system(sem, options.native, options.native_after_seconds);
+      rules_system(sem, options.native, native_after_seconds(options));
   return explore_system(*system, options, &sem);
 }
 

@@ -34,9 +34,9 @@ enum class NativeMode {
   on,   // as machine code compiled by the system's C compiler (cached) before
         // the search; interpreted when that fails (Statistics::generator says why)
   // As machine code when the cache has it compiled; else interpreted, and
-  // compiled in the background once the search has run native_after_seconds,
-  // then switched to between two chunks (a search that ends first stops the
-  // compiler). What `loophole check` does by default.
+  // compiled in the background once the search has run a while
+  // (native_after_seconds), then switched to between two chunks (a search
+  // that ends first stops the compiler). What `loophole check` does by default.
   automatic,
 };
 
@@ -49,7 +49,11 @@ struct ExplicitOptions {
   // Run the compiled generator's programs as machine code, compiled by the
   // system's C compiler (cached); the same results, faster at large scopes.
   NativeMode native = NativeMode::off;
-  double native_after_seconds = 1.0;  // NativeMode::automatic: when to start compiling
+  // NativeMode::automatic: when to start compiling. Negative: after 1 s when
+  // the search leaves a core for the compiler, else after 5 s (the compiler
+  // then takes about a second of the search's CPU time, which the machine
+  // code wins back only over a longer search).
+  double native_after_seconds = -1;
   // Called on the calling thread about four times a second while exploring.
   std::function<void(const Progress&)> progress;
 };
