@@ -1085,8 +1085,7 @@ class Runner : ExprMachine {
 }  // namespace
 
 struct CompiledSystem::Native {
-  NativeMode mode = NativeMode::off;
-  double after = 1.0;
+  double after = 1.0;                 // NativeMode::automatic: when to start compiling
   std::string note;                   // why the programs run interpreted
   std::optional<std::uint64_t> from;  // switched to before expanding this state
   // NativeMode::automatic: the C, until it is compiled (or fails to), and
@@ -1119,7 +1118,6 @@ std::string why_not(const std::exception& e) {
 CompiledSystem::CompiledSystem(const Semantics& sem, NativeMode native, double native_after_seconds)
     : sem_(sem), prog_(std::make_unique<Program>(sem.game())), native_(std::make_unique<Native>()) {
   compile(*prog_);
-  native_->mode = native;
   native_->after = native_after_seconds;
   if (native == NativeMode::off) return;
   try {
