@@ -65,6 +65,55 @@ class Environment {
   fs::path dir_;
 };
 
+// A C compiler that takes two minutes, in a process it starts (as cc
+// starts cc1, as and ld), whose pid it writes down.
+class SlowCompiler {
+ public:
+  SlowCompiler()
+      : path_(fs::temp_directory_path() / ("loophole-slow-cc-" + std::to_string(getpid()))),
+        pid_file_(path_.string() + ".pid") {
+    fs::remove(pid_file_);
+    {
+      std::ofstream out(path_);
+      out << "#!/bin/sh\nsleep 120 &\necho $! >" << pid_file_.string() << "\nwait\n";
+    }
+    fs::permissions(path_, fs::perms::owner_all);
+  }
+  ~SlowCompiler() {
+    std::error_code ec;
+    fs::remove(path_, ec);
+    fs::remove(pid_file_, ec);
+  }
+  SlowCompiler(const SlowCompiler&) = delete;
+  SlowCompiler& operator=(const SlowCompiler&) = delete;
+
+  [[nodiscard]] const fs::path& path() const { return path_; }
+  void wait_until_started() const {
+    for (int i = 0; i < 2000 && !fs::exists(pid_file_); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  // Its process is gone too (or a zombie nobody reaps yet).
+  void expect_gone() const {
+    std::ifstream in(pid_file_);
+    pid_t child = 0;
+    ASSERT_TRUE(in >> child) << "the slow compiler did not start";
+    bool gone = false;
+    for (int i = 0; i < 500 && !gone; ++i) {
+      std::ifstream status("/proc/" + std::to_string(child) + "/status");
+      std::string line;
+      while (std::getline(status, line) && line.rfind("State:", 0) != 0) {
+      }
+      gone = !status || line.find('Z') != std::string::npos;
+      if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_TRUE(gone) << "pid " << child;
+  }
+
+ private:
+  fs::path path_, pid_file_;
+};
+
 std::unique_ptr<test_support::LoadedGame> cosmere() {
   auto l = test_support::load_game(
       "rulesets/cosmere.yaml",
@@ -217,27 +266,15 @@ TEST(Native, ASearchThatEndsFirstStopsTheCompiler) {
     EXPECT_EQ(g->statistics().generator, "compiled");
     EXPECT_FALSE(fs::exists(env.dir()));
   }
-  // A compiler that takes two minutes, in a process it starts (as cc starts
-  // cc1, as and ld), whose pid it writes down.
-  const fs::path slow =
-      fs::temp_directory_path() / ("loophole-slow-cc-" + std::to_string(getpid()));
-  const fs::path pid_file = slow.string() + ".pid";
-  fs::remove(pid_file);
-  {
-    std::ofstream out(slow);
-    out << "#!/bin/sh\nsleep 120 &\necho $! >" << pid_file.string() << "\nwait\n";
-  }
-  fs::permissions(slow, fs::perms::owner_all);
-  const Environment env(slow.string());
+  const SlowCompiler slow;
+  const Environment env(slow.path().string());
   double seconds = 0;
   {
     auto c = std::make_unique<CompiledSystem>(*l->sem, NativeMode::automatic, 0.0);
     // Started by the search's first between_chunks(), or here: the search
     // below starts when the compiler runs.
     c->between_chunks(0, 0, false);
-    for (int i = 0; i < 2000 && !fs::exists(pid_file); ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
+    slow.wait_until_started();
     ExplicitOptions options;
     options.threads = 1;
     const auto g = explore_system(*c, options, l->sem.get());
@@ -249,22 +286,33 @@ TEST(Native, ASearchThatEndsFirstStopsTheCompiler) {
   }
   EXPECT_LT(seconds, 60.0);
   EXPECT_EQ(env.files(), std::vector<std::string>{});
-  fs::remove(slow);
-  // The compiler's own process is gone too (or a zombie nobody reaps yet).
-  std::ifstream in(pid_file);
-  pid_t child = 0;
-  ASSERT_TRUE(in >> child) << "the slow compiler did not start";
-  fs::remove(pid_file);
-  bool gone = false;
-  for (int i = 0; i < 500 && !gone; ++i) {
-    std::ifstream status("/proc/" + std::to_string(child) + "/status");
-    std::string line;
-    while (std::getline(status, line) && line.rfind("State:", 0) != 0) {
-    }
-    gone = !status || line.find('Z') != std::string::npos;
-    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  EXPECT_TRUE(gone) << "pid " << child;
+  slow.expect_gone();
+}
+
+// With --native, the compile before the search counts towards --timeout:
+// a compiler still running at the limit is stopped, and the run ends there
+// (inconclusive), interpreted.
+TEST(Native, TheCompileBeforeTheSearchStopsAtTheTimeLimit) {
+  const auto l = cosmere();
+  ASSERT_TRUE(l->sem);
+  const SlowCompiler slow;
+  const Environment env(slow.path().string());
+  ExplicitOptions options;
+  options.threads = 1;
+  options.native = NativeMode::on;
+  options.timeout_seconds = 1;
+  const auto start = std::chrono::steady_clock::now();
+  const auto g = explore(*l->sem, options);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_GE(seconds, 1.0);
+  EXPECT_LT(seconds, 60.0);
+  EXPECT_EQ(g->completion(), Completion::time_limit);
+  EXPECT_LT(g->size(), 13758U);
+  EXPECT_EQ(g->statistics().generator,
+            "compiled (native: the C compiler did not finish within the time limit)");
+  EXPECT_EQ(env.files(), std::vector<std::string>{});
+  slow.expect_gone();
 }
 
 TEST(Native, ASecondSystemLoadsWhatTheFirstCompiled) {

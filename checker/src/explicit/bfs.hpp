@@ -4,8 +4,10 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -170,9 +172,9 @@ struct SearchTuning {
 
 // What explore() searches for sem's rules: the compiled generator, or the
 // reference semantics when the compiler declines the game (explicit.cpp).
-[[nodiscard]] std::unique_ptr<TransitionSystem> rules_system(const Semantics& sem,
-                                                             NativeMode native = NativeMode::off,
-                                                             double native_after_seconds = 1.0);
+[[nodiscard]] std::unique_ptr<TransitionSystem> rules_system(
+    const Semantics& sem, NativeMode native = NativeMode::off, double native_after_seconds = 1.0,
+    std::optional<std::chrono::steady_clock::time_point> deadline = {});
 
 // `semantics` (may be null) is what the returned graph's semantics() gives.
 [[nodiscard]] std::unique_ptr<ExplicitGraph> explore_system(const TransitionSystem& system,

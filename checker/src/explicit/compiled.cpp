@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -1085,7 +1086,8 @@ class Runner : ExprMachine {
 }  // namespace
 
 struct CompiledSystem::Native {
-  double after = 1.0;                 // NativeMode::automatic: when to start compiling
+  double after = 1.0;  // NativeMode::automatic: when to start compiling
+  std::optional<std::chrono::steady_clock::time_point> deadline;  // stops the compiler
   std::string note;                   // why the programs run interpreted
   std::optional<std::uint64_t> from;  // switched to before expanding this state
   // NativeMode::automatic: the C, until it is compiled (or fails to), and
@@ -1115,15 +1117,17 @@ std::string why_not(const std::exception& e) {
 
 }  // namespace
 
-CompiledSystem::CompiledSystem(const Semantics& sem, NativeMode native, double native_after_seconds)
+CompiledSystem::CompiledSystem(const Semantics& sem, NativeMode native, double native_after_seconds,
+                               std::optional<std::chrono::steady_clock::time_point> deadline)
     : sem_(sem), prog_(std::make_unique<Program>(sem.game())), native_(std::make_unique<Native>()) {
   compile(*prog_);
   native_->after = native_after_seconds;
+  native_->deadline = deadline;
   if (native == NativeMode::off) return;
   try {
     std::string source = native_source(*prog_);
     if (native == NativeMode::on) {
-      install(load_native(source));
+      install(load_native(source, {.deadline = deadline}));
     } else if (auto code = find_native(source)) {
       install(std::move(code));
     } else {
@@ -1143,7 +1147,7 @@ void CompiledSystem::install(std::shared_ptr<const NativeCode> code) const {
   p.native = std::move(code);
 }
 
-// (The compiler's thread reads only Native::source and cancel and writes
+// (The compiler's thread reads only Native::source, deadline and cancel and writes
 // code, failure and done; the rest is the search's thread's.)
 void CompiledSystem::between_chunks(double seconds, std::uint64_t next, bool wait) const {
   Native& n = *native_;
@@ -1153,7 +1157,7 @@ void CompiledSystem::between_chunks(double seconds, std::uint64_t next, bool wai
     try {
       n.compiler = std::thread([&n] {
         try {
-          n.code = load_native(n.source, &n.cancel);
+          n.code = load_native(n.source, {.cancel = &n.cancel, .deadline = n.deadline});
         } catch (const std::exception& e) {
           n.failure = why_not(e);
         }

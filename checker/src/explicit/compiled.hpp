@@ -13,7 +13,9 @@
 // seed. Traces are still replayed on the reference Semantics.
 #pragma once
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -34,9 +36,10 @@ class CompiledSystem final : public TransitionSystem {
   // them interpreted, and generator() says why. With NativeMode::automatic,
   // loads them from the cache, or compiles them in the background once a
   // search has run `native_after_seconds` (between_chunks() starts it and
-  // switches).
+  // switches). A compile still running at `deadline` is stopped.
   explicit CompiledSystem(const Semantics& sem, NativeMode native = NativeMode::off,
-                          double native_after_seconds = 1.0);
+                          double native_after_seconds = 1.0,
+                          std::optional<std::chrono::steady_clock::time_point> deadline = {});
   ~CompiledSystem() override;
   CompiledSystem(const CompiledSystem&) = delete;
   CompiledSystem& operator=(const CompiledSystem&) = delete;

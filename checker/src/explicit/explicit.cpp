@@ -6,7 +6,9 @@
 #include "loophole/checker/explicit.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "bfs.hpp"
@@ -14,10 +16,11 @@
 
 namespace loophole::checker {
 
-std::unique_ptr<TransitionSystem> rules_system(const Semantics& sem, NativeMode native,
-                                               double native_after_seconds) {
+std::unique_ptr<TransitionSystem> rules_system(
+    const Semantics& sem, NativeMode native, double native_after_seconds,
+    std::optional<std::chrono::steady_clock::time_point> deadline) {
   try {
-    return std::make_unique<CompiledSystem>(sem, native, native_after_seconds);
+    return std::make_unique<CompiledSystem>(sem, native, native_after_seconds, deadline);
   } catch (const CompiledSystem::Unsupported& e) {
     return std::make_unique<SemanticsSystem>(sem, e.what());
   }
@@ -29,10 +32,23 @@ double native_after_seconds(const ExplicitOptions& options) {
   return options.threads > 0 && options.threads < cores ? 1.0 : 5.0;
 }
 
+// With a time limit, the compile before the search (NativeMode::on) counts
+// towards it: it is stopped at the limit, and the search gets what is left.
 std::unique_ptr<ExploredGraph> explore(const Semantics& sem, const ExplicitOptions& options) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  std::optional<Clock::time_point> deadline;
+  if (options.timeout_seconds > 0) {
+    deadline = start + std::chrono::duration_cast<Clock::duration>(
+                           std::chrono::duration<double>(options.timeout_seconds));
+  }
   const std::unique_ptr<TransitionSystem> system =
-      rules_system(sem, options.native, native_after_seconds(options));
-  return explore_system(*system, options, &sem);
+      rules_system(sem, options.native, native_after_seconds(options), deadline);
+  if (!deadline) return explore_system(*system, options, &sem);
+  ExplicitOptions rest = options;
+  const double spent = std::chrono::duration<double>(Clock::now() - start).count();
+  rest.timeout_seconds = std::max(1e-9, options.timeout_seconds - spent);
+  return explore_system(*system, rest, &sem);
 }
 
 }  // namespace loophole::checker

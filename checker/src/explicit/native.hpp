@@ -15,8 +15,10 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -75,10 +77,17 @@ struct NativeError : std::runtime_error {
 // loads it; a second run with the same rules and scope loads what the first
 // compiled. Throws NativeError (no compiler, a failed compilation, no cache
 // directory), naming the log of the compiler's output where there is one.
-// When *cancel becomes true while the compiler runs, kills it (and what it
-// started), removes its files and throws NativeError.
-[[nodiscard]] std::shared_ptr<const NativeCode> load_native(
-    const std::string& source, const std::atomic<bool>* cancel = nullptr);
+// Ends a compilation early: *cancel becoming true, or the deadline passing
+// (load_native then kills the compiler and what it started, removes its
+// files and throws NativeError).
+struct NativeStop {
+  const std::atomic<bool>* cancel = nullptr;
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+};
+
+// ... (load_native, continued:) and stops when `stop` says.
+[[nodiscard]] std::shared_ptr<const NativeCode> load_native(const std::string& source,
+                                                            const NativeStop& stop = {});
 
 // The code load_native(source) would load when it is in the cache already,
 // else null: never compiles, never creates the cache.

@@ -74,10 +74,9 @@ std::vector<std::string> split(const std::string& s) {
 // Runs argv with stdout and stderr into `log` (posix_spawnp: safe while
 // other threads run, unlike a fork that would then allocate). Returns the
 // exit status, -1 for a signal; throws NativeError when it cannot start, or
-// when *cancel becomes true first (the compiler then killed with the
-// processes it started: it runs in a process group of its own).
-int run(const std::vector<std::string>& argv, const fs::path& log,
-        const std::atomic<bool>* cancel) {
+// when `stop` says so first (the compiler then killed with the processes it
+// started: it runs in a process group of its own).
+int run(const std::vector<std::string>& argv, const fs::path& log, const NativeStop& stop) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -100,19 +99,21 @@ int run(const std::vector<std::string>& argv, const fs::path& log,
     throw NativeError("native: cannot run the C compiler '" + argv[0] + "': " + std::strerror(e));
   }
   int status = 0;
+  const bool poll = stop.cancel != nullptr || stop.deadline;
   for (;;) {
-    const pid_t r = ::waitpid(pid, &status, cancel != nullptr ? WNOHANG : 0);
+    const pid_t r = ::waitpid(pid, &status, poll ? WNOHANG : 0);
     if (r == pid) break;
     if (r < 0 && errno != EINTR) return -1;
-    if (r == 0) {
-      if (cancel->load(std::memory_order_relaxed)) {
-        ::kill(-pid, SIGKILL);
-        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
-        throw NativeError("native: cancelled");
+    if (r != 0) continue;
+    const bool cancelled = stop.cancel != nullptr && stop.cancel->load(std::memory_order_relaxed);
+    if (cancelled || (stop.deadline && std::chrono::steady_clock::now() >= *stop.deadline)) {
+      ::kill(-pid, SIGKILL);
+      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      throw NativeError(cancelled ? "native: cancelled"
+                                  : "native: the C compiler did not finish within the time limit");
     }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -198,8 +199,7 @@ std::shared_ptr<const NativeCode> find_native(const std::string& body) {
   return code;
 }
 
-std::shared_ptr<const NativeCode> load_native(const std::string& body,
-                                              const std::atomic<bool>* cancel) {
+std::shared_ptr<const NativeCode> load_native(const std::string& body, const NativeStop& stop) {
   const Target t = target(body);
   const fs::path& dir = t.dir;
   const fs::path& library = t.library;
@@ -244,7 +244,7 @@ std::shared_ptr<const NativeCode> load_native(const std::string& body,
   argv.push_back(c_file.string());
   int status = -1;
   try {
-    status = run(argv, log, cancel);
+    status = run(argv, log, stop);
   } catch (const NativeError&) {
     fs::remove(c_file, ec);
     fs::remove(tmp, ec);
