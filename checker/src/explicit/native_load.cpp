@@ -155,8 +155,8 @@ std::shared_ptr<NativeCode> open(const fs::path& library, std::string& why) {
 // Where the code for a source is, or goes, and how it is compiled.
 struct Target {
   std::string source;             // with the ABI stamp
-  std::vector<std::string> argv;  // the compiler and its flags
-  std::string command;            // the same, as one line (hashed, and quoted in errors)
+  std::vector<std::string> argv;  // the compiler: $LOOPHOLE_NATIVE_CC split into words, or cc
+  std::string command;            // it and the flags, as one line (hashed, and quoted in errors)
   std::string name;               // native-HASH
   fs::path dir, library;
 };
