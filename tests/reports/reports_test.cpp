@@ -198,5 +198,39 @@ TEST(ParseFormat, KnowsEveryFormatName) {
   EXPECT_EQ(parse_format("xml"), std::nullopt);
 }
 
+// The text report's statistics line, which the golden files leave out
+// (timings vary): its last words say how the rules ran (docs/cli.md, Native
+// code): natively from the start, from state N on, or (interpreted, for
+// whatever reason) nothing.
+TEST(TextReport, StatisticsLineSaysHowTheRulesRan) {
+  const model::SourceManager sources;
+  Report report;
+  RulesetReport rs;
+  rs.file = "rules.yaml";
+  rs.engine = "explicit";
+  checker::Statistics st;
+  st.states = 1234567;
+  st.transitions = 2345678;
+  st.depth = 12;
+  st.seconds = 0.5;
+  st.bytes_per_state = 40;
+  st.threads = 2;
+  const std::string line =
+      "rules.yaml: 0 findings  states 1,234,567  transitions 2,345,678  depth 12  time 0.50 s  "
+      "rate 2.5M/s  bytes/state 40.0  threads 2";
+  const std::vector<std::pair<std::string, std::string>> said = {
+      {"native", line + "  native\n"},
+      {"native from state 617,000", line + "  native from state 617,000\n"},
+      {"compiled", line + "\n"},
+      {"compiled (native: cannot run the C compiler 'cc': No such file or directory)", line + "\n"},
+      {"reference: the compiler declines", line + "\n"}};
+  for (const auto& [generator, expected] : said) {
+    st.generator = generator;
+    rs.statistics = st;
+    report.rulesets = {rs};
+    EXPECT_EQ(render_text(report, sources, TextOptions{}), expected) << generator;
+  }
+}
+
 }  // namespace
 }  // namespace loophole::reports
