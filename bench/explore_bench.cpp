@@ -173,11 +173,12 @@ void print_json(int threads, const Run& r) {
       "{\"threads\": %d, \"states\": %llu, \"transitions\": %llu, \"depth\": %u, "
       "\"seconds\": %.6f, \"cpu_seconds\": %.6f, \"peak_bytes\": %llu, "
       "\"bytes_per_state\": %.3f, \"completion\": \"%s\", \"generator\": \"%s\", "
-      "\"round_trip_ns\": %.1f}\n",
+      "\"native_from\": %s, \"round_trip_ns\": %.1f}\n",
       threads, static_cast<unsigned long long>(s.states),
       static_cast<unsigned long long>(s.transitions), s.depth, s.seconds, r.cpu,
       static_cast<unsigned long long>(s.bytes), s.bytes_per_state, completion_name(r.completion),
-      s.generator.c_str(), r.round_trip_ns);
+      s.generator.c_str(), s.native_from ? std::to_string(*s.native_from).c_str() : "null",
+      r.round_trip_ns);
 }
 
 void print_run(const char* label, const Run& r) {
@@ -189,7 +190,8 @@ void print_run(const char* label, const Run& r) {
       label, grouped(s.states).c_str(), grouped(s.transitions).c_str(), s.depth, s.seconds, r.cpu,
       s.seconds > 0 ? static_cast<double>(s.states) / s.seconds / 1000 : 0, s.bytes_per_state,
       static_cast<double>(r.memory.states) / n, static_cast<double>(r.memory.index) / n,
-      static_cast<double>(r.memory.edges) / n, completion_name(r.completion), s.generator.c_str());
+      static_cast<double>(r.memory.edges) / n, completion_name(r.completion),
+      (s.generator + (s.native_from ? " from state " + grouped(*s.native_from) : "")).c_str());
   if (r.round_trip_ns > 0) std::printf("  rtt %.0f ns", r.round_trip_ns);
   std::printf("\n");
 }

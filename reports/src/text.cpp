@@ -179,7 +179,9 @@ std::string render_text(const Report& report, const model::SourceManager& source
           run_label(rs), rs.findings.size(), rs.findings.size() == 1 ? "" : "s",
           group_digits(st.states), group_digits(st.transitions), st.depth, st.seconds,
           format_rate(rate), st.bytes_per_state, st.threads,
-          st.generator.starts_with("native") ? "  " + st.generator : "",
+          st.generator != "native" ? ""
+          : st.native_from         ? "  native from state " + group_digits(*st.native_from)
+                                   : "  native",
           completion_note(rs.completion));
       if (!rs.not_checked.empty()) {
         out += fmt::format("{}: interrupted before these analyses finished: {}\n", run_label(rs),

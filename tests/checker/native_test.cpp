@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -186,6 +187,9 @@ class SwitchAt final : public TransitionSystem {
     c_.successors_flat(state, out);
   }
   [[nodiscard]] std::string generator() const override { return c_.generator(); }
+  [[nodiscard]] std::optional<std::uint64_t> native_from() const override {
+    return c_.native_from();
+  }
   void between_chunks(double seconds, std::uint64_t next, bool wait) const override {
     if (next >= from_) c_.between_chunks(seconds, next, wait);
   }
@@ -214,19 +218,18 @@ TEST(Native, SwitchesToNativeCodeBetweenTwoChunks) {
     EXPECT_EQ(c.native_code(), nullptr);
     const SwitchAt system(c, 20000);
     const auto g = explore_system(system, options, l->sem.get(), tuning);
-    const std::string said = g->statistics().generator;
-    ASSERT_EQ(said.rfind("native from state ", 0), 0U) << said;
+    EXPECT_EQ(g->statistics().generator, "native");
+    ASSERT_TRUE(g->statistics().native_from.has_value());
     ASSERT_NE(c.native_code(), nullptr);
     EXPECT_FALSE(c.native_code()->cached);
     // At the first chunk that starts at state 20,000 or after.
-    std::string from = said.substr(18);
-    std::erase(from, ',');
-    EXPECT_GE(std::stoull(from), 20000U) << said;
-    EXPECT_LT(std::stoull(from), 21000U) << said;
+    EXPECT_GE(*g->statistics().native_from, 20000U);
+    EXPECT_LT(*g->statistics().native_from, 21000U);
     expect_same_graph(*g, *interpreted);
     // Compiled, the code is loaded from the cache before a search starts.
     const CompiledSystem cached(*l->sem, NativeMode::automatic);
     EXPECT_EQ(cached.generator(), "native");
+    EXPECT_FALSE(cached.native_from().has_value());
     ASSERT_NE(cached.native_code(), nullptr);
     EXPECT_TRUE(cached.native_code()->cached);
   }

@@ -692,6 +692,7 @@ std::unique_ptr<ExplicitGraph> explore_system(const TransitionSystem& system,
       stats.states == 0 ? 0 : static_cast<double>(stats.bytes) / static_cast<double>(stats.states);
   stats.threads = threads;
   stats.generator = system.generator();
+  stats.native_from = system.native_from();
   graph->finish(completion, stats);
   return graph;
 }

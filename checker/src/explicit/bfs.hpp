@@ -110,15 +110,14 @@ class TransitionSystem {
   // The same into a flat buffer (out.fields == layout().fields.size(); out.count
   // is reset). The default goes through successors().
   virtual void successors_flat(const std::int32_t* state, FlatSuccessors& out) const;
-  // What Statistics::generator reports.
+  // What Statistics::generator and native_from report.
   [[nodiscard]] virtual std::string generator() const { return "reference"; }
+  [[nodiscard]] virtual std::optional<std::uint64_t> native_from() const { return {}; }
   // Called by the search on its calling thread before each chunk, while no
   // successors call runs: the chunk's first source is state `next`, `seconds`
   // into the search. (CompiledSystem switches to native code there.) With
   // `wait`, first waits for what the system started in the background.
-  virtual void between_chunks(double seconds, std::uint64_t next, bool wait) const {
-    (void)seconds, (void)next, (void)wait;
-  }
+  virtual void between_chunks(double /*seconds*/, std::uint64_t /*next*/, bool /*wait*/) const {}
 };
 
 // The rules semantics as a TransitionSystem (what explore() searches).

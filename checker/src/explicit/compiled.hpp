@@ -14,6 +14,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -54,9 +55,9 @@ class CompiledSystem final : public TransitionSystem {
   }
   void successors(const StateVec& state, std::vector<Successor>& out) const override;
   void successors_flat(const std::int32_t* state, FlatSuccessors& out) const override;
-  // "compiled", "native", "native from state N" (switched to before
-  // expanding state N), or "compiled (native: why not)".
+  // "compiled", "native", or "compiled (native: why not)".
   [[nodiscard]] std::string generator() const override;
+  [[nodiscard]] std::optional<std::uint64_t> native_from() const override;
   void between_chunks(double seconds, std::uint64_t next, bool wait) const override;
   // The machine code the programs run as (native.hpp), or null.
   [[nodiscard]] const NativeCode* native_code() const;

@@ -71,21 +71,20 @@ struct NativeError : std::runtime_error {
 // program the translator does not handle.
 [[nodiscard]] std::string native_source(const CompiledSystem::Program& p);
 
-// Compiles `source` with the C compiler ($LOOPHOLE_NATIVE_CC, else cc) into
-// the cache ($LOOPHOLE_CACHE, else $XDG_CACHE_HOME/loophole, else
-// ~/.cache/loophole), named by a hash of the source and the command, and
-// loads it; a second run with the same rules and scope loads what the first
-// compiled. Throws NativeError (no compiler, a failed compilation, no cache
-// directory), naming the log of the compiler's output where there is one.
-// Ends a compilation early: *cancel becoming true, or the deadline passing
-// (load_native then kills the compiler and what it started, removes its
-// files and throws NativeError).
+// Ends a compilation early: *cancel becoming true, or the deadline passing.
 struct NativeStop {
   const std::atomic<bool>* cancel = nullptr;
   std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
-// ... (load_native, continued:) and stops when `stop` says.
+// Compiles `source` with the C compiler ($LOOPHOLE_NATIVE_CC, else cc) into
+// the cache ($LOOPHOLE_CACHE, else $XDG_CACHE_HOME/loophole, else
+// ~/.cache/loophole), named by a hash of the source and the command, and
+// loads it; a second run with the same rules and scope loads what the first
+// compiled. Throws NativeError (no compiler, a failed compilation, no cache
+// directory), naming the log of the compiler's output where there is one;
+// also when `stop` ends the compilation (the compiler and what it started
+// killed, its files removed).
 [[nodiscard]] std::shared_ptr<const NativeCode> load_native(const std::string& source,
                                                             const NativeStop& stop = {});
 

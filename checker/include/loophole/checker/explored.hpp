@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -35,11 +36,13 @@ struct Statistics {
   double bytes_per_state = 0;
   int threads = 1;
   // How successors were computed: "compiled" (the rules compiled once into
-  // flat programs), "native" (those programs as machine code, --native),
-  // "native from state N" (switched to machine code before expanding state
-  // N, NativeMode::automatic), "compiled (native: <why not>)", or
-  // "reference: <why the compiled generator declined>".
+  // flat programs), "native" (those programs as machine code), "compiled
+  // (native: <why not>)", or "reference: <why the compiled generator
+  // declined>".
   std::string generator = "reference";
+  // "native" after a switch from the interpreter (NativeMode::automatic):
+  // the first state expanded as machine code.
+  std::optional<std::uint64_t> native_from;
 };
 
 enum class Completion { complete, state_limit, memory_limit, time_limit, interrupted };
