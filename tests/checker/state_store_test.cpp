@@ -81,6 +81,58 @@ TEST(StateStore, FindsEveryStateAcrossResizes) {
   }
 }
 
+// A parallel rehash places each part of the table on a thread of its own; a
+// run of full slots that reaches the end of a part (or of the table) is
+// finished afterwards, past the slots the next part filled. Here 400 states
+// have their home slot among the last 64 of the first half of the grown
+// table, and 400 among the last 64 of the table: both runs spill.
+TEST(StateStore, ParallelRehashFinishesRunsThatCrossItsParts) {
+  MemoryBudget budget(std::uint64_t{1} << 30);
+  StateStore store(1, 8, budget);
+  store.set_claimers(2);
+  constexpr std::uint64_t slots = std::uint64_t{1} << 16;  // after the reserve below
+  const auto home = [](std::uint64_t v) { return hash_words(&v, 1) >> 48; };
+  std::vector<std::uint64_t> values;
+  int at_half = 0, at_end = 0;
+  for (std::uint64_t v = 1; at_half < 400 || at_end < 400; ++v) {
+    const std::uint64_t h = home(v);
+    if (h >= slots / 2 - 64 && h < slots / 2 && at_half < 400) {
+      ++at_half;
+      values.push_back(v);
+    } else if (h >= slots - 64 && at_end < 400) {
+      ++at_end;
+      values.push_back(v);
+    }
+  }
+  for (std::uint64_t v = std::uint64_t{1} << 40; values.size() < 10000; ++v) values.push_back(v);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const Word w = values[i];
+    ASSERT_EQ(i, store.insert(&w, hash_words(&w, 1), 0).id);
+  }
+  const auto two_threads = [](std::size_t tasks, const std::function<void(std::size_t)>& body) {
+    std::vector<std::thread> team;
+    for (std::size_t k = 0; k < 2; ++k) {
+      team.emplace_back([&, k] {
+        for (std::size_t t = k; t < tasks; t += 2) body(t);
+      });
+    }
+    for (auto& th : team) th.join();
+  };
+  ASSERT_TRUE(store.reserve(30000, two_threads, false));
+  ASSERT_EQ(slots * sizeof(std::uint32_t), store.index_memory());  // the table these homes are for
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const Word w = values[i];
+    ASSERT_EQ(i, store.find(&w, hash_words(&w, 1))) << "state " << i << ", home " << home(w);
+  }
+  // Inserting goes on from there.
+  for (std::uint64_t i = 0; i < 1000; ++i) {
+    const Word w = (std::uint64_t{1} << 50) + i;
+    ASSERT_EQ(values.size() + i, store.insert_reserved(&w, hash_words(&w, 1), 0).id);
+  }
+  const Word again = values[5];
+  EXPECT_FALSE(store.insert_reserved(&again, hash_words(&again, 1), 0).fresh);
+}
+
 // A one-thread search inserts within a reserve made without claim scratch:
 // ids in order of first occurrence, duplicates found, and no scratch memory.
 TEST(StateStore, InsertsWithinAReserveWithoutScratch) {

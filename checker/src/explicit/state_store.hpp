@@ -183,7 +183,16 @@ class StateStore {
   }
   Word tail_mask_ = ~Word{0};
   [[nodiscard]] bool grow_index(std::uint64_t states, const ParallelFor& parallel);
-  void rehash(StateId begin, StateId end, bool concurrent);
+  void rehash(StateId begin, StateId end);
+  struct Spilled {
+    StateId id;
+    std::uint64_t hash;
+  };
+  // Places the states whose home slot lies in part `part` of `parts` equal
+  // parts of the table within that part (thread-safe for distinct parts);
+  // those whose run of full slots reaches the part's end go to `spilled`.
+  void rehash_part(unsigned part, unsigned parts, std::vector<Spilled>& spilled);
+  void place(StateId id, std::uint64_t hash);  // serial, anywhere
   [[nodiscard]] bool grow_scratch(std::uint64_t entries);
   void min_key(std::size_t entry, std::uint64_t key);
   // Takes a block of scratch entries for claimer `lane`; returns its first
