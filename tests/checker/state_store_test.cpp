@@ -26,6 +26,19 @@ std::vector<Word> state_of(std::uint64_t n, std::size_t words) {
 
 std::uint64_t hash_of(const std::vector<Word>& w) { return hash_words(w.data(), w.size()); }
 
+// A ParallelFor on a team of `threads` threads, task t on thread t % threads.
+StateStore::ParallelFor team_of(std::size_t threads) {
+  return [threads](std::size_t tasks, const std::function<void(std::size_t)>& body) {
+    std::vector<std::thread> team;
+    for (std::size_t k = 0; k < threads; ++k) {
+      team.emplace_back([&, k] {
+        for (std::size_t t = k; t < tasks; t += threads) body(t);
+      });
+    }
+    for (auto& th : team) th.join();
+  };
+}
+
 TEST(StateStore, GivesDenseIdsInInsertionOrder) {
   MemoryBudget budget(std::uint64_t{1} << 30);
   StateStore store(2, 9, budget);
@@ -64,16 +77,7 @@ TEST(StateStore, FindsEveryStateAcrossResizes) {
   EXPECT_LT(per_state, 5 + 4 + 4 / 0.375 + 1);
   EXPECT_EQ(store.state_memory() + store.index_memory(), budget.used());
   // A resize with a rehash on three threads.
-  const auto three_threads = [](std::size_t tasks, const std::function<void(std::size_t)>& body) {
-    std::vector<std::thread> team;
-    for (std::size_t k = 0; k < 3; ++k) {
-      team.emplace_back([&, k] {
-        for (std::size_t t = k; t < tasks; t += 3) body(t);
-      });
-    }
-    for (auto& th : team) th.join();
-  };
-  ASSERT_TRUE(store.reserve(n, three_threads));
+  ASSERT_TRUE(store.reserve(n, team_of(3)));
   for (std::uint64_t i = 0; i < n; ++i) {
     auto w = state_of(i, 1);
     w[0] &= 0xFFFFFFFFFFULL;
@@ -109,16 +113,7 @@ TEST(StateStore, ParallelRehashFinishesRunsThatCrossItsParts) {
     const Word w = values[i];
     ASSERT_EQ(i, store.insert(&w, hash_words(&w, 1), 0).id);
   }
-  const auto two_threads = [](std::size_t tasks, const std::function<void(std::size_t)>& body) {
-    std::vector<std::thread> team;
-    for (std::size_t k = 0; k < 2; ++k) {
-      team.emplace_back([&, k] {
-        for (std::size_t t = k; t < tasks; t += 2) body(t);
-      });
-    }
-    for (auto& th : team) th.join();
-  };
-  ASSERT_TRUE(store.reserve(30000, two_threads, false));
+  ASSERT_TRUE(store.reserve(30000, team_of(2), false));
   ASSERT_EQ(slots * sizeof(std::uint32_t), store.index_memory());  // the table these homes are for
   for (std::size_t i = 0; i < values.size(); ++i) {
     const Word w = values[i];
