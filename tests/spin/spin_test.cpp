@@ -1,6 +1,6 @@
 // Differential tests against SPIN: every fixture and every seed ruleset (at
 // the reduced scopes of tests/seeds) is exported with promela::to_promela,
-// compiled with `spin -a` and a C compiler (pan_compiler), and checked with
+// compiled with `spin -a` and a C compiler (pan_compilers), and checked with
 // pan. SPIN and loophole's explicit engine must agree exactly on the number
 // of reachable states (pan stores loophole's states +
 // promela::state_offset), on whether a deadlock exists, on whether a
@@ -179,23 +179,37 @@ std::vector<Case> all_cases() {
   return out;
 }
 
-// The C compiler pan is built with: LOOPHOLE_PAN_CC when set, else the
-// first of tcc, clang and gcc that is installed. Compiling pan.c twice is
+// The C compilers pan may be built with: LOOPHOLE_PAN_CC alone when set,
+// else those of tcc, clang and gcc that are installed, in that order (the
+// next is tried when one cannot compile a model). Compiling pan.c twice is
 // most of each test's time: tcc compiles operators' pan.c in 0.17 s, clang
 // -O0 in 4.7 s and gcc -O0 in about 9 (pan runs slower from tcc, but these
 // models are small); every pan explores the same states.
-const std::string& pan_compiler() {
-  static const std::string cc = [] {
+const std::vector<std::string>& pan_compilers() {
+  static const std::vector<std::string> compilers = [] {
     const char* chosen = std::getenv("LOOPHOLE_PAN_CC");
-    if (chosen != nullptr && *chosen != '\0') return std::string(chosen);
-    for (const char* c : {"tcc", "clang"}) {
+    if (chosen != nullptr && *chosen != '\0') return std::vector<std::string>{chosen};
+    std::vector<std::string> out;
+    for (const char* c : {"tcc", "clang", "gcc"}) {
       if (std::system(("command -v " + std::string(c) + " > /dev/null 2>&1").c_str()) == 0) {
-        return std::string(c);
+        out.emplace_back(c);
       }
     }
-    return std::string("gcc");
+    return out;
   }();
-  return cc;
+  return compilers;
+}
+
+// Builds `exe` from dir/pan.c with `defines`; 0 when one compiler succeeded
+// (each one's messages go to log, the last attempt's kept).
+int compile_pan(const fs::path& dir, const std::string& exe, const std::string& defines,
+                const std::string& log) {
+  int status = -1;
+  for (const std::string& cc : pan_compilers()) {
+    status = run(dir, cc + " -O0 -w -DVECTORSZ=4096 -o " + exe + " " + defines + " pan.c", log);
+    if (status == 0) break;
+  }
+  return status;
 }
 
 class SpinAgrees : public ::testing::TestWithParam<Case> {};
@@ -223,10 +237,10 @@ TEST_P(SpinAgrees, OnStatesDeadlocksCyclesAndAssertions) {
     std::ofstream out(dir / "model.pml");
     out << promela::to_promela(*game, c.ruleset);
   }
-  const std::string cc = pan_compiler() + " -O0 -w -DVECTORSZ=4096 -o ";
   // Safety: state count, deadlocks (invalid end states), assertions.
   ASSERT_EQ(run(dir, "spin -o2 -a model.pml", "spin.log"), 0) << read_text(dir / "spin.log");
-  ASSERT_EQ(run(dir, cc + "pan -DSAFETY pan.c", "cc.log"), 0) << read_text(dir / "cc.log");
+  ASSERT_FALSE(pan_compilers().empty()) << "no C compiler (scripts/setup installs tcc)";
+  ASSERT_EQ(compile_pan(dir, "pan", "-DSAFETY", "cc.log"), 0) << read_text(dir / "cc.log");
   // (-m, the depth bound: the deepest of these searches reaches ~1,400, and
   // pan allocates the bound up front, 0.15 s a run at a million.)
   const std::string pan = "./pan -m100000 -w20 -n ";
@@ -236,7 +250,7 @@ TEST_P(SpinAgrees, OnStatesDeadlocksCyclesAndAssertions) {
   // Non-progress cycles: the model with its progress state.
   ASSERT_EQ(run(dir, "spin -o2 -DLH_PROGRESS -a model.pml", "spin-np.log"), 0)
       << read_text(dir / "spin-np.log");
-  ASSERT_EQ(run(dir, cc + "pan_np -DNP pan.c", "cc-np.log"), 0) << read_text(dir / "cc-np.log");
+  ASSERT_EQ(compile_pan(dir, "pan_np", "-DNP", "cc-np.log"), 0) << read_text(dir / "cc-np.log");
   ASSERT_EQ(run(dir, "./pan_np -m100000 -w20 -n -l -A", "np.log"), 0);
 
   const std::string count = read_text(dir / "count.log");
