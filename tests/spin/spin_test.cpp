@@ -200,8 +200,8 @@ const std::vector<std::string>& pan_compilers() {
   return compilers;
 }
 
-// Builds `exe` from dir/pan.c with `defines`; 0 when one compiler succeeded
-// (each one's messages go to log, the last attempt's kept).
+// Builds `exe` from dir/pan.c with `defines`, trying pan_compilers() in
+// turn; 0 when one succeeded. `log` holds the last attempt's messages.
 int compile_pan(const fs::path& dir, const std::string& exe, const std::string& defines,
                 const std::string& log) {
   int status = -1;

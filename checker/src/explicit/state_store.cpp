@@ -203,7 +203,7 @@ bool StateStore::grow_index(std::uint64_t states, const ParallelFor& parallel) {
       for (const Spilled& s : part) place(s.id, s.hash);
     }
   } else {
-    rehash(0, static_cast<StateId>(size_));
+    rehash();
   }
   return true;
 }
@@ -257,20 +257,21 @@ void StateStore::rehash_part(unsigned part, unsigned parts, std::vector<Spilled>
   }
 }
 
-void StateStore::rehash(StateId begin, StateId end) {
+void StateStore::rehash() {
   // Each state lands in a random slot of a table far larger than the caches:
   // hash a few states ahead and prefetch their slots.
   constexpr StateId ahead = 16;
   std::array<std::uint64_t, ahead> hashes{};
   std::vector<Word> w(words_);
-  for (StateId id = begin; id < end; ++id) {
+  const auto end = static_cast<StateId>(size_);
+  for (StateId id = 0; id < end; ++id) {
     load(id, w.data());
     const std::uint64_t hash = hash_words(w.data(), words_);
     __builtin_prefetch(&slots_[home(hash)], 1);  // (for writing)
-    if (id - begin >= ahead) place(id - ahead, hashes[(id - ahead) % ahead]);
+    if (id >= ahead) place(id - ahead, hashes[(id - ahead) % ahead]);
     hashes[id % ahead] = hash;
   }
-  for (StateId id = end - std::min(ahead, end - begin); id < end; ++id) {
+  for (StateId id = end - std::min(ahead, end); id < end; ++id) {
     place(id, hashes[id % ahead]);
   }
 }

@@ -183,7 +183,7 @@ class StateStore {
   }
   Word tail_mask_ = ~Word{0};
   [[nodiscard]] bool grow_index(std::uint64_t states, const ParallelFor& parallel);
-  void rehash(StateId begin, StateId end);
+  void rehash();  // every state, on this thread
   struct Spilled {
     StateId id;
     std::uint64_t hash;
