@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -126,6 +127,55 @@ TEST(StateStore, ParallelRehashFinishesRunsThatCrossItsParts) {
   }
   const Word again = values[5];
   EXPECT_FALSE(store.insert_reserved(&again, hash_words(&again, 1), 0).fresh);
+}
+
+// A parallel rehash reads the states a round at a time (rehash_round) and
+// sorts them by part; with three claimers the table has three parts, whose
+// bounds do not fall on a power of two. Every state must be found at its id
+// after it, the sorting buckets must be given back to the budget, and a
+// budget too small for the buckets falls back to the serial rehash.
+TEST(StateStore, ParallelRehashAcrossRoundsAndThreeParts) {
+  // Three rounds' worth: the table holds 2^20 slots at load 3/4, and the next
+  // state doubles it.
+  constexpr std::uint64_t n = std::uint64_t{3} * StateStore::rehash_round;
+  static_assert(n * 4 == (std::uint64_t{1} << 20) * 3);
+  constexpr std::uint64_t growth = (std::uint64_t{1} << 20) * sizeof(std::uint32_t);
+  // Each of the three readers sorts its third of a round into three buckets,
+  // each with room for all of it.
+  constexpr std::uint64_t buckets = std::uint64_t{3} * StateStore::rehash_round * 8;
+  const auto state = [](std::uint64_t i) -> Word {
+    return (i * 0x9E3779B97F4A7C15ULL) & 0xFFFFFFFFFFFFULL;  // 6 bytes
+  };
+  // The store's memory before the doubling is under 12 MiB: with 16 MiB more
+  // there is room for the table's growth and the buckets, with 5 MiB more
+  // only for the growth and the arena's and parents' next blocks.
+  for (const std::uint64_t spare : {std::uint64_t{16} << 20, std::uint64_t{5} << 20}) {
+    const bool tight = spare < growth + buckets;
+    SCOPED_TRACE(tight ? "no room for the buckets" : "room for the buckets");
+    MemoryBudget budget((std::uint64_t{12} << 20) + spare);
+    StateStore store(1, 6, budget);
+    store.set_claimers(3);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const Word w = state(i);
+      ASSERT_EQ(i, store.insert(&w, hash_words(&w, 1), 0).id);
+    }
+    ASSERT_EQ(growth, store.index_memory());
+    const std::uint64_t before = budget.used();
+    ASSERT_LE(before, std::uint64_t{12} << 20);
+    ASSERT_EQ(tight, budget.limit() - before < growth + buckets);
+    ASSERT_TRUE(store.reserve(1, team_of(3), false));
+    EXPECT_EQ(2 * growth, store.index_memory());
+    // The buckets were taken from the budget (and given back), or, where
+    // they did not fit, the rehash went serial.
+    EXPECT_EQ(!tight, budget.peak() >= before + growth + buckets);
+    EXPECT_EQ(store.state_memory() + store.index_memory(), budget.used());
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const Word w = state(i);
+      ASSERT_EQ(i, store.find(&w, hash_words(&w, 1))) << i;
+    }
+    const Word absent = 0xFFFFFFFFFFFFULL;
+    EXPECT_EQ(no_state, store.find(&absent, hash_words(&absent, 1)));
+  }
 }
 
 // A one-thread search inserts within a reserve made without claim scratch:

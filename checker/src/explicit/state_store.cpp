@@ -181,80 +181,99 @@ bool StateStore::grow_index(std::uint64_t states, const ParallelFor& parallel) {
   bits_ = bits;
   mask_ = static_cast<std::uint32_t>(capacity - 1);
   tombstones_ = 0;
-  // In parallel: the table is cut into one part per claimer (at least two),
-  // and each task reads every state but places only those whose home slot
-  // lies in its part, with plain stores. Split by state instead, both
-  // threads wrote every line of the table, with a compare-and-swap per slot,
-  // and the rehash took as long on two threads as on one (13.8 M operators
-  // states: 0.40 s in all either way, a tenth of the search; now 0.25-0.27 s
-  // on two). Reading and hashing every state on each thread costs a few
-  // nanoseconds a state; placing one, a write to a random line, about 18.
+  // In parallel: each part of the table on a thread of its own, plain
+  // stores (rehash_parallel). Split by state instead, both threads wrote
+  // every line of the table with a compare-and-swap per slot, and the rehash
+  // took as long on two threads as on one (13.8 M operators states: 0.40 s
+  // in all either way, a tenth of the search).
   constexpr StateId parallel_above = StateId{1} << 13;
-  if (parallel && size_ > parallel_above) {
-    const unsigned parts = std::max(2U, lanes_);
-    std::vector<std::vector<Spilled>> spilled(parts);
-    parallel(parts,
-             [&](std::size_t p) { rehash_part(static_cast<unsigned>(p), parts, spilled[p]); });
-    // A run of full slots that reaches the end of its part continues in the
-    // next one (or wraps to the start of the table): placed now, past the
-    // slots the other parts filled, which leaves every state reachable by
-    // probing from its home.
-    for (const auto& part : spilled) {
-      for (const Spilled& s : part) place(s.id, s.hash);
-    }
-  } else {
-    rehash();
-  }
+  if (!(parallel && size_ > parallel_above && rehash_parallel(parallel))) rehash();
   return true;
 }
 
-void StateStore::place(StateId id, std::uint64_t hash) {
-  const std::uint32_t value = fingerprint(hash) | id;
-  for (std::size_t i = home(hash);; i = (i + 1) & mask_) {
+void StateStore::place(Placed p) {
+  for (std::size_t i = p.home;; i = (i + 1) & mask_) {
     if ((slots_[i] & mask_) == mask_) {
-      slots_[i] = value;
+      slots_[i] = p.value;
       return;
     }
   }
 }
 
-void StateStore::rehash_part(unsigned part, unsigned parts, std::vector<Spilled>& spilled) {
+bool StateStore::rehash_parallel(const ParallelFor& parallel) {
+  // The table is cut into one part per claimer (at least two), and the states
+  // are taken a round at a time: first each task reads and hashes its share
+  // of the round and sorts its states into one bucket per part (without a
+  // branch: one on a random hash mispredicts every other state), then each
+  // task places its part's states from every bucket, in id order, with plain
+  // stores. Placing a state is a write to a random line of a table far larger
+  // than the caches (about 18 ns, whatever the prefetch distance); reading
+  // and hashing it, about 6 ns, done once (when each task read every state
+  // and kept its part's, that was half of the rehash on two threads). A run
+  // of full slots that reaches the end of its part continues in the next one
+  // (or wraps to the start of the table): such states are placed at the end,
+  // serially, past the slots the other parts filled, which leaves every state
+  // reachable by probing from its home.
+  const std::size_t parts = std::max<std::size_t>(2, lanes_);
   const std::uint64_t capacity = std::uint64_t{mask_} + 1;
-  const std::size_t lo = capacity * part / parts, hi = capacity * (part + 1) / parts;
-  // The part's states are gathered a block at a time without a branch (one
-  // on whether a random hash falls in the part mispredicts every other
-  // state), then placed, their slots prefetched a few states ahead as in
-  // rehash(): the part is still far larger than the caches.
-  constexpr std::size_t block = 512, ahead = 16;
-  std::array<Spilled, block> found;
-  const auto place_in_part = [&](const Spilled& s) {
-    const std::uint32_t value = fingerprint(s.hash) | s.id;
-    for (std::size_t i = home(s.hash); i < hi; ++i) {
-      if ((slots_[i] & mask_) == mask_) {
-        slots_[i] = value;
-        return;
+  // Part q: the homes h with h * parts >> bits_ == q, i.e. from
+  // ceil(q * capacity / parts).
+  std::vector<std::size_t> part_begin(parts + 1);
+  for (std::size_t q = 0; q <= parts; ++q) part_begin[q] = (q * capacity + parts - 1) / parts;
+  // A reader's bucket for each part has room for all of the reader's slice
+  // of a round: parts * round states' worth in all (4 MiB on two threads).
+  const StateId round_states = std::min<StateId>(rehash_round, static_cast<StateId>(size_));
+  const std::size_t slice = (round_states + parts - 1) / parts;  // states a reader reads
+  const std::uint64_t bucket_bytes = parts * parts * slice * sizeof(Placed);
+  if (!budget_.acquire(bucket_bytes)) return false;
+  const auto buckets = std::make_unique_for_overwrite<Placed[]>(parts * parts * slice);
+  std::vector<std::size_t> filled(parts * parts);  // by reader * parts + part
+  std::vector<std::vector<Placed>> spilled(parts);
+  const auto end = static_cast<StateId>(size_);
+  for (std::uint64_t round = 0; round < end; round += round_states) {
+    const std::uint64_t round_end = std::min<std::uint64_t>(end, round + round_states);
+    parallel(parts, [&](std::size_t reader) {
+      Placed* mine = buckets.get() + reader * parts * slice;
+      std::vector<std::size_t> n(parts);
+      std::vector<Word> w(words_);
+      const auto from = static_cast<StateId>(round + (round_end - round) * reader / parts);
+      const auto to = static_cast<StateId>(round + (round_end - round) * (reader + 1) / parts);
+      for (StateId id = from; id < to; ++id) {
+        load(id, w.data());
+        const std::uint64_t hash = hash_words(w.data(), words_);
+        const auto h = static_cast<std::uint32_t>(home(hash));
+        const std::size_t q = (h * parts) >> bits_;
+        mine[q * slice + n[q]++] = {h, fingerprint(hash) | id};
       }
-    }
-    spilled.push_back(s);
-  };
-  std::vector<Word> w(words_);
-  for (StateId id = 0; id < size_;) {
-    std::size_t n = 0;
-    for (; n < block && id < size_; ++id) {
-      load(id, w.data());
-      const std::uint64_t hash = hash_words(w.data(), words_);
-      const std::size_t h = home(hash);
-      found[n] = {id, hash};
-      n += static_cast<std::size_t>(h >= lo) & static_cast<std::size_t>(h < hi);
-    }
-    for (std::size_t k = 0; k < std::min(n, ahead); ++k) {
-      __builtin_prefetch(&slots_[home(found[k].hash)], 1);  // (for writing)
-    }
-    for (std::size_t k = 0; k < n; ++k) {
-      if (k + ahead < n) __builtin_prefetch(&slots_[home(found[k + ahead].hash)], 1);
-      place_in_part(found[k]);
-    }
+      for (std::size_t q = 0; q < parts; ++q) filled[reader * parts + q] = n[q];
+    });
+    parallel(parts, [&](std::size_t q) {
+      const std::size_t hi = part_begin[q + 1];
+      constexpr std::size_t ahead = 16;
+      for (std::size_t reader = 0; reader < parts; ++reader) {
+        const Placed* bucket = buckets.get() + (reader * parts + q) * slice;
+        const std::size_t n = filled[reader * parts + q];
+        for (std::size_t k = 0; k < std::min(n, ahead); ++k) {
+          __builtin_prefetch(&slots_[bucket[k].home], 1);  // (for writing)
+        }
+        for (std::size_t k = 0; k < n; ++k) {
+          if (k + ahead < n) __builtin_prefetch(&slots_[bucket[k + ahead].home], 1);
+          std::size_t i = bucket[k].home;
+          while (i < hi && (slots_[i] & mask_) != mask_) ++i;
+          if (i < hi) {
+            slots_[i] = bucket[k].value;
+          } else {
+            spilled[q].push_back(bucket[k]);
+          }
+        }
+      }
+    });
   }
+  budget_.release(bucket_bytes);
+  for (const auto& part : spilled) {
+    for (const Placed& p : part) place(p);
+  }
+  return true;
 }
 
 void StateStore::rehash() {
@@ -268,11 +287,11 @@ void StateStore::rehash() {
     load(id, w.data());
     const std::uint64_t hash = hash_words(w.data(), words_);
     __builtin_prefetch(&slots_[home(hash)], 1);  // (for writing)
-    if (id >= ahead) place(id - ahead, hashes[(id - ahead) % ahead]);
+    if (id >= ahead) place(placed(id - ahead, hashes[(id - ahead) % ahead]));
     hashes[id % ahead] = hash;
   }
   for (StateId id = end - std::min(ahead, end); id < end; ++id) {
-    place(id, hashes[id % ahead]);
+    place(placed(id, hashes[id % ahead]));
   }
 }
 

@@ -118,6 +118,9 @@ class StateStore {
   // measure on, the two virtual CPUs are at times far apart, and a line
   // last written by the other costs hundreds of nanoseconds to take back.
   static constexpr std::size_t claim_block = 256;
+  // States a parallel rehash reads (and sorts by part of the table) before
+  // it places them: its buckets take 8 bytes for each.
+  static constexpr StateId rehash_round = StateId{1} << 18;
   struct Cursor {
     std::size_t next = 0, end = 0;
     unsigned lane = 0;  // < claimers()
@@ -184,15 +187,16 @@ class StateStore {
   Word tail_mask_ = ~Word{0};
   [[nodiscard]] bool grow_index(std::uint64_t states, const ParallelFor& parallel);
   void rehash();  // every state, on this thread
-  struct Spilled {
-    StateId id;
-    std::uint64_t hash;
+  // Every state, on `parallel`: false when the budget refuses its buckets.
+  [[nodiscard]] bool rehash_parallel(const ParallelFor& parallel);
+  // A state on its way to the grown table: its home slot and slot value.
+  struct Placed {
+    std::uint32_t home, value;
   };
-  // Places the states whose home slot lies in part `part` of `parts` equal
-  // parts of the table within that part (thread-safe for distinct parts);
-  // those whose run of full slots reaches the part's end go to `spilled`.
-  void rehash_part(unsigned part, unsigned parts, std::vector<Spilled>& spilled);
-  void place(StateId id, std::uint64_t hash);  // serial, anywhere
+  [[nodiscard]] Placed placed(StateId id, std::uint64_t hash) const {
+    return {static_cast<std::uint32_t>(home(hash)), fingerprint(hash) | id};
+  }
+  void place(Placed p);  // serial, anywhere
   [[nodiscard]] bool grow_scratch(std::uint64_t entries);
   void min_key(std::size_t entry, std::uint64_t key);
   // Takes a block of scratch entries for claimer `lane`; returns its first
