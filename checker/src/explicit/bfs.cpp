@@ -55,10 +55,10 @@ struct alignas(64) TaskBuffer {
   StateId first = 0, last = 0;     // sources [first, last)
   std::unique_ptr<Word[]> words;   // packed successors, words() each (no
   std::size_t used = 0, room = 0;  // zero-filling: they are written over)
-  std::vector<std::uint64_t> hashes;
-  std::vector<std::uint16_t> labels;
-  std::vector<StateStore::Ref> refs;
-  std::vector<std::uint32_t> degrees;                            // successors per source
+  LineVector<std::uint64_t> hashes;
+  LineVector<std::uint16_t> labels;
+  LineVector<StateStore::Ref> refs;
+  LineVector<std::uint32_t> degrees;                             // successors per source
   std::array<std::uint64_t, EdgeStore::raw_labels / 64> seen{};  // raw move labels present
   std::uint64_t fresh = 0;                                       // first claims of new states
   StateId first_id = 0;                                          // id of the task's first new state
@@ -68,8 +68,8 @@ struct alignas(64) TaskBuffer {
 
 struct alignas(64) WorkerScratch {
   StateStore::Cursor cursor;
-  std::vector<Word> words;
-  StateVec state;
+  LineVector<Word> words;
+  LineVector<std::int32_t> state;
   FlatSuccessors successors;
 };
 

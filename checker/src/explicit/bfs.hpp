@@ -16,6 +16,7 @@
 #include "loophole/checker/semantics.hpp"
 
 #include "explicit_graph.hpp"
+#include "line_vector.hpp"
 #include "packer.hpp"
 
 namespace loophole::checker {
@@ -44,13 +45,13 @@ struct FlatSuccessors {
   };
   std::size_t fields = 0;
   std::size_t count = 0;
-  std::vector<std::int32_t> states;
-  std::vector<MoveInfo> moves;
+  LineVector<std::int32_t> states;
+  LineVector<MoveInfo> moves;
   // With has_dirty, successor i's fields that may differ from the source
   // state are the bits set in dirty[i * dirty_words(fields) ..] (a superset
   // of those that differ); without, the engine compares every field.
   bool has_dirty = false;
-  std::vector<std::uint64_t> dirty;
+  LineVector<std::uint64_t> dirty;
   std::unique_ptr<Scratch> scratch;
   [[nodiscard]] static std::size_t dirty_words(std::size_t fields) { return (fields + 63) / 64; }
   [[nodiscard]] const std::int32_t* state(std::size_t i) const { return &states[i * fields]; }
@@ -66,7 +67,7 @@ struct FlatSuccessors {
   const Packer* pack_with = nullptr;
   const Word* pack_base = nullptr;
   bool wrote_packed = false;
-  std::vector<Word> packed;
+  LineVector<Word> packed;
   // The engine may give room of its own for them (packed_room words at
   // packed_into, with packed_external set): add_packed() then writes there,
   // and the engine has nothing to copy. A successor past that room moves

@@ -44,28 +44,28 @@ struct Frame {
 };
 
 struct FrameSave {
-  std::vector<std::int32_t> state;
-  std::vector<std::int64_t> locals;  // Scratch::locals
-  std::vector<std::int32_t> outcomes;
+  LineVector<std::int32_t> state;
+  LineVector<std::int64_t> locals;  // Scratch::locals
+  LineVector<std::int32_t> outcomes;
   int self = -1, picker = -1;
   bool nature = false, progress = false;
 };
 
 // owner: the id of the Program these buffers are sized for.
-struct Scratch final : FlatSuccessors::Scratch {
-  std::vector<std::int32_t> work, gap_state;
+struct alignas(64) Scratch final : FlatSuccessors::Scratch {
+  LineVector<std::int32_t> work, gap_state;
   // What a choice point saves besides the work state, in one piece: the
   // bits of the fields written since the source state (dirty_words), the
   // binders, the `for` counters (registers).
-  std::vector<std::int64_t> locals;
-  std::vector<std::uint64_t> gap_dirty;
-  std::vector<std::int64_t> aux_binders;
-  std::vector<Frame> frames;
-  std::vector<FrameSave> saves;
-  std::vector<std::int32_t> outcomes;  // of a choice with a single outcome run at once
-  std::vector<std::int32_t> counts;
-  std::vector<std::int64_t> suffix;
-  std::vector<Move> moves;
+  LineVector<std::int64_t> locals;
+  LineVector<std::uint64_t> gap_dirty;
+  LineVector<std::int64_t> aux_binders;
+  LineVector<Frame> frames;
+  LineVector<FrameSave> saves;
+  LineVector<std::int32_t> outcomes;  // of a choice with a single outcome run at once
+  LineVector<std::int32_t> counts;
+  LineVector<std::int64_t> suffix;
+  LineVector<Move> moves;
   FlatSuccessors flat;  // for successors()
   StateVec unpacked;
 };
@@ -832,7 +832,7 @@ class Runner : ExprMachine {
   }
 
   // Saves everything an outcome may change as the newest frame's start.
-  void push_frame(const Frame& f, const std::vector<std::int32_t>& outcomes) {
+  void push_frame(const Frame& f, const LineVector<std::int32_t>& outcomes) {
     const std::size_t depth = sc_.frames.size();
     sc_.frames.push_back(f);
     if (sc_.saves.size() <= depth) sc_.saves.resize(depth + 1);

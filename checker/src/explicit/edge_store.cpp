@@ -44,7 +44,7 @@ void EdgeStore::prepare_close(std::uint64_t end) {
 }
 
 void EdgeStore::close_bases(std::uint64_t first, std::uint64_t first_edge,
-                            const std::vector<std::uint32_t>& degrees) {
+                            std::span<const std::uint32_t> degrees) {
   std::uint64_t count = first_edge, s = first;
   for (const std::uint32_t d : degrees) {
     if ((s & group_mask) == 0) base_[s >> group_shift] = count;
@@ -54,7 +54,7 @@ void EdgeStore::close_bases(std::uint64_t first, std::uint64_t first_edge,
 }
 
 void EdgeStore::close_offsets(std::uint64_t first, std::uint64_t first_edge,
-                              const std::vector<std::uint32_t>& degrees) {
+                              std::span<const std::uint32_t> degrees) {
   std::uint64_t count = first_edge, s = first;
   for (const std::uint32_t d : degrees) {
     set_rel(s, count);

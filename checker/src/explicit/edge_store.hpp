@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "loophole/checker/explored.hpp"
@@ -68,9 +69,9 @@ class EdgeStore {
   // result is close_states()'s.
   void prepare_close(std::uint64_t end);
   void close_bases(std::uint64_t first, std::uint64_t first_edge,
-                   const std::vector<std::uint32_t>& degrees);
+                   std::span<const std::uint32_t> degrees);
   void close_offsets(std::uint64_t first, std::uint64_t first_edge,
-                     const std::vector<std::uint32_t>& degrees);
+                     std::span<const std::uint32_t> degrees);
   void finish_close(std::uint64_t end, std::uint64_t edges);
   void set(std::uint64_t e, StateId to, std::uint16_t raw_label) {
     to_[e] = to;
