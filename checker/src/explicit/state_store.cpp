@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <stdexcept>
 
 namespace loophole::checker {
@@ -226,7 +228,13 @@ bool StateStore::rehash_parallel(const ParallelFor& parallel) {
   const std::size_t slice = (round_states + parts - 1) / parts;  // states a reader reads
   const std::uint64_t bucket_bytes = parts * parts * slice * sizeof(Placed);
   if (!budget_.acquire(bucket_bytes)) return false;
-  const auto buckets = std::make_unique_for_overwrite<Placed[]>(parts * parts * slice);
+  // (Left uninitialized; a heap that has not got them leaves the rehash
+  // serial, as the budget does.)
+  const std::unique_ptr<Placed[]> buckets(new (std::nothrow) Placed[parts * parts * slice]);
+  if (buckets == nullptr) {
+    budget_.release(bucket_bytes);
+    return false;
+  }
   std::vector<std::size_t> filled(parts * parts);  // by reader * parts + part
   std::vector<std::vector<Placed>> spilled(parts);
   const auto end = static_cast<StateId>(size_);
