@@ -14,6 +14,8 @@
 #include <new>
 #include <stdexcept>
 
+#include "line_vector.hpp"
+
 namespace loophole::checker {
 
 namespace {
@@ -242,8 +244,9 @@ bool StateStore::rehash_parallel(const ParallelFor& parallel) {
     const std::uint64_t round_end = std::min<std::uint64_t>(end, round + round_states);
     parallel(parts, [&](std::size_t reader) {
       Placed* mine = buckets.get() + reader * parts * slice;
-      std::vector<std::size_t> n(parts);
-      std::vector<Word> w(words_);
+      // (Written for every state: on lines of their own, line_vector.hpp.)
+      LineVector<std::size_t> n(parts);
+      LineVector<Word> w(words_);
       const auto from = static_cast<StateId>(round + (round_end - round) * reader / parts);
       const auto to = static_cast<StateId>(round + (round_end - round) * (reader + 1) / parts);
       for (StateId id = from; id < to; ++id) {
