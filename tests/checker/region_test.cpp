@@ -156,6 +156,96 @@ TEST(Populate, ReserveBackedBacksWhatTheVectorAdds) {
   EXPECT_EQ(before, v.data());
 }
 
+TEST(Backing, BacksWhatWasAddedInGrainsOverTheTeamInOnePhase) {
+  const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+  Region r;
+  r.reserve(4 * two_mib, false);
+  ASSERT_NE(nullptr, r.data());
+  Region probe;
+  probe.reserve(two_mib, false);
+  if (!populate(probe.data(), page)) GTEST_SKIP() << "no MADV_POPULATE_WRITE here";
+  int phases = 0;
+  std::vector<std::size_t> tasks;
+  const ParallelFor team = [&](std::size_t n, const std::function<void(std::size_t)>& body) {
+    ++phases;
+    for (std::size_t t = n; t-- > 0;) {  // in any order
+      tasks.push_back(t);
+      body(t);
+    }
+  };
+  Backing b;
+  // Two and a half grains, then one page from the middle of page 100 on
+  // (only whole pages: none), then pages 600..602 (one task).
+  b.add(r.data(), 2 * backing_grain + backing_grain / 2);
+  b.add(r.data() + 100 * page + 1, page);
+  b.add(r.data() + 600 * page, 3 * page);
+  EXPECT_EQ(2 * backing_grain + backing_grain / 2 + 3 * page, b.bytes());
+  EXPECT_EQ(std::vector<bool>(4 * two_mib / page, false), resident(r.data(), 4 * two_mib));
+  EXPECT_TRUE(b.run(team));
+  EXPECT_EQ(1, phases);
+  EXPECT_EQ((std::vector<std::size_t>{3, 2, 1, 0}), tasks);
+  EXPECT_EQ(0U, b.bytes());
+  const std::vector<bool> in = resident(r.data(), 4 * two_mib);
+  const std::uint64_t first = (2 * backing_grain + backing_grain / 2) / page;
+  for (std::uint64_t i = 0; i < in.size(); ++i) {
+    ASSERT_EQ(i < first || (i >= 600 && i < 603), in[i]) << "page " << i;
+  }
+  // Run again: nothing left to back, no phase.
+  EXPECT_TRUE(b.run(team));
+  EXPECT_EQ(1, phases);
+}
+
+TEST(Backing, OneTaskOrNoTeamRunsOnThisThreadAndClearForgets) {
+  const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+  Region r;
+  r.reserve(two_mib, false);
+  ASSERT_NE(nullptr, r.data());
+  Region probe;
+  probe.reserve(two_mib, false);
+  if (!populate(probe.data(), page)) GTEST_SKIP() << "no MADV_POPULATE_WRITE here";
+  int phases = 0;
+  const ParallelFor team = [&](std::size_t n, const std::function<void(std::size_t)>& body) {
+    ++phases;
+    for (std::size_t t = 0; t < n; ++t) body(t);
+  };
+  Backing b;
+  b.add(r.data(), 2 * page);
+  EXPECT_TRUE(b.run(team));  // one task: on this thread
+  EXPECT_EQ(0, phases);
+  b.add(r.data() + 10 * page, 3 * backing_grain);
+  EXPECT_TRUE(b.run());  // no team: one call
+  EXPECT_EQ(0, phases);
+  b.add(r.data() + two_mib - 2 * page, 2 * page);
+  b.clear();
+  EXPECT_EQ(0U, b.bytes());
+  EXPECT_TRUE(b.run(team));
+  const std::vector<bool> in = resident(r.data(), two_mib);
+  for (std::uint64_t i = 0; i < in.size(); ++i) {
+    ASSERT_EQ(i < 2 || (i >= 10 && i < 10 + 3 * backing_grain / page), in[i]) << "page " << i;
+  }
+}
+
+TEST(StableArray, GrowthLeftToABackingIsBackedWhenItRuns) {
+  MemoryBudget budget(std::uint64_t{1} << 30);
+  StableArray<std::uint32_t, 10> a;  // blocks of 4 KiB
+  Backing later;
+  ASSERT_TRUE(a.ensure(3000, budget, later));
+  EXPECT_EQ(3072U, a.capacity());
+  EXPECT_EQ(3 * 4096U, later.bytes());
+  const auto* base = reinterpret_cast<const std::uint8_t*>(&a[0]);
+  EXPECT_EQ(std::vector<bool>(4, false), resident(base, std::uint64_t{4} * 4096));
+  if (!later.run()) GTEST_SKIP() << "no MADV_POPULATE_WRITE here";
+  EXPECT_EQ((std::vector<bool>{true, true, true, false}), resident(base, std::uint64_t{4} * 4096));
+  ASSERT_TRUE(a.ensure(3072, budget, later));  // within the capacity: nothing
+  EXPECT_EQ(0U, later.bytes());
+  // Refused by the budget: what did fit is still left to back.
+  MemoryBudget small(8192);
+  StableArray<std::uint32_t, 10> b;
+  EXPECT_FALSE(b.ensure(4096, small, later));
+  EXPECT_EQ(2048U, b.capacity());
+  EXPECT_EQ(8192U, later.bytes());
+}
+
 TEST(StableArray, WhatItGrowsIsBackedAtOnce) {
   MemoryBudget budget(std::uint64_t{1} << 30);
   StableArray<std::uint32_t, 10> a;  // blocks of 4 KiB

@@ -520,11 +520,14 @@ class Search {
     // A chunk one thread does alone needs no claims (insert_chunk).
     const bool direct = !serial && (solo_ || workers_.size() == 1);
     const std::uint64_t slack = direct ? 0 : StateStore::claim_block * scratch_.size();
-    if (!store_.reserve(records + slack, parallel, !direct) ||
-        !edges_.reserve(edges_.states() + n, edges_.size() + records, parallel)) {
+    // (What the arrays grow by is backed in one go, on the team: backing_.)
+    if (!store_.reserve(records + slack, parallel, !direct, &backing_) ||
+        !edges_.reserve(edges_.states() + n, edges_.size() + records, parallel, &backing_)) {
+      backing_.clear();
       stop(Completion::memory_limit);
       return false;
     }
+    backing_.run(parallel);
     lap.to(&PhaseTimes::reserve);
     if (direct) {
       insert_chunk(tasks);
@@ -620,6 +623,7 @@ class Search {
   std::vector<Final> finals_;  // the last phase of a chunk, and its regions
   std::vector<std::size_t> final_bounds_;
   std::vector<WorkerScratch> scratch_;
+  Backing backing_;                            // a chunk's growth, backed after reserve
   std::vector<TaskBuffer*> tasks_;             // the current chunk's
   std::vector<std::deque<TaskBuffer>> pools_;  // the buffers, per region
   [[nodiscard]] TaskBuffer& task(std::size_t t) const { return *tasks_[t]; }

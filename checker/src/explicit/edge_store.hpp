@@ -47,9 +47,10 @@ class EdgeStore {
 
   // Room for `states` closed states and `edges` edges in all; false when the
   // budget refuses.
-  // (Grown memory is populated at once, on `parallel` when given.)
+  // (Grown memory is populated at once, on `parallel` when given, or left
+  // to `later` when given.)
   [[nodiscard]] bool reserve(std::uint64_t states, std::uint64_t edges,
-                             const ParallelFor& parallel = {});
+                             const ParallelFor& parallel = {}, Backing* later = nullptr);
   // Appends an edge of the open state (the one after the last closed state).
   void add(StateId to, std::uint16_t raw_label);
   void close_state();  // the open state's list is complete; the next state opens

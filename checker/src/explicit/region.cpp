@@ -72,6 +72,44 @@ bool populate(void* at, std::size_t bytes, const ParallelFor& parallel) {
 #endif
 }
 
+void Backing::add(void* p, std::size_t bytes) {
+  // (Trimmed to whole pages here, so that the tasks split on page bounds.)
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const auto addr = reinterpret_cast<std::uintptr_t>(p);
+  const auto begin = (addr + page - 1) / page * page;
+  const auto end = (addr + bytes) / page * page;
+  if (end > begin) ranges_.push_back({static_cast<std::uint8_t*>(p) + (begin - addr), end - begin});
+}
+
+std::size_t Backing::bytes() const {
+  std::size_t n = 0;
+  for (const Range& r : ranges_) n += r.bytes;
+  return n;
+}
+
+bool Backing::run(const ParallelFor& parallel) {
+  tasks_.clear();
+  if (parallel) {
+    for (const Range& r : ranges_) {
+      for (std::size_t at = 0; at < r.bytes; at += backing_grain) {
+        tasks_.push_back({r.at + at, std::min(backing_grain, r.bytes - at)});
+      }
+    }
+  }
+  bool ok = true;
+  if (tasks_.size() < 2) {
+    for (const Range& r : ranges_) ok = populate(r.at, r.bytes) && ok;
+  } else {
+    std::atomic<bool> all{true};
+    parallel(tasks_.size(), [&](std::size_t t) {
+      if (!populate(tasks_[t].at, tasks_[t].bytes)) all.store(false, std::memory_order_relaxed);
+    });
+    ok = all.load(std::memory_order_relaxed);
+  }
+  ranges_.clear();
+  return ok;
+}
+
 void Region::reset() {
   if (mapping_ != nullptr) munmap(mapping_, mapped_);
   mapping_ = nullptr;

@@ -98,9 +98,10 @@ class StateStore {
   using ParallelFor = checker::ParallelFor;  // (memory.hpp)
   // Room for `extra` more states (hash index, arena and, with `claims`, the
   // scratch a batch of claims writes). False when the memory budget or the
-  // id space refuses; nothing is lost then.
+  // id space refuses; nothing is lost then. The arena and parents are
+  // backed at once (on `parallel`), or left to `later` when given.
   [[nodiscard]] bool reserve(std::uint64_t extra, const ParallelFor& parallel = {},
-                             bool claims = true);
+                             bool claims = true, Backing* later = nullptr);
   // Starts loading the hash slot `hash` probes first (claims of a batch
   // issue this a few records ahead: the index is far larger than the caches),
   // exclusive: a new state's claim writes it. (Measured on cosmere, two
