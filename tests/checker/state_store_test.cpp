@@ -269,6 +269,79 @@ TEST(StateStore, ConcurrentClaimsNumberLikeSequentialInsertion) {
   }
 }
 
+// What each claim says it did to its entry's earliest key (displaced) is
+// enough to tell the earliest claims without reading the entries: those
+// that made an entry or replaced a key, less those whose key was replaced
+// in turn. BFS counts each task's new states so (claim_task).
+TEST(StateStore, DisplacedKeysTellTheEarliestClaims) {
+  constexpr std::size_t words = 2;
+  std::vector<std::vector<Word>> claims;
+  for (std::uint64_t k = 0; k < 20000; ++k) claims.push_back(state_of((k * 7919) % 6000, words));
+  for (const int threads : {1, 2, 4}) {
+    MemoryBudget budget(std::uint64_t{1} << 30);
+    StateStore store(words, 9, budget);
+    for (std::uint64_t n = 0; n < 1000; ++n) {
+      const auto w = state_of(n * 6, words);
+      store.insert(w.data(), hash_of(w), no_state);
+    }
+    store.set_claimers(static_cast<unsigned>(threads));
+    ASSERT_TRUE(store.reserve(claims.size() + threads * StateStore::claim_block));
+    std::vector<StateStore::Ref> refs(claims.size());
+    std::vector<std::uint64_t> displaced(claims.size());
+    std::vector<std::thread> team;
+    for (int t = 0; t < threads; ++t) {
+      team.emplace_back([&, t] {
+        StateStore::Cursor cursor;
+        cursor.lane = static_cast<unsigned>(t);
+        for (std::size_t k = claims.size(); k-- > 0;) {  // from the back: many replacements
+          if (static_cast<int>(k % threads) == t) {
+            refs[k] = store.claim(claims[k].data(), hash_of(claims[k]), k, cursor, displaced[k]);
+          }
+        }
+      });
+    }
+    for (auto& th : team) th.join();
+    std::vector<int> earliest(claims.size(), 0);
+    std::size_t made = 0, replaced = 0;
+    for (std::size_t k = 0; k < claims.size(); ++k) {
+      if (displaced[k] == StateStore::not_earliest) continue;
+      ++earliest[k];
+      if (displaced[k] == StateStore::new_entry) {
+        ++made;
+      } else {
+        ASSERT_LT(displaced[k], claims.size());
+        ASSERT_GT(displaced[k], k);  // only a later key is replaced
+        --earliest[displaced[k]];
+        ++replaced;
+      }
+    }
+    std::size_t fresh = 0;
+    for (std::size_t k = 0; k < claims.size(); ++k) {
+      const StateStore::Ref r = refs[k];
+      const bool first = store.is_tentative(r) && store.first(r, k);
+      ASSERT_EQ(first ? 1 : 0, earliest[k]) << "claim " << k << ", " << threads << " threads";
+      fresh += first ? 1 : 0;
+    }
+    EXPECT_EQ(5000U, fresh) << threads << " threads";  // 6000 states, 1000 stored
+    EXPECT_GE(made, fresh);                            // (made and lost to a race too)
+    // Claimed from the back on one thread, every claim of a new state but
+    // its first replaces (the stored states are those divisible by 6).
+    if (threads == 1) {
+      std::size_t of_stored = 0;
+      for (std::uint64_t k = 0; k < claims.size(); ++k) of_stored += (k * 7919) % 6000 % 6 == 0;
+      EXPECT_EQ(3334U, of_stored);
+      EXPECT_EQ(claims.size() - of_stored - 5000U, replaced);
+      EXPECT_EQ(5000U, made);
+    }
+    for (std::size_t k = 0; k < claims.size(); ++k) {
+      if (store.is_tentative(refs[k]) && store.first(refs[k], k)) store.assign(refs[k], no_state);
+    }
+    store.commit(0, store.assigned());
+    store.end_batch();
+    EXPECT_EQ(6000U, store.size());
+  }
+}
+
 TEST(StateStore, UnassignedClaimsLeaveNoTrace) {
   MemoryBudget budget(std::uint64_t{1} << 30);
   StateStore store(1, 8, budget);

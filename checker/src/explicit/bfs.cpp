@@ -5,10 +5,11 @@
 // the successor function and packs every successor into its own buffer;
 // (2) claim, in parallel: every packed successor is looked up in the state
 // store, new ones claimed lock-free with a key = (task, position) that orders
-// them as a sequential search would meet them; (3) walk: in (source,
-// successor index) order, give each new state the next id at its first
-// occurrence and append the edges (on all threads: per-task counts and a
-// prefix sum give each task its first id and edge position); (4) commit, in
+// them as a sequential search would meet them, each task noting which of
+// its claims were earliest as they happen; (3) walk: in (source, successor
+// index) order, give each new state the next id at its first occurrence and
+// append the edges (on all threads: the claims' per-task counts and a prefix
+// sum give each task its first id and edge position); (4) commit, in
 // parallel: copy new states into the arena and finish their hash slots.
 // Numbering, parents and edges are therefore exactly those of a one-thread
 // search, for every thread count and every chunking. What stays serial is per
@@ -60,10 +61,17 @@ struct alignas(64) TaskBuffer {
   LineVector<StateStore::Ref> refs;
   LineVector<std::uint32_t> degrees;                             // successors per source
   std::array<std::uint64_t, EdgeStore::raw_labels / 64> seen{};  // raw move labels present
-  std::uint64_t fresh = 0;                                       // first claims of new states
-  StateId first_id = 0;                                          // id of the task's first new state
+  // The task's claims that made their entry or took its earliest key from
+  // a later task's claim, in order: record << 32 | reference. The task's
+  // new states are those of them still earliest when the claims are done.
+  std::unique_ptr<std::uint64_t[]> firsts;  // (room for every record)
+  std::size_t firsts_room = 0, firsts_used = 0;
+  StateId first_id = 0;          // id of the task's first new state
   std::uint64_t first_edge = 0;  // position of the task's first edge
   std::uint64_t accounted = 0;   // bytes acquired from the budget
+  // Of `firsts`, how many earlier tasks' claims took back (added to by the
+  // claiming thread, on a line of its own).
+  alignas(64) std::atomic<std::uint64_t> lost{0};
 };
 
 struct alignas(64) WorkerScratch {
@@ -304,7 +312,10 @@ class Search {
     }
   }
 
-  void claim_task(std::size_t t, StateStore::Cursor& cursor) {
+  // Claims task t's successors; and, when the walk is walk_parallel, notes
+  // the task's earliest claims (firsts, lost) and gives the edges of its
+  // sources' groups their bases (EdgeStore::close_bases).
+  void claim_task(std::size_t t, StateStore::Cursor& cursor, bool parallel_walk) {
     TaskBuffer& b = task(t);
     const std::size_t words = packer_.words();
     const std::uint64_t base = std::uint64_t{t} << 32;
@@ -312,10 +323,49 @@ class Search {
     b.refs.resize(n);
     constexpr std::size_t ahead = 16;  // prefetch the hash slots of later records
     for (std::size_t j = 0; j < std::min(ahead, n); ++j) store_.prefetch(b.hashes[j]);
+    std::uint64_t* const firsts = b.firsts.get();
+    std::size_t used = 0;
     for (std::size_t j = 0; j < n; ++j) {
       if (j + ahead < n) store_.prefetch(b.hashes[j + ahead]);
-      b.refs[j] = store_.claim(b.words.get() + j * words, b.hashes[j], base | j, cursor);
+      std::uint64_t displaced = 0;
+      const StateStore::Ref r =
+          store_.claim(b.words.get() + j * words, b.hashes[j], base | j, cursor, displaced);
+      b.refs[j] = r;
+      // (Written always, kept when earliest: no branch on a coin flip.)
+      firsts[used] = std::uint64_t{j} << 32 | r;
+      used += displaced != StateStore::not_earliest ? 1 : 0;
+      if (displaced < StateStore::new_entry) [[unlikely]] {
+        task(displaced >> 32).lost.fetch_add(1, std::memory_order_relaxed);
+      }
     }
+    b.firsts_used = used;
+    if (parallel_walk) edges_.close_bases(b.first, b.first_edge, b.degrees);
+  }
+
+  // Before the claims: room in each task's firsts for all of its records
+  // (asked of the budget: false when it refuses, before any claim); and,
+  // for walk_parallel(), each task's first edge position and room for the
+  // edges' group bases.
+  bool claims_ready(std::size_t tasks, bool parallel_walk) {
+    if (edges_.states() != task(0).first) {
+      throw std::logic_error("loophole: internal error: a chunk does not start at the open state");
+    }
+    std::uint64_t edge = edges_.size();
+    for (std::size_t t = 0; t < tasks; ++t) {
+      TaskBuffer& b = task(t);
+      b.first_edge = edge;
+      edge += b.hashes.size();
+      if (b.firsts_room < b.hashes.size()) {
+        const std::size_t room = std::max(b.hashes.size(), 2 * b.firsts_room);
+        const std::uint64_t more = (room - b.firsts_room) * sizeof(std::uint64_t);
+        if (!budget_.acquire(more)) return false;
+        b.accounted += more;
+        b.firsts = std::make_unique_for_overwrite<std::uint64_t[]>(room);
+        b.firsts_room = room;
+      }
+    }
+    if (parallel_walk) edges_.prepare_close(task(tasks - 1).last);
+    return true;
   }
 
   // One thread's chunk: every successor goes into the store as it comes, in
@@ -344,38 +394,20 @@ class Search {
     }
   }
 
-  // Numbers the new states and appends the edges on all threads: give each
-  // task its first edge position and count its first claims, give each task
-  // its first id (serial, per task only), then assign the ids, and then
-  // write the edges (which may point at ids of later tasks) while the new
-  // states are committed. The sources' edge offsets are closed alongside,
-  // in two parallel passes (group bases, then offsets). The result is
-  // walk_serial()'s.
+  // Numbers the new states and appends the edges on all threads, after the
+  // claims counted each task's first claims and closed the edges' group
+  // bases (claim_task): give each task its first id (serial, per task
+  // only), then assign the ids from each task's firsts, and then write the
+  // edges (which may point at ids of later tasks) while the new states are
+  // committed. The sources' edge offsets are closed alongside. The result
+  // is walk_serial()'s.
   void walk_parallel(std::size_t tasks) {
-    if (edges_.states() != task(0).first) {
-      throw std::logic_error("loophole: internal error: a chunk does not start at the open state");
-    }
-    std::uint64_t edge = edges_.size();
-    for (std::size_t t = 0; t < tasks; ++t) {
-      task(t).first_edge = edge;
-      edge += task(t).refs.size();
-    }
-    edges_.prepare_close(task(tasks - 1).last);
-    run_phase(tasks, [&](std::size_t t, int) {
-      TaskBuffer& b = task(t);
-      const std::uint64_t base = std::uint64_t{t} << 32;
-      b.fresh = 0;
-      for (std::size_t k = 0; k < b.refs.size(); ++k) {
-        const StateStore::Ref r = b.refs[k];
-        if (store_.is_tentative(r) && store_.first(r, base | k)) ++b.fresh;
-      }
-      edges_.close_bases(b.first, b.first_edge, b.degrees);
-    });
     std::uint64_t id = store_.size();
+    const std::uint64_t edge = task(tasks - 1).first_edge + task(tasks - 1).hashes.size();
     for (std::size_t t = 0; t < tasks; ++t) {
       TaskBuffer& b = task(t);
       b.first_id = static_cast<StateId>(id);
-      id += b.fresh;
+      id += b.firsts_used - b.lost.load(std::memory_order_relaxed);
       for (std::size_t w = 0; w < b.seen.size(); ++w) {
         for (std::uint64_t bits = b.seen[w]; bits != 0; bits &= bits - 1) {
           edges_.intern(static_cast<std::uint16_t>(w * 64 + std::countr_zero(bits)));
@@ -389,13 +421,17 @@ class Search {
       edges_.close_offsets(b.first, b.first_edge, b.degrees);
       const std::uint64_t base = std::uint64_t{t} << 32;
       StateId next = b.first_id, src = b.first;
-      std::size_t k = 0;
-      for (const std::uint32_t degree : b.degrees) {
-        for (const std::size_t end = k + degree; k < end; ++k) {
-          const StateStore::Ref r = b.refs[k];
-          if (store_.is_tentative(r) && store_.first(r, base | k)) store_.assign_as(r, next++, src);
-        }
-        ++src;
+      // (The firsts are in record order: the source of record k is found by
+      // walking the degrees alongside.)
+      std::size_t source = 0;
+      std::uint64_t end = b.degrees.empty() ? 0 : b.degrees[0];
+      for (std::size_t i = 0; i < b.firsts_used; ++i) {
+        const std::uint64_t f = b.firsts[i];
+        const std::uint64_t k = f >> 32;
+        const auto r = static_cast<StateStore::Ref>(f);
+        while (k >= end) end += b.degrees[++source];
+        if (store_.first(r, base | k))
+          store_.assign_as(r, next++, src + static_cast<StateId>(source));
       }
     });
   }
@@ -494,6 +530,8 @@ class Search {
         b.labels.clear();
         b.refs.clear();
         b.degrees.clear();
+        b.firsts_used = 0;
+        b.lost.store(0, std::memory_order_relaxed);
         b.seen.fill(0);
         first += size;
       }
@@ -534,12 +572,16 @@ class Search {
       lap.to(&PhaseTimes::claim);
       return true;
     }
+    if (!claims_ready(tasks, !serial)) {
+      stop(Completion::memory_limit);
+      return false;
+    }
     // (Worker w claims into scratch lane w: the lines it wrote last chunk.)
     for (std::size_t w = 0; w < scratch_.size(); ++w) {
       scratch_[w].cursor = {0, 0, static_cast<unsigned>(w)};
     }
     run_phase(tasks, [&](std::size_t t, int w) {
-      claim_task(t, scratch_[static_cast<std::size_t>(w)].cursor);
+      claim_task(t, scratch_[static_cast<std::size_t>(w)].cursor, !serial);
     });
     lap.to(&PhaseTimes::claim);
     bool whole = true;

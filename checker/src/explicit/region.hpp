@@ -72,7 +72,7 @@ class Backing {
   // populate() per range. False where the kernel cannot (see populate()).
   bool run(const ParallelFor& parallel = {});
   [[nodiscard]] std::size_t bytes() const;  // added and not yet backed
-  void clear() { ranges_.clear(); }          // forgets it (it faults in when touched)
+  void clear() { ranges_.clear(); }         // forgets it (it faults in when touched)
 
  private:
   struct Range {

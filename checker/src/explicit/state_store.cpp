@@ -113,10 +113,10 @@ bool StateStore::reserve(std::uint64_t extra, const ParallelFor& parallel, bool 
   }
   // (A word of slack after the last state: word_at() reads whole words.)
   const std::uint64_t arena = states * bytes_ + sizeof(Word);
-  const bool grown = later != nullptr ? arena_.ensure(arena, budget_, *later) &&
-                                            parents_.ensure(states, budget_, *later)
-                                      : arena_.ensure(arena, budget_, parallel) &&
-                                            parents_.ensure(states, budget_, parallel);
+  const bool grown =
+      later != nullptr
+          ? arena_.ensure(arena, budget_, *later) && parents_.ensure(states, budget_, *later)
+          : arena_.ensure(arena, budget_, parallel) && parents_.ensure(states, budget_, parallel);
   if (!(grown && (!claims || grow_scratch(extra)))) return false;
   // The batch's blocks: those within `extra` (a tentative reference must stay
   // below the index's id bits, which reserve() sized for size() + extra).
@@ -330,15 +330,17 @@ bool StateStore::grow_scratch(std::uint64_t entries) {
   return true;
 }
 
-void StateStore::min_key(std::size_t entry, std::uint64_t key) {
+std::uint64_t StateStore::min_key(std::size_t entry, std::uint64_t key) {
   std::atomic_ref<std::uint64_t> k(scratch_key_[entry]);
   std::uint64_t now = k.load(std::memory_order_relaxed);
-  while (key < now && !k.compare_exchange_weak(now, key, std::memory_order_relaxed)) {
+  while (key < now) {
+    if (k.compare_exchange_weak(now, key, std::memory_order_relaxed)) return now;
   }
+  return not_earliest;
 }
 
 StateStore::Ref StateStore::claim(const Word* state, std::uint64_t hash, std::uint64_t key,
-                                  Cursor& cursor) {
+                                  Cursor& cursor, std::uint64_t& displaced) {
   const std::uint32_t fp = fingerprint(hash);
   constexpr std::size_t none = ~std::size_t{0};
   std::size_t mine = none;
@@ -362,12 +364,13 @@ StateStore::Ref StateStore::claim(const Word* state, std::uint64_t hash, std::ui
       if (slot.compare_exchange_strong(v, fp | ref, std::memory_order_acq_rel,
                                        std::memory_order_acquire)) {
         scratch_published_[mine] = 1;
+        displaced = new_entry;
         return ref;
       }
     }
     const Ref r = v & mask_;
     if (r != mask_ - 1 && (v & ~mask_) == fp && equal(r, state)) {
-      if (r >= size_) min_key(r - size_, key);
+      displaced = r >= size_ ? min_key(r - size_, key) : not_earliest;
       return r;
     }
   }

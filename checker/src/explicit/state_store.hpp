@@ -130,7 +130,21 @@ class StateStore {
   [[nodiscard]] unsigned claimers() const { return lanes_; }
   // Thread-safe (one Cursor per thread, fresh for each batch). `key` orders
   // the claims of one batch (smaller = earlier).
-  Ref claim(const Word* state, std::uint64_t hash, std::uint64_t key, Cursor& cursor);
+  Ref claim(const Word* state, std::uint64_t hash, std::uint64_t key, Cursor& cursor) {
+    std::uint64_t displaced = 0;
+    return claim(state, hash, key, cursor, displaced);
+  }
+  // The same, saying what the claim did to the earliest key of its entry:
+  // `displaced` is not_earliest when it left it alone (a stored state, or an
+  // earlier claim's entry), new_entry when the claim made the entry, and
+  // otherwise the earlier-made but later key it replaced. So a caller can
+  // count each key's earliest claims as they happen: +1 for new_entry or a
+  // replacement, -1 for the replaced key. The earliest claim of an entry,
+  // once all are made, is one of those that got new_entry or replaced a key.
+  static constexpr std::uint64_t not_earliest = ~std::uint64_t{0};
+  static constexpr std::uint64_t new_entry = ~std::uint64_t{0} - 1;
+  Ref claim(const Word* state, std::uint64_t hash, std::uint64_t key, Cursor& cursor,
+            std::uint64_t& displaced);
   [[nodiscard]] bool is_tentative(Ref r) const { return r >= size_; }
   // Whether `key` was the earliest claim of tentative r.
   [[nodiscard]] bool first(Ref r, std::uint64_t key) const {
@@ -199,7 +213,9 @@ class StateStore {
   }
   void place(Placed p);  // serial, anywhere
   [[nodiscard]] bool grow_scratch(std::uint64_t entries);
-  void min_key(std::size_t entry, std::uint64_t key);
+  // Lowers the entry's key to `key`; returns the key replaced, or
+  // not_earliest when it was not larger.
+  std::uint64_t min_key(std::size_t entry, std::uint64_t key);
   // Takes a block of scratch entries for claimer `lane`; returns its first
   // entry.
   std::size_t take_block(unsigned lane);
