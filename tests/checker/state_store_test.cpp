@@ -67,15 +67,17 @@ TEST(StateStore, GivesDenseIdsInInsertionOrder) {
 TEST(StateStore, FindsEveryStateAcrossResizes) {
   MemoryBudget budget(std::uint64_t{1} << 30);
   StateStore store(1, 5, budget);
-  constexpr std::uint64_t n = 300000;  // the index doubles about nine times
+  // The index grows five times, fourfold: 2^10 slots, 2^12, ..., 2^20.
+  constexpr std::uint64_t n = 300000;
   for (std::uint64_t i = 0; i < n; ++i) {
     auto w = state_of(i, 1);
     w[0] &= 0xFFFFFFFFFFULL;  // 5 bytes
     ASSERT_TRUE(store.insert(w.data(), hash_of(w), 0).fresh) << i;
   }
-  // 5 packed bytes + 4 parent bytes + 4 / load bytes of index.
-  const double per_state = static_cast<double>(store.state_memory() + store.index_memory()) / n;
-  EXPECT_LT(per_state, 5 + 4 + 4 / 0.375 + 1);
+  EXPECT_EQ((std::uint64_t{1} << 20) * sizeof(std::uint32_t), store.index_memory());
+  // 5 packed bytes + 4 parent bytes (and the arena's last block).
+  const double per_state = static_cast<double>(store.state_memory()) / n;
+  EXPECT_LT(per_state, 5 + 4 + 1);
   EXPECT_EQ(store.state_memory() + store.index_memory(), budget.used());
   // A resize with a rehash on three threads.
   ASSERT_TRUE(store.reserve(n, team_of(3)));
@@ -84,6 +86,27 @@ TEST(StateStore, FindsEveryStateAcrossResizes) {
     w[0] &= 0xFFFFFFFFFFULL;
     ASSERT_EQ(i, store.find(w.data(), hash_of(w)));
   }
+}
+
+// The index grows at load 3/4: fourfold while the grown table has at most
+// 2^quad_bits slots, twofold beyond; a first table is as small as will do.
+TEST(StateStore, SmallIndexesGrowFourfoldLargeOnesDouble) {
+  MemoryBudget budget(std::uint64_t{1} << 30);
+  StateStore store(1, 8, budget);
+  const auto slots = [&] { return store.index_memory() / sizeof(std::uint32_t); };
+  ASSERT_TRUE(store.reserve(1000, {}, false));
+  EXPECT_EQ(std::uint64_t{1} << 11, slots());  // 1000 > 3/4 of 2^10
+  ASSERT_TRUE(store.reserve(1536, {}, false));
+  EXPECT_EQ(std::uint64_t{1} << 11, slots());  // 3/4 of 2^11: room still
+  ASSERT_TRUE(store.reserve(1537, {}, false));
+  EXPECT_EQ(std::uint64_t{1} << 13, slots());  // fourfold, though 2^12 would do
+  ASSERT_TRUE(store.reserve(3'000'000, {}, false));
+  EXPECT_EQ(std::uint64_t{1} << 22, slots());  // what it needs: more than fourfold
+  ASSERT_TRUE(store.reserve(3'200'000, {}, false));
+  EXPECT_EQ(std::uint64_t{1} << 23, slots());  // beyond 2^22 slots: what it needs
+  ASSERT_TRUE(store.reserve(6'300'000, {}, false));
+  EXPECT_EQ(std::uint64_t{1} << 24, slots());  // twofold
+  EXPECT_EQ(store.state_memory() + store.index_memory(), budget.used());
 }
 
 // A parallel rehash places each part of the table on a thread of its own; a
@@ -136,20 +159,23 @@ TEST(StateStore, ParallelRehashFinishesRunsThatCrossItsParts) {
 // budget too small for the buckets falls back to the serial rehash.
 TEST(StateStore, ParallelRehashAcrossRoundsAndThreeParts) {
   // Three rounds' worth: the table holds 2^20 slots at load 3/4, and the next
-  // state doubles it.
+  // state grows it fourfold (to 2^22 slots: StateStore::quad_bits).
   constexpr std::uint64_t n = std::uint64_t{3} * StateStore::rehash_round;
   static_assert(n * 4 == (std::uint64_t{1} << 20) * 3);
-  constexpr std::uint64_t growth = (std::uint64_t{1} << 20) * sizeof(std::uint32_t);
+  static_assert(StateStore::quad_bits == 22);
+  constexpr std::uint64_t table = (std::uint64_t{1} << 20) * sizeof(std::uint32_t);
+  constexpr std::uint64_t growth = 3 * table;
   // Each of the three readers sorts its third of a round into three buckets,
   // each with room for all of it.
   constexpr std::uint64_t buckets = std::uint64_t{3} * StateStore::rehash_round * 8;
   const auto state = [](std::uint64_t i) -> Word {
     return (i * 0x9E3779B97F4A7C15ULL) & 0xFFFFFFFFFFFFULL;  // 6 bytes
   };
-  // The store's memory before the doubling is under 12 MiB: with 16 MiB more
-  // there is room for the table's growth and the buckets, with 5 MiB more
-  // only for the growth and the arena's and parents' next blocks.
-  for (const std::uint64_t spare : {std::uint64_t{16} << 20, std::uint64_t{5} << 20}) {
+  // The store's memory before the growth is under 12 MiB: with 24 MiB more
+  // there is room for the table's growth (12 MiB) and the buckets (6 MiB),
+  // with 13 MiB more only for the growth and the arena's and parents' next
+  // blocks.
+  for (const std::uint64_t spare : {std::uint64_t{24} << 20, std::uint64_t{13} << 20}) {
     const bool tight = spare < growth + buckets;
     SCOPED_TRACE(tight ? "no room for the buckets" : "room for the buckets");
     MemoryBudget budget((std::uint64_t{12} << 20) + spare);
@@ -159,12 +185,12 @@ TEST(StateStore, ParallelRehashAcrossRoundsAndThreeParts) {
       const Word w = state(i);
       ASSERT_EQ(i, store.insert(&w, hash_words(&w, 1), 0).id);
     }
-    ASSERT_EQ(growth, store.index_memory());
+    ASSERT_EQ(table, store.index_memory());
     const std::uint64_t before = budget.used();
     ASSERT_LE(before, std::uint64_t{12} << 20);
     ASSERT_EQ(tight, budget.limit() - before < growth + buckets);
     ASSERT_TRUE(store.reserve(1, team_of(3), false));
-    EXPECT_EQ(2 * growth, store.index_memory());
+    EXPECT_EQ(4 * table, store.index_memory());
     // The buckets were taken from the budget (and given back), or, where
     // they did not fit, the rehash went serial.
     EXPECT_EQ(!tight, budget.peak() >= before + growth + buckets);

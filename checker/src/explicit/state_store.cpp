@@ -2,9 +2,9 @@
 // and a linear-probing hash index of 32-bit slots. Linear probing keeps a
 // lookup within one or two cache lines of slots; the fingerprint bits in each
 // slot let a probe skip a foreign state without reading the arena. The index
-// doubles at load 3/4, rehashing from the arena (sequential reads, no stored
-// hashes; in parallel when the caller offers threads), and asks the memory
-// budget for the growth before allocating the new table.
+// grows at load 3/4 (fourfold while small, then twofold), rehashing from the arena (sequential
+// reads, no stored hashes; in parallel when the caller offers threads), and asks the memory budget
+// for the growth before allocating the new table.
 #include "state_store.hpp"
 
 #include <algorithm>
@@ -161,6 +161,12 @@ void StateStore::for_each_taken(Fn fn) const {
 bool StateStore::grow_index(std::uint64_t states, const ParallelFor& parallel) {
   unsigned bits = min_index_bits;
   while (states * max_load_den > (std::uint64_t{1} << bits) * max_load_num) ++bits;
+  // A small table grows fourfold: every growth rehashes every state, and
+  // doubling a table of a million states or two is a tenth of a search's
+  // time (cosmere's default scope, 1.58 M states: 3.1 M states rehashed in
+  // all when doubling, 1.05 M when growing fourfold below 2^22 slots; one
+  // thread's growths 57 ms → 30 ms, two threads' 38 ms → 21 ms).
+  if (slots_ != nullptr && bits < bits_ + 2 && bits_ + 2 <= quad_bits) bits = bits_ + 2;
   if (bits > 32) return false;
   // The table grows in place: rehashing reads the states from the arena, so
   // the old slots are simply overwritten, and their pages are reused.

@@ -8,7 +8,10 @@
 //                                                       not stored: see ExplicitGraph)
 //   hash slot         4 bytes / load, load 0.375..0.75 (5.3..10.7 bytes; index only,
 //                                                       freed after the search)
-// so bytes() + 9.3..14.7 while searching, bytes() + 4 afterwards. A slot is a
+// so bytes() + 9.3..14.7 while searching, bytes() + 4 afterwards (a table of
+// up to 2^22 slots, 16 MiB, grows fourfold, so its load may fall to 0.19:
+// at most 8 MiB more than doubling, for a third to two thirds fewer states
+// rehashed at the seeds' default scopes). A slot is a
 // 32-bit word: the state's id in the low log2(capacity) bits and hash bits
 // (a fingerprint) above, so most probes never touch the arena.
 //
@@ -122,6 +125,10 @@ class StateStore {
   // States a parallel rehash reads (and sorts by part of the table) before
   // it places them: its buckets take 8 bytes for each.
   static constexpr StateId rehash_round = StateId{1} << 18;
+  // The hash index grows at load 3/4: fourfold while the grown table has at
+  // most 2^quad_bits slots, twofold beyond (bench/RESULTS.md, 2026-11-27
+  // midday).
+  static constexpr unsigned quad_bits = 22;
   struct Cursor {
     std::size_t next = 0, end = 0;
     unsigned lane = 0;  // < claimers()
