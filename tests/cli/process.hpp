@@ -38,15 +38,22 @@ inline std::string slurp(const std::filesystem::path& p) {
   return s.str();
 }
 
-// A directory of this test process's own (ctest runs tests side by side).
+// A directory of this test process's own (ctest runs tests side by side),
+// removed with what is in it when the process exits.
 inline std::filesystem::path temp_dir() {
-  static const std::filesystem::path dir = [] {
-    auto d =
+  struct Dir {
+    std::filesystem::path path =
         std::filesystem::temp_directory_path() / ("loophole-cli-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(d);
-    return d;
-  }();
-  return dir;
+    Dir() { std::filesystem::create_directories(path); }
+    Dir(const Dir&) = delete;
+    Dir& operator=(const Dir&) = delete;
+    ~Dir() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  };
+  static const Dir dir;
+  return dir.path;
 }
 
 // Runs a shell command with stdin from /dev/null.
