@@ -230,52 +230,68 @@ TEST(StateStore, InsertsWithinAReserveWithoutScratch) {
   }
 }
 
+// 20000 claims of 6000 distinct states of two words (so many duplicates),
+// 1000 of which (those divisible by 6) are stored first (StoredFirst).
+std::vector<std::vector<Word>> many_claims() {
+  std::vector<std::vector<Word>> claims;
+  for (std::uint64_t k = 0; k < 20000; ++k) claims.push_back(state_of((k * 7919) % 6000, 2));
+  return claims;
+}
+struct StoredFirst {
+  MemoryBudget budget{std::uint64_t{1} << 30};
+  StateStore store{2, 9, budget};
+  StoredFirst() {
+    for (std::uint64_t n = 0; n < 1000; ++n) {
+      const auto w = state_of(n * 6, 2);
+      store.insert(w.data(), hash_of(w), no_state);
+    }
+  }
+};
+
+// Claims `claims` (key = index) in one batch on `threads` threads, thread t
+// taking every threads-th claim from the back; returns the references, and
+// what each claim displaced.
+std::vector<StateStore::Ref> claim_on_threads(StateStore& store,
+                                              const std::vector<std::vector<Word>>& claims,
+                                              int threads, std::vector<std::uint64_t>& displaced) {
+  store.set_claimers(static_cast<unsigned>(threads));
+  EXPECT_TRUE(store.reserve(claims.size() + threads * StateStore::claim_block));
+  std::vector<StateStore::Ref> refs(claims.size());
+  displaced.assign(claims.size(), 0);
+  std::vector<std::thread> team;
+  for (int t = 0; t < threads; ++t) {
+    team.emplace_back([&, t] {
+      StateStore::Cursor cursor;
+      cursor.lane = static_cast<unsigned>(t);
+      for (std::size_t k = claims.size(); k-- > 0;) {
+        if (static_cast<int>(k % threads) == t) {
+          refs[k] = store.claim(claims[k].data(), hash_of(claims[k]), k, cursor, displaced[k]);
+        }
+      }
+    });
+  }
+  for (auto& th : team) th.join();
+  return refs;
+}
+
 // Claims in any order and on several threads, then assignment in key order,
 // give the ids a sequential insertion in key order gives.
 TEST(StateStore, ConcurrentClaimsNumberLikeSequentialInsertion) {
-  constexpr std::size_t words = 2;
-  // 20000 claims of 6000 distinct states (so many duplicates), 1000 of which
-  // are stored already.
-  std::vector<std::vector<Word>> claims;
-  for (std::uint64_t k = 0; k < 20000; ++k) claims.push_back(state_of((k * 7919) % 6000, words));
+  const std::vector<std::vector<Word>> claims = many_claims();
 
   auto sequential = [&] {
-    MemoryBudget budget(std::uint64_t{1} << 30);
-    StateStore store(words, 9, budget);
-    for (std::uint64_t n = 0; n < 1000; ++n) {
-      const auto w = state_of(n * 6, words);
-      store.insert(w.data(), hash_of(w), no_state);
-    }
+    StoredFirst s;
     std::vector<StateId> ids;
-    for (const auto& w : claims) ids.push_back(store.insert(w.data(), hash_of(w), 0).id);
+    for (const auto& w : claims) ids.push_back(s.store.insert(w.data(), hash_of(w), 0).id);
     return ids;
   };
   const std::vector<StateId> expected = sequential();
 
   for (const int threads : {1, 2, 4}) {
-    MemoryBudget budget(std::uint64_t{1} << 30);
-    StateStore store(words, 9, budget);
-    for (std::uint64_t n = 0; n < 1000; ++n) {
-      const auto w = state_of(n * 6, words);
-      store.insert(w.data(), hash_of(w), no_state);
-    }
-    store.set_claimers(static_cast<unsigned>(threads));
-    ASSERT_TRUE(store.reserve(claims.size() + threads * StateStore::claim_block));
-    std::vector<StateStore::Ref> refs(claims.size());
-    std::vector<std::thread> team;
-    for (int t = 0; t < threads; ++t) {
-      team.emplace_back([&, t] {
-        StateStore::Cursor cursor;
-        cursor.lane = static_cast<unsigned>(t);
-        // Thread t takes every threads-th claim, from the back.
-        for (std::size_t k = claims.size(); k-- > 0;) {
-          if (static_cast<int>(k % threads) == t) {
-            refs[k] = store.claim(claims[k].data(), hash_of(claims[k]), k, cursor);
-          }
-        }
-      });
-    }
-    for (auto& th : team) th.join();
+    StoredFirst s;
+    StateStore& store = s.store;
+    std::vector<std::uint64_t> displaced;
+    const std::vector<StateStore::Ref> refs = claim_on_threads(store, claims, threads, displaced);
     std::vector<StateId> ids;
     for (std::size_t k = 0; k < claims.size(); ++k) {
       const StateStore::Ref r = refs[k];
@@ -300,33 +316,13 @@ TEST(StateStore, ConcurrentClaimsNumberLikeSequentialInsertion) {
 // that made an entry or replaced a key, less those whose key was replaced
 // in turn. BFS counts each task's new states so (claim_task).
 TEST(StateStore, DisplacedKeysTellTheEarliestClaims) {
-  constexpr std::size_t words = 2;
-  std::vector<std::vector<Word>> claims;
-  for (std::uint64_t k = 0; k < 20000; ++k) claims.push_back(state_of((k * 7919) % 6000, words));
+  const std::vector<std::vector<Word>> claims = many_claims();
   for (const int threads : {1, 2, 4}) {
-    MemoryBudget budget(std::uint64_t{1} << 30);
-    StateStore store(words, 9, budget);
-    for (std::uint64_t n = 0; n < 1000; ++n) {
-      const auto w = state_of(n * 6, words);
-      store.insert(w.data(), hash_of(w), no_state);
-    }
-    store.set_claimers(static_cast<unsigned>(threads));
-    ASSERT_TRUE(store.reserve(claims.size() + threads * StateStore::claim_block));
-    std::vector<StateStore::Ref> refs(claims.size());
-    std::vector<std::uint64_t> displaced(claims.size());
-    std::vector<std::thread> team;
-    for (int t = 0; t < threads; ++t) {
-      team.emplace_back([&, t] {
-        StateStore::Cursor cursor;
-        cursor.lane = static_cast<unsigned>(t);
-        for (std::size_t k = claims.size(); k-- > 0;) {  // from the back: many replacements
-          if (static_cast<int>(k % threads) == t) {
-            refs[k] = store.claim(claims[k].data(), hash_of(claims[k]), k, cursor, displaced[k]);
-          }
-        }
-      });
-    }
-    for (auto& th : team) th.join();
+    StoredFirst s;
+    StateStore& store = s.store;
+    // (Claimed from the back: many replacements.)
+    std::vector<std::uint64_t> displaced;
+    const std::vector<StateStore::Ref> refs = claim_on_threads(store, claims, threads, displaced);
     std::vector<int> earliest(claims.size(), 0);
     std::size_t made = 0, replaced = 0;
     for (std::size_t k = 0; k < claims.size(); ++k) {
