@@ -176,17 +176,17 @@ TEST(Backing, BacksWhatWasAddedInGrainsOverTheTeamInOnePhase) {
   Backing b;
   // Two and a half grains, then one page from the middle of page 100 on
   // (only whole pages: none), then pages 600..602 (one task).
-  b.add(r.data(), 2 * backing_grain + backing_grain / 2);
+  b.add(r.data(), 2 * populate_grain + populate_grain / 2);
   b.add(r.data() + 100 * page + 1, page);
   b.add(r.data() + 600 * page, 3 * page);
-  EXPECT_EQ(2 * backing_grain + backing_grain / 2 + 3 * page, b.bytes());
+  EXPECT_EQ(2 * populate_grain + populate_grain / 2 + 3 * page, b.bytes());
   EXPECT_EQ(std::vector<bool>(4 * two_mib / page, false), resident(r.data(), 4 * two_mib));
   EXPECT_TRUE(b.run(team));
   EXPECT_EQ(1, phases);
   EXPECT_EQ((std::vector<std::size_t>{3, 2, 1, 0}), tasks);
   EXPECT_EQ(0U, b.bytes());
   const std::vector<bool> in = resident(r.data(), 4 * two_mib);
-  const std::uint64_t first = (2 * backing_grain + backing_grain / 2) / page;
+  const std::uint64_t first = (2 * populate_grain + populate_grain / 2) / page;
   for (std::uint64_t i = 0; i < in.size(); ++i) {
     ASSERT_EQ(i < first || (i >= 600 && i < 603), in[i]) << "page " << i;
   }
@@ -212,7 +212,7 @@ TEST(Backing, OneTaskOrNoTeamRunsOnThisThreadAndClearForgets) {
   b.add(r.data(), 2 * page);
   EXPECT_TRUE(b.run(team));  // one task: on this thread
   EXPECT_EQ(0, phases);
-  b.add(r.data() + 10 * page, 3 * backing_grain);
+  b.add(r.data() + 10 * page, 3 * populate_grain);
   EXPECT_TRUE(b.run());  // no team: one call
   EXPECT_EQ(0, phases);
   b.add(r.data() + two_mib - 2 * page, 2 * page);
@@ -221,7 +221,7 @@ TEST(Backing, OneTaskOrNoTeamRunsOnThisThreadAndClearForgets) {
   EXPECT_TRUE(b.run(team));
   const std::vector<bool> in = resident(r.data(), two_mib);
   for (std::uint64_t i = 0; i < in.size(); ++i) {
-    ASSERT_EQ(i < 2 || (i >= 10 && i < 10 + 3 * backing_grain / page), in[i]) << "page " << i;
+    ASSERT_EQ(i < 2 || (i >= 10 && i < 10 + 3 * populate_grain / page), in[i]) << "page " << i;
   }
 }
 

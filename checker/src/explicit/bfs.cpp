@@ -39,7 +39,6 @@
 #include <deque>
 #include <optional>
 #include <stdexcept>
-#include <string>
 #include <thread>
 
 #include "workers.hpp"
@@ -79,12 +78,6 @@ struct alignas(64) WorkerScratch {
   LineVector<Word> words;
   LineVector<std::int32_t> state;
   FlatSuccessors successors;
-};
-
-// successors_flat() through successors(), for systems without their own.
-struct ViaVectors final : FlatSuccessors::Scratch {
-  StateVec state;
-  std::vector<Successor> successors;
 };
 
 // New states committed per task: at least four tasks per thread (a chunk of
@@ -430,8 +423,9 @@ class Search {
         const std::uint64_t k = f >> 32;
         const auto r = static_cast<StateStore::Ref>(f);
         while (k >= end) end += b.degrees[++source];
-        if (store_.first(r, base | k))
+        if (store_.first(r, base | k)) {
           store_.assign_as(r, next++, src + static_cast<StateId>(source));
+        }
       }
     });
   }
@@ -676,41 +670,6 @@ class Search {
 };
 
 }  // namespace
-
-std::uint64_t FlatSuccessors::Scratch::new_owner() {
-  static std::atomic<std::uint64_t> next{1};
-  return next.fetch_add(1, std::memory_order_relaxed);
-}
-
-void TransitionSystem::successors_flat(const std::int32_t* state, FlatSuccessors& out) const {
-  auto* sc = dynamic_cast<ViaVectors*>(out.scratch.get());
-  if (sc == nullptr) {
-    out.scratch = std::make_unique<ViaVectors>();
-    sc = static_cast<ViaVectors*>(out.scratch.get());
-  }
-  const std::size_t n = layout().fields.size();
-  out.fields = n;
-  out.count = 0;
-  out.has_dirty = false;
-  out.wrote_packed = false;
-  sc->state.assign(state, state + n);
-  successors(sc->state, sc->successors);
-  for (const Successor& x : sc->successors) {
-    if (x.state.size() != n) {
-      throw std::logic_error("loophole: internal error: successor has " +
-                             std::to_string(x.state.size()) + " fields, layout has " +
-                             std::to_string(n));
-    }
-    MoveInfo m;
-    m.kind = x.kind;
-    m.player = static_cast<std::int8_t>(x.player);
-    m.ref = x.ref;
-    m.chooser = x.chooser;
-    m.chooser_player = static_cast<std::int8_t>(x.chooser_player);
-    m.progress = x.progress;
-    std::copy(x.state.begin(), x.state.end(), out.add(m));
-  }
-}
 
 std::unique_ptr<ExplicitGraph> explore_system(const TransitionSystem& system,
                                               const ExplicitOptions& options,

@@ -16,12 +16,11 @@ void EdgeStore::bad_label(int chooser_player) {
 
 bool EdgeStore::reserve(std::uint64_t states, std::uint64_t edges, const ParallelFor& parallel,
                         Backing* later) {
-  const bool grown = later != nullptr ? to_.ensure(edges, budget_, *later) &&
-                                            attr_.ensure(edges, budget_, *later) &&
-                                            rel_.ensure(states + 1, budget_, *later)
-                                      : to_.ensure(edges, budget_, parallel) &&
-                                            attr_.ensure(edges, budget_, parallel) &&
-                                            rel_.ensure(states + 1, budget_, parallel);
+  Backing now;
+  Backing& backing = later != nullptr ? *later : now;
+  const bool grown = to_.ensure(edges, budget_, backing) && attr_.ensure(edges, budget_, backing) &&
+                     rel_.ensure(states + 1, budget_, backing);
+  now.run(parallel);
   if (!grown) return false;
   if (base_.empty()) open_state();
   return true;

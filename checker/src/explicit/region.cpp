@@ -44,36 +44,31 @@ void Region::reserve(std::uint64_t bytes, bool huge) {
   }
 }
 
-bool populate(void* at, std::size_t bytes, const ParallelFor& parallel) {
+namespace {
+
+// Backs [p, p + n), whole pages.
+bool back_pages(std::uint8_t* p, std::size_t n) {
 #ifdef MADV_POPULATE_WRITE
-  // The whole pages inside the range only: a partial page may belong to a
-  // neighbour (an allocator's header), and madvise wants page boundaries.
-  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-  const auto addr = reinterpret_cast<std::uintptr_t>(at);
-  const auto begin = (addr + page - 1) / page * page;
-  const auto end = (addr + bytes) / page * page;
-  if (end <= begin) return true;
-  auto* p = static_cast<std::uint8_t*>(at) + (begin - addr);
-  const std::size_t n = end - begin;
-  constexpr std::size_t grain = populate_grain;
-  if (!parallel || n <= grain) return madvise(p, n, MADV_POPULATE_WRITE) == 0;
-  std::atomic<bool> ok{true};
-  parallel((n + grain - 1) / grain, [&](std::size_t t) {
-    if (madvise(p + t * grain, std::min(grain, n - t * grain), MADV_POPULATE_WRITE) != 0) {
-      ok.store(false, std::memory_order_relaxed);
-    }
-  });
-  return ok.load(std::memory_order_relaxed);
+  return madvise(p, n, MADV_POPULATE_WRITE) == 0;
 #else
-  (void)at;
-  (void)bytes;
-  (void)parallel;
+  (void)p;
+  (void)n;
   return false;
 #endif
 }
 
+}  // namespace
+
+bool populate(void* at, std::size_t bytes, const ParallelFor& parallel) {
+  Backing range;
+  range.add(at, bytes);
+  return range.run(parallel);
+}
+
 void Backing::add(void* p, std::size_t bytes) {
-  // (Trimmed to whole pages here, so that the tasks split on page bounds.)
+  // The whole pages inside the range only: a partial page may belong to a
+  // neighbour (an allocator's header), and madvise wants page boundaries.
+  // (Trimmed here, so that the tasks split on page bounds.)
   const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
   const auto addr = reinterpret_cast<std::uintptr_t>(p);
   const auto begin = (addr + page - 1) / page * page;
@@ -91,18 +86,18 @@ bool Backing::run(const ParallelFor& parallel) {
   tasks_.clear();
   if (parallel) {
     for (const Range& r : ranges_) {
-      for (std::size_t at = 0; at < r.bytes; at += backing_grain) {
-        tasks_.push_back({r.at + at, std::min(backing_grain, r.bytes - at)});
+      for (std::size_t at = 0; at < r.bytes; at += populate_grain) {
+        tasks_.push_back({r.at + at, std::min(populate_grain, r.bytes - at)});
       }
     }
   }
   bool ok = true;
   if (tasks_.size() < 2) {
-    for (const Range& r : ranges_) ok = populate(r.at, r.bytes) && ok;
+    for (const Range& r : ranges_) ok = back_pages(r.at, r.bytes) && ok;
   } else {
     std::atomic<bool> all{true};
     parallel(tasks_.size(), [&](std::size_t t) {
-      if (!populate(tasks_[t].at, tasks_[t].bytes)) all.store(false, std::memory_order_relaxed);
+      if (!back_pages(tasks_[t].at, tasks_[t].bytes)) all.store(false, std::memory_order_relaxed);
     });
     ok = all.load(std::memory_order_relaxed);
   }

@@ -59,17 +59,18 @@ class Region {
 // Fresh memory to back together: what a search chunk grows its arrays by
 // (the arena, the parents, the edges: a few 64 KiB blocks each) is
 // collected while they grow and backed in one phase of the search's team, in
-// tasks of backing_grain bytes. Backed array by array, a growth of one
-// populate_grain or less ran on one thread while the other waited: at cosmere's
-// default scope 29 of its 53 MB, 8 ms of a 0.22 s search on two threads
-// (bench/RESULTS.md, 2026-11-27 midday).
+// tasks of populate_grain bytes. Backed array by array, a growth of one
+// grain (then 256 KiB) or less ran on one thread while the other waited: at
+// cosmere's default scope 29 of its 53 MB, 8 ms of a 0.22 s search on two
+// threads (bench/RESULTS.md, 2026-11-27 midday). populate() is one range
+// backed so.
 class Backing {
  public:
   // The whole pages inside [p, p + bytes), as populate() backs them.
   void add(void* p, std::size_t bytes);
   // Backs what was added since the last run() and forgets it: over
-  // `parallel` when given and there are two tasks or more, else one
-  // populate() per range. False where the kernel cannot (see populate()).
+  // `parallel` when given and there are two tasks or more, else one system
+  // call per range. False where the kernel cannot (see populate()).
   bool run(const ParallelFor& parallel = {});
   [[nodiscard]] std::size_t bytes() const;  // added and not yet backed
   void clear() { ranges_.clear(); }         // forgets it (it faults in when touched)
@@ -81,7 +82,6 @@ class Backing {
   };
   std::vector<Range> ranges_, tasks_;
 };
-inline constexpr std::size_t backing_grain = std::size_t{1} << 16;
 
 // An array of trivial T that grows in place in blocks of 2^Shift elements,
 // each acquired from the memory budget, up to what the budget allows.
@@ -108,17 +108,25 @@ class StableArray {
   // reserved for it) refuses a block.
   [[nodiscard]] bool ensure(std::uint64_t n, MemoryBudget& budget,
                             const ParallelFor& parallel = {}) {
-    const std::uint64_t had = capacity_;
-    const bool ok = grow(n, budget);
-    if (capacity_ > had) {
-      populate(region_.data() + had * sizeof(T), (capacity_ - had) * sizeof(T), parallel);
-    }
+    Backing now;
+    const bool ok = ensure(n, budget, now);
+    now.run(parallel);
     return ok;
   }
   // The same, leaving what it grows to `later` to back.
   [[nodiscard]] bool ensure(std::uint64_t n, MemoryBudget& budget, Backing& later) {
     const std::uint64_t had = capacity_;
-    const bool ok = grow(n, budget);
+    bool ok = true;
+    while (capacity_ < n) {
+      if (region_.data() == nullptr) region_.reserve(budget.limit(), false);
+      if ((capacity_ + block_size) * sizeof(T) > region_.size() ||
+          !budget.acquire(block_size * sizeof(T))) {
+        ok = false;
+        break;
+      }
+      budget_ = &budget;
+      capacity_ += block_size;
+    }
     if (capacity_ > had) later.add(region_.data() + had * sizeof(T), (capacity_ - had) * sizeof(T));
     return ok;
   }
@@ -131,18 +139,6 @@ class StableArray {
 
  private:
   [[nodiscard]] T* data() const { return reinterpret_cast<T*>(region_.data()); }
-  bool grow(std::uint64_t n, MemoryBudget& budget) {
-    while (capacity_ < n) {
-      if (region_.data() == nullptr) region_.reserve(budget.limit(), false);
-      if ((capacity_ + block_size) * sizeof(T) > region_.size() ||
-          !budget.acquire(block_size * sizeof(T))) {
-        return false;
-      }
-      budget_ = &budget;
-      capacity_ += block_size;
-    }
-    return true;
-  }
 
   Region region_;
   std::uint64_t capacity_ = 0;

@@ -2,9 +2,10 @@
 // and a linear-probing hash index of 32-bit slots. Linear probing keeps a
 // lookup within one or two cache lines of slots; the fingerprint bits in each
 // slot let a probe skip a foreign state without reading the arena. The index
-// grows at load 3/4 (fourfold while small, then twofold), rehashing from the arena (sequential
-// reads, no stored hashes; in parallel when the caller offers threads), and asks the memory budget
-// for the growth before allocating the new table.
+// grows at load 3/4 (fourfold while small, then twofold), rehashing from the
+// arena (sequential reads, no stored hashes; in parallel when the caller
+// offers threads), and asks the memory budget for the growth before
+// allocating the new table.
 #include "state_store.hpp"
 
 #include <algorithm>
@@ -112,11 +113,11 @@ bool StateStore::reserve(std::uint64_t extra, const ParallelFor& parallel, bool 
     if (!grow_index(states, parallel)) return false;
   }
   // (A word of slack after the last state: word_at() reads whole words.)
-  const std::uint64_t arena = states * bytes_ + sizeof(Word);
-  const bool grown =
-      later != nullptr
-          ? arena_.ensure(arena, budget_, *later) && parents_.ensure(states, budget_, *later)
-          : arena_.ensure(arena, budget_, parallel) && parents_.ensure(states, budget_, parallel);
+  Backing now;
+  Backing& backing = later != nullptr ? *later : now;
+  const bool grown = arena_.ensure(states * bytes_ + sizeof(Word), budget_, backing) &&
+                     parents_.ensure(states, budget_, backing);
+  now.run(parallel);
   if (!(grown && (!claims || grow_scratch(extra)))) return false;
   // The batch's blocks: those within `extra` (a tentative reference must stay
   // below the index's id bits, which reserve() sized for size() + extra).

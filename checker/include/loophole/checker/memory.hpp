@@ -23,9 +23,10 @@ using ParallelFor =
 // the range is larger. False where the kernel cannot (before Linux 5.14):
 // the pages then fault in as they are touched, as without it.
 bool populate(void* p, std::size_t bytes, const ParallelFor& parallel = {});
-// (A quarter of a megabyte: a search chunk grows an array by a megabyte or
-// two, and two threads should share that evenly; a task is ~0.1 ms.)
-inline constexpr std::size_t populate_grain = std::size_t{1} << 18;
+// (64 KiB: a search chunk grows each of its arrays by a few such blocks, and
+// two threads should share all of it evenly; bench/RESULTS.md, 2026-11-27
+// midday.)
+inline constexpr std::size_t populate_grain = std::size_t{1} << 16;
 
 // v.reserve(n) with the storage it adds backed at once: for an array that
 // is then filled to about n elements (populating what is never used costs
