@@ -34,7 +34,7 @@ class Search {
         edges_(graph.edge_store()),
         budget_(graph.budget()),
         stop_(options),
-        chunks_(system, options, tuning, graph, threads, stop_) {}
+        chunks_(make_chunk_search(system, options, tuning, graph, threads, stop_)) {}
 
   Completion run() {
     start_ = Clock::now();
@@ -51,7 +51,7 @@ class Search {
         if (stop_.check()) return stop_.reason();
         system_.between_chunks(seconds(), next, tuning_.wait_between_chunks);
         const StateId end = next + chunk_size(level_end - next);
-        if (!chunks_.expand(next, end)) return stop_.reason();
+        if (!chunks_->expand(next, end)) return stop_.reason();
         next = end;
         report_progress();
       }
@@ -122,7 +122,7 @@ class Search {
   EdgeStore& edges_;
   MemoryBudget& budget_;
   SearchStop stop_;
-  ChunkSearch chunks_;
+  std::unique_ptr<ChunkSearch> chunks_;
   Clock::time_point start_, next_progress_;
   std::uint32_t level_ = 0;
 };

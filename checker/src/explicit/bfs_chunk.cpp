@@ -76,12 +76,10 @@ class Lap {
   Clock::time_point last_;
 };
 
-}  // namespace
-
-class ChunkSearch::Phases {
+class ChunkPhases final : public ChunkSearch {
  public:
-  Phases(const TransitionSystem& system, const ExplicitOptions& options, const SearchTuning& tuning,
-         ExplicitGraph& graph, int threads, SearchStop& stop)
+  ChunkPhases(const TransitionSystem& system, const ExplicitOptions& options,
+              const SearchTuning& tuning, ExplicitGraph& graph, int threads, SearchStop& stop)
       : system_(system),
         options_(options),
         tuning_(tuning),
@@ -100,13 +98,15 @@ class ChunkSearch::Phases {
     store_.set_claimers(static_cast<unsigned>(threads));
   }
 
-  ~Phases() {
+  ~ChunkPhases() override {
     for (auto& pool : pools_) {
       for (auto& t : pool) budget_.release(t.accounted);
     }
   }
-  Phases(const Phases&) = delete;
-  Phases& operator=(const Phases&) = delete;
+  ChunkPhases(const ChunkPhases&) = delete;
+  ChunkPhases& operator=(const ChunkPhases&) = delete;
+  ChunkPhases(ChunkPhases&&) = delete;
+  ChunkPhases& operator=(ChunkPhases&&) = delete;
 
  private:
   // The successors of one task's sources, in order. (Aligned: tasks and
@@ -400,8 +400,7 @@ class ChunkSearch::Phases {
   }
 
  public:
-  // Expands sources [begin, end) (ChunkSearch::expand).
-  bool expand(StateId begin, StateId end) {
+  bool expand(StateId begin, StateId end) override {
     Lap lap(tuning_.phases);
     const StateId n = end - begin;
     // A level of a few hundred states is done sooner by one thread than
@@ -565,13 +564,13 @@ class ChunkSearch::Phases {
   [[nodiscard]] TaskBuffer& task(std::size_t t) const { return *tasks_[t]; }
 };
 
-ChunkSearch::ChunkSearch(const TransitionSystem& system, const ExplicitOptions& options,
-                         const SearchTuning& tuning, ExplicitGraph& graph, int threads,
-                         SearchStop& stop)
-    : phases_(std::make_unique<Phases>(system, options, tuning, graph, threads, stop)) {}
+}  // namespace
 
-ChunkSearch::~ChunkSearch() = default;
-
-bool ChunkSearch::expand(StateId begin, StateId end) { return phases_->expand(begin, end); }
+std::unique_ptr<ChunkSearch> make_chunk_search(const TransitionSystem& system,
+                                               const ExplicitOptions& options,
+                                               const SearchTuning& tuning, ExplicitGraph& graph,
+                                               int threads, SearchStop& stop) {
+  return std::make_unique<ChunkPhases>(system, options, tuning, graph, threads, stop);
+}
 
 }  // namespace loophole::checker

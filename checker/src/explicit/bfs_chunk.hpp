@@ -56,23 +56,22 @@ class SearchStop {
 
 // Expands chunks of a level's sources, on a team of `threads` (the calling
 // thread included): successors, their claims in the state store, ids,
-// parents and edges exactly as a one-thread search gives them.
+// parents and edges exactly as a one-thread search gives them. (An
+// interface, so that the implementation keeps internal linkage: the
+// compiler then inlines each phase's task into the lambda the team runs,
+// which measured 3% of a two-thread search at cosmere's default scope.)
 class ChunkSearch {
  public:
-  ChunkSearch(const TransitionSystem& system, const ExplicitOptions& options,
-              const SearchTuning& tuning, ExplicitGraph& graph, int threads, SearchStop& stop);
-  ~ChunkSearch();
-  ChunkSearch(const ChunkSearch&) = delete;
-  ChunkSearch& operator=(const ChunkSearch&) = delete;
-
+  virtual ~ChunkSearch() = default;
   // Expands sources [begin, end) of the current level and stores what they
   // lead to; false when the search stopped (a stopped chunk is dropped
   // whole, or cut at a source by a state limit).
-  bool expand(StateId begin, StateId end);
-
- private:
-  class Phases;
-  std::unique_ptr<Phases> phases_;
+  virtual bool expand(StateId begin, StateId end) = 0;
 };
+
+std::unique_ptr<ChunkSearch> make_chunk_search(const TransitionSystem& system,
+                                               const ExplicitOptions& options,
+                                               const SearchTuning& tuning, ExplicitGraph& graph,
+                                               int threads, SearchStop& stop);
 
 }  // namespace loophole::checker
