@@ -24,10 +24,9 @@
 // on the calling thread alone, and a chunk on one thread skips phases (2) to
 // (4): it inserts each successor in that order as it goes (insert_chunk).
 //
-// Limits are checked between chunks and, for time and interrupts, inside the
-// expand phase; a stopped chunk is dropped whole, and a state limit cuts the
-// walk before the first source whose new states would not fit, so every kept
-// state has a fully expanded parent.
+// Inside a chunk, the expand phase's tasks check for interrupts and the
+// deadline (SearchStop) and the serial walk for a state limit (walk_serial);
+// bfs.cpp says what a stop keeps.
 #include "bfs_chunk.hpp"
 
 #include <algorithm>
