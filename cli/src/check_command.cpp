@@ -13,8 +13,10 @@
 #include <set>
 #include <thread>
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <range/v3/view/zip.hpp>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "loophole/checker/explicit.hpp"
@@ -24,6 +26,7 @@
 #include "loophole/model/phase_graph.hpp"
 #include "loophole/properties/check.hpp"
 #include "loophole/properties/structural.hpp"
+#include "loophole/reports/escape.hpp"
 #include "loophole/reports/graphviz.hpp"
 #include "loophole/reports/report.hpp"
 
@@ -89,6 +92,35 @@ std::optional<std::vector<std::pair<reports::Format, std::string>>> parse_report
   return out;
 }
 
+// Whether two output paths name one file (or both standard output): the
+// second report would silently replace the first.
+bool same_target(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  const auto is_stdout = [](const std::string& p) { return p.empty() || p == "-"; };
+  if (is_stdout(a) || is_stdout(b)) return is_stdout(a) && is_stdout(b);
+  std::error_code ec1, ec2;
+  if (fs::equivalent(a, b, ec1)) return true;
+  const auto ca = fs::weakly_canonical(a, ec1), cb = fs::weakly_canonical(b, ec2);
+  return !ec1 && !ec2 && ca == cb;
+}
+
+// The first pair of the run's outputs (-o, then each --report) that name
+// one file, as a message; empty when there is none.
+std::string clashing_outputs(const std::string& output,
+                             const std::vector<std::pair<reports::Format, std::string>>& extra) {
+  std::vector<std::pair<std::string, std::string>> all{{"-o", output}};
+  for (const auto& [format, path] : extra) all.emplace_back("--report", path);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    for (std::size_t j = i + 1; j < all.size(); ++j) {
+      if (!same_target(all[i].second, all[j].second)) continue;
+      const std::string& shown = all[j].second.empty() ? "-" : all[j].second;
+      return fmt::format("{} and {} both write '{}'; give each report a file of its own",
+                         all[i].first, all[j].first, reports::terminal_safe(shown));
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string_view version() { return "0.1.0"; }
@@ -100,6 +132,10 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
   const auto extra_reports = parse_report_targets(args.reports, error);
   if (!extra_reports) {
     std::cerr << "loophole: error: --report: " << error << "\n";
+    return 2;
+  }
+  if (const auto clash = clashing_outputs(args.output, *extra_reports); !clash.empty()) {
+    std::cerr << "loophole: error: " << clash << "\n";
     return 2;
   }
   for (const auto& p : args.params) {
@@ -397,10 +433,27 @@ bool write_output(const std::string& path, const std::string& text, std::string&
     std::FILE* f = open_for_writing(path, path, error);
     return f != nullptr && write_and_close(f, path, text, error);
   }
-  const fs::path tmp =
-      target.parent_path() / fmt::format(".{}.tmp.{}", target.filename().string(), ::getpid());
-  std::FILE* f = open_for_writing(tmp.string(), path, error);
-  if (f == nullptr) return false;
+  // The temporary file is new (mkstemp: O_EXCL, so a link or file planted
+  // under its name is never written through) and gets the permissions a
+  // file created in its place would have.
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::string tmp_name = (dir / fmt::format(".{}.tmp.XXXXXX", target.filename().string())).string();
+  const int fd = ::mkostemp(tmp_name.data(), O_CLOEXEC);
+  if (fd < 0) {
+    error = fmt::format("cannot write '{}': {}", path, std::strerror(errno));
+    return false;
+  }
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd, 0666 & ~mask);
+  const fs::path tmp(tmp_name);
+  std::FILE* f = ::fdopen(fd, "wb");
+  if (f == nullptr) {
+    error = fmt::format("cannot write '{}': {}", path, std::strerror(errno));
+    ::close(fd);
+    fs::remove(tmp, ec);
+    return false;
+  }
   if (!write_and_close(f, path, text, error)) {
     fs::remove(tmp, ec);
     return false;

@@ -5,23 +5,24 @@
 // paths in the repository, so the file and everything it includes are of
 // that revision, not of the working tree; the directory is removed
 // afterwards, and reports name the files `REV:path`.
+#include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include <fcntl.h>
 #include <fmt/format.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "loophole/reports/diff.hpp"
+#include "loophole/reports/escape.hpp"
+#include "loophole/reports/process.hpp"
 
 #include "analyze.hpp"
 #include "commands.hpp"
@@ -31,18 +32,6 @@ namespace loophole::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (const char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
-}
 
 // One side of the diff: the file to load and the name to show for it.
 struct Version {
@@ -85,27 +74,25 @@ struct Version {
   }
 };
 
-// Runs `cmd` through the shell; its stdout, or nullopt (and `error` from the
-// first line it printed, or the command) when it fails.
-std::optional<std::string> run_git(const std::string& cmd, std::string& error) {
-  std::FILE* pipe = ::popen(cmd.c_str(), "r");
-  if (pipe == nullptr) {
+// Runs `git -C DIR ARGS...` (no shell: process.hpp) with `input` on its
+// standard input; its stdout, or nullopt with `error` set from git's first
+// line of complaint.
+std::optional<std::string> run_git(const fs::path& dir, std::vector<std::string> args,
+                                   std::string& error, const std::string& input = "") {
+  args.insert(args.begin(), {"git", "-C", dir.string()});
+  const auto r = reports::run_process(args, input, error);
+  if (!r) {
     error = "cannot run 'git'";
     return std::nullopt;
   }
-  std::string text;
-  char buf[8192];
-  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) text.append(buf, n);
-  const int status = ::pclose(pipe);
-  if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::string why = text.substr(0, text.find('\n'));
+  if (r->exit_code != 0) {
+    std::string why = r->err.substr(0, r->err.find('\n'));
     if (why.rfind("fatal: ", 0) == 0) why = why.substr(7);
-    if (why.empty()) why = fmt::format("'{}' failed", cmd.substr(0, cmd.find(" 2>")));
-    error = code == 127 ? "cannot run 'git'" : why;
+    if (why.empty()) why = fmt::format("'git {}' failed", args[3]);
+    error = why;
     return std::nullopt;
   }
-  return text;
+  return r->out;
 }
 
 bool is_yaml(const std::string& name) {
@@ -113,15 +100,64 @@ bool is_yaml(const std::string& name) {
   return ext == ".yaml" || ext == ".yml";
 }
 
-// Writes every YAML file of revision `rev` (and `main`, its repository path)
-// under `root`, at its path in the repository, so that the includes of the
-// revision resolve to files of the same revision: the file list from
-// `git ls-tree`, the contents (as `git show REV:path` gives them) from one
-// `git cat-file --batch`.
-bool write_tree(const std::string& git, const std::string& rev, const std::string& main,
+// A revision as the user wrote it: git would read one that starts with '-'
+// as an option (`--rev=--output=FILE`), and control characters have no place
+// in one. It is resolved to a commit id (rev-parse, after
+// --end-of-options) before anything else sees it.
+bool valid_revision(const std::string& rev) {
+  if (rev.empty() || rev[0] == '-') return false;
+  return std::none_of(rev.begin(), rev.end(),
+                      [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; });
+}
+
+bool is_object_id(const std::string& id) {
+  return (id.size() == 40 || id.size() == 64) && std::all_of(id.begin(), id.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
+
+// A path of a tree entry that may be written under the temporary root:
+// relative, no empty, `.` or `..` component, no backslash or control
+// character. git itself refuses such names when it checks a tree out, but
+// a crafted tree (git mktree) holds them and a fetch does not check.
+bool safe_tree_path(const std::string& name) {
+  if (name.empty() || name.front() == '/' || name.back() == '/') return false;
+  std::size_t at = 0;
+  while (at <= name.size()) {
+    const auto end = std::min(name.find('/', at), name.size());
+    const std::string_view part(name.data() + at, end - at);
+    if (part.empty() || part == "." || part == ".." || part == ".git") return false;
+    at = end + 1;
+  }
+  return std::none_of(name.begin(), name.end(), [](char c) {
+    return static_cast<unsigned char>(c) < 0x20 || c == 0x7F || c == '\\';
+  });
+}
+
+// Creates `target` (a new file: O_EXCL, never through a link) with `bytes`.
+bool write_new_file(const fs::path& target, std::string_view bytes, std::string& error) {
+  const int fd = ::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  bool ok = fd >= 0;
+  for (std::size_t done = 0; ok && done < bytes.size();) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    ok = n > 0 || (n < 0 && errno == EINTR);
+    if (n > 0) done += static_cast<std::size_t>(n);
+  }
+  if (fd >= 0 && ::close(fd) != 0) ok = false;
+  if (!ok) error = fmt::format("cannot write '{}': {}", target.string(), std::strerror(errno));
+  return ok;
+}
+
+// Writes every YAML file of commit `commit` (and `main`, its repository
+// path) under `root`, at its path in the repository, so that the includes
+// of the revision resolve to files of the same revision: the file list from
+// `git ls-tree`, the contents from one `git cat-file --batch`. An entry
+// whose path would leave `root` is an error, not skipped: the revision is
+// not what it claims to be.
+bool write_tree(const fs::path& dir, const std::string& commit, const std::string& main,
                 const fs::path& root, std::string& error) {
-  const auto listing = run_git(
-      fmt::format("{} ls-tree -r -z --full-tree {} 2>/dev/null", git, shell_quote(rev)), error);
+  const auto listing =
+      run_git(dir, {"ls-tree", "-r", "-z", "--full-tree", "--end-of-options", commit}, error);
   if (!listing) return false;
   std::vector<std::string> paths;
   std::string objects;
@@ -134,13 +170,18 @@ bool write_tree(const std::string& git, const std::string& rev, const std::strin
     if (tab == std::string::npos || entry.rfind("100", 0) != 0) continue;
     const std::string name = entry.substr(tab + 1);
     if (!is_yaml(name) && name != main) continue;
+    if (!safe_tree_path(name)) {
+      error = fmt::format("the revision holds a file whose path leaves its tree: '{}'",
+                          reports::terminal_safe(name));
+      return false;
+    }
+    const auto space = entry.rfind(' ', tab);
+    const std::string object = entry.substr(space + 1, tab - space - 1);
+    if (!is_object_id(object)) continue;
     paths.push_back(name);
-    objects += entry.substr(entry.rfind(' ', tab) + 1, tab - entry.rfind(' ', tab) - 1) + "\n";
+    objects += object + "\n";
   }
-  const fs::path list = root / ".objects";
-  std::ofstream(list, std::ios::binary) << objects;
-  const auto blobs = run_git(
-      fmt::format("{} cat-file --batch <{} 2>/dev/null", git, shell_quote(list.string())), error);
+  const auto blobs = run_git(dir, {"cat-file", "--batch"}, error, objects);
   if (!blobs) return false;
   // Each blob is "OBJECT blob SIZE\n" + SIZE bytes + "\n".
   std::size_t at = 0;
@@ -161,10 +202,7 @@ bool write_tree(const std::string& git, const std::string& rev, const std::strin
     const fs::path target = root / name;
     std::error_code ec;
     fs::create_directories(target.parent_path(), ec);
-    std::ofstream out(target, std::ios::binary);
-    out.write(blobs->data() + eol + 1, static_cast<std::streamsize>(size));
-    if (!out) {
-      error = fmt::format("cannot write '{}'", target.string());
+    if (!write_new_file(target, std::string_view(*blobs).substr(eol + 1, size), error)) {
       return false;
     }
     at = eol + 1 + size + 1;
@@ -180,19 +218,26 @@ std::optional<Version> from_git(const std::string& rev, const std::string& file,
   const fs::path p(file);
   const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
   const std::string name = p.filename().string();
-  const std::string git = "git -C " + shell_quote(dir.string());
+  const auto fail = [&](const std::string& why) {
+    error = fmt::format("cannot read '{}:{}' from git: {}", rev, file, why);
+    return std::nullopt;
+  };
+  if (!valid_revision(rev)) return fail("not a revision name");
+  auto commit = run_git(
+      dir, {"rev-parse", "--verify", "--quiet", "--end-of-options", rev + "^{commit}"}, error);
+  if (!commit) {
+    if (error == "cannot run 'git'") return std::nullopt;
+    return fail(fmt::format("unknown revision '{}'", rev));
+  }
+  commit->erase(commit->find_last_not_of('\n') + 1);
+  if (!is_object_id(*commit)) return fail(fmt::format("unknown revision '{}'", rev));
   // The file itself first, for a plain message when it is not in the revision.
-  if (!run_git(fmt::format("{} show {} 2>&1", git, shell_quote(rev + ":./" + name)), error)) {
-    if (error != "cannot run 'git'") {
-      error = fmt::format("cannot read '{}:{}' from git: {}", rev, file, error);
-    }
-    return std::nullopt;
+  if (!run_git(dir, {"cat-file", "-e", "--end-of-options", *commit + ":./" + name}, error)) {
+    if (error == "cannot run 'git'") return std::nullopt;
+    return fail(fmt::format("'{}' is not in revision '{}'", file, rev));
   }
-  auto prefix = run_git(git + " rev-parse --show-prefix 2>&1", error);
-  if (!prefix) {
-    error = fmt::format("cannot read '{}:{}' from git: {}", rev, file, error);
-    return std::nullopt;
-  }
+  auto prefix = run_git(dir, {"rev-parse", "--show-prefix"}, error);
+  if (!prefix) return fail(error);
   prefix->erase(prefix->find_last_not_of('\n') + 1);
   Version v;
   std::string root_name = (fs::temp_directory_path() / "loophole-diff-XXXXXX").string();
@@ -205,10 +250,7 @@ std::optional<Version> from_git(const std::string& rev, const std::string& file,
   if (v.anchor.filename().empty()) v.anchor = v.anchor.parent_path();
   v.dir = dir;
   v.rev = rev;
-  if (!write_tree(git, rev, *prefix + name, v.temporary, error)) {
-    error = fmt::format("cannot read '{}:{}' from git: {}", rev, file, error);
-    return std::nullopt;
-  }
+  if (!write_tree(dir, *commit, *prefix + name, v.temporary, error)) return fail(error);
   v.path = (v.anchor / name).string();
   v.display = fmt::format("{}:{}", rev, file);
   return v;

@@ -56,7 +56,8 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
       ->allow_extra_args(false);
   c->add_option("--sweep", check.sweeps, "check each value of a param: NAME=FROM..TO")
       ->allow_extra_args(false);
-  c->add_option("--players", check.players, "player count (within the ruleset's players range)");
+  c->add_option("--players", check.players, "player count (within the ruleset's players range)")
+      ->check(CLI::Range(1, 64));
   c->add_option("--engine", check.engine,
                 "explicit | smt (Z3: BMC, k-induction, static checks) | auto | structure")
       ->check(CLI::IsMember({"explicit", "smt", "auto", "structure"}));
@@ -72,7 +73,8 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
                              "the background once a search runs a few seconds");
   c->add_flag("--no-native", check.no_native, "explicit: never run the rules as machine code")
       ->excludes(native);
-  c->add_option("--max-states", check.max_states, "stop (inconclusive) after this many states");
+  c->add_option("--max-states", check.max_states, "stop (inconclusive) after this many states")
+      ->check(CLI::PositiveNumber);
   c->add_option("--max-memory", check.max_memory, "stop (inconclusive) above this memory, e.g. 4G");
   c->add_option("--timeout", check.timeout, "stop (inconclusive) after this long, e.g. 30s");
   c->add_option("--fail-on", check.fail_on, "lowest severity that fails the run (exit 1)")
@@ -95,7 +97,7 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
       ->check(CLI::IsMember({"dot", "svg"}));
   g->add_option("--trace", graph.trace,
                 "highlight the path of this finding's trace (a finding id, as in the reports)");
-  g->add_option("--players", graph.players, "player count, for --trace");
+  g->add_option("--players", graph.players, "player count, for --trace")->check(CLI::Range(1, 64));
   g->add_option("-p,--param", graph.params, "override a param: NAME=VALUE (repeatable)");
   g->add_option("-o,--output", graph.output, "write to FILE (atomically)");
 
@@ -105,7 +107,8 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   x->add_option("--format", exp.format, "promela (a SPIN model, docs/promela.md)")
       ->check(CLI::IsMember({"promela"}));
   x->add_option("-p,--param", exp.params, "override a param: NAME=VALUE (repeatable)");
-  x->add_option("--players", exp.players, "player count (within the ruleset's players range)");
+  x->add_option("--players", exp.players, "player count (within the ruleset's players range)")
+      ->check(CLI::Range(1, 64));
   x->add_option("-o,--output", exp.output, "write to FILE (atomically)");
 
   loophole::cli::DiffArgs diff;
@@ -120,12 +123,13 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   d->add_option("-p,--param", diff.params, "override a param in both: NAME=VALUE (repeatable)");
-  d->add_option("--players", diff.players, "player count for both");
+  d->add_option("--players", diff.players, "player count for both")->check(CLI::Range(1, 64));
   d->add_option("-j,--threads", diff.threads, "worker threads (0 = all cores)")
       ->check(CLI::Range(0, 256));
   auto* diff_native = d->add_flag("--native", diff.native, "as for check");
   d->add_flag("--no-native", diff.no_native, "as for check")->excludes(diff_native);
-  d->add_option("--max-states", diff.max_states, "stop (inconclusive) after this many states");
+  d->add_option("--max-states", diff.max_states, "stop (inconclusive) after this many states")
+      ->check(CLI::PositiveNumber);
   d->add_option("--fail-on", diff.fail_on,
                 "lowest severity of an added finding that fails (exit 1)")
       ->check(CLI::IsMember({"error", "warning", "note"}));

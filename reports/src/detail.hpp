@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "loophole/reports/escape.hpp"
 #include "loophole/reports/report.hpp"
 
 namespace loophole::reports::detail {
@@ -36,8 +37,5 @@ Counts count(const RulesetReport& rs, const std::vector<std::string>& ids);
 // One finding as the JSON report writes it (schema/report.schema.json).
 nlohmann::json finding_json(const RulesetReport& rs, const properties::Finding& f,
                             const std::string& id);
-
-// Escapes text for XML and HTML element content and attribute values.
-std::string xml_escape(std::string_view text);
 
 }  // namespace loophole::reports::detail

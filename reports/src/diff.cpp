@@ -173,7 +173,7 @@ std::string render_diff_json(const RulesetDiff& d) {
   } else {
     out["states_delta"] = nullptr;
   }
-  return out.dump(2) + "\n";
+  return json_dump(out);
 }
 
 }  // namespace loophole::reports

@@ -13,8 +13,6 @@
 namespace loophole::reports {
 namespace {
 
-using detail::xml_escape;
-
 constexpr std::string_view style = R"css(
 body { font: 15px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 70rem; padding: 1rem 2rem; color: #1d1d1f; }
 h1 { font-size: 1.6rem; } h2 { font-size: 1.25rem; border-bottom: 1px solid #ddd; padding-bottom: .2rem; margin-top: 2.5rem; }

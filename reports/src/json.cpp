@@ -144,7 +144,7 @@ std::string render_json(const Report& report, const RenderOptions& options) {
            {"rulesets", std::move(rulesets)},
            {"diagnostics", std::move(diagnostics)}};
   if (options.timings) out["timings"] = std::move(timings);
-  return out.dump(2) + "\n";
+  return json_dump(out);
 }
 
 }  // namespace loophole::reports

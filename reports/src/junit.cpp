@@ -60,44 +60,7 @@ bool cut_short(const RulesetReport& rs, const std::string& name) {
 
 }  // namespace
 
-namespace detail {
-
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        // Control characters other than tab and newline are not allowed in XML 1.0.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') {
-          out += ' ';
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
-
-}  // namespace detail
-
 std::string render_junit(const Report& report, const RenderOptions& options) {
-  using detail::xml_escape;
   std::string suites;
   int total_tests = 0, total_failures = 0, total_skipped = 0;
   for (const auto& rs : report.rulesets) {

@@ -15,24 +15,20 @@ namespace {
 constexpr std::size_t max_listed = 20;
 constexpr std::size_t max_moves = 30;
 
-// Table cells and inline text: keep pipes and backticks from breaking them.
-std::string cell(std::string_view text) {
+// Text for a line of a code block: valid UTF-8, controls and newlines as
+// `\xNN` (a code block shows them; they must not end the line).
+std::string one_line(std::string_view text) {
   std::string out;
-  for (const char c : text) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\n') {
+  for (const char c : reports::terminal_safe(text)) {
+    if (c == '\n') {
+      out += "\\x0a";
+    } else if (c == '\t') {
       out += ' ';
     } else {
       out += c;
     }
   }
   return out;
-}
-
-std::string code(std::string_view text) {
-  return text.find('`') == std::string_view::npos ? fmt::format("`{}`", text)
-                                                  : fmt::format("`` {} ``", text);
 }
 
 std::string scope(const RulesetReport& rs) {
@@ -64,24 +60,29 @@ std::string render_markdown(const Report& report, const RenderOptions& options) 
       }
       ++listed;
       list += fmt::format("- **{}** {} at {}: {}  \n  id {}\n", properties::to_string(f.severity),
-                          cell(detail::heading(f)), code(detail::location(rs, f)), cell(f.message),
-                          code(id));
+                          markdown_text(detail::heading(f)), markdown_code(detail::location(rs, f)),
+                          markdown_text(f.message), markdown_code(id));
       if (f.trace) {
         const auto& t = *f.trace;
-        list += fmt::format("  <details><summary>trace ({} move{})</summary>\n\n  ```\n",
-                            t.steps.size(), t.steps.size() == 1 ? "" : "s");
+        // The moves are one line each (a newline in a move's text would let
+        // it start a line of its own) in a fence longer than any backtick
+        // run they hold.
+        std::string moves;
         for (std::size_t m = 0; m < t.steps.size() && m < max_moves; ++m) {
           const auto& s = t.steps[m];
           if (t.loop_start >= 0 && static_cast<std::size_t>(t.loop_start) == m) {
-            list += "  -- cycle starts here --\n";
+            moves += "  -- cycle starts here --\n";
           }
-          list += fmt::format("  {:>3}  T{} P{}  {}  {}\n", m + 1, s.turn, s.active + 1,
-                              detail::pretty_step(rs, s.step), s.text);
+          moves += fmt::format("  {:>3}  T{} P{}  {}  {}\n", m + 1, s.turn, s.active + 1,
+                               one_line(detail::pretty_step(rs, s.step)), one_line(s.text));
         }
         if (t.steps.size() > max_moves) {
-          list += fmt::format("  ... ({} more moves)\n", t.steps.size() - max_moves);
+          moves += fmt::format("  ... ({} more moves)\n", t.steps.size() - max_moves);
         }
-        list += "  ```\n  </details>\n";
+        const std::string fence = markdown_fence(moves);
+        list += fmt::format("  <details><summary>trace ({} move{})</summary>\n\n  {}\n{}  {}\n",
+                            t.steps.size(), t.steps.size() == 1 ? "" : "s", fence, moves, fence);
+        list += "  </details>\n";
       }
     }
     if (fail) ++failing;
@@ -90,13 +91,13 @@ std::string render_markdown(const Report& report, const RenderOptions& options) 
     const std::string result = fail ? "❌ fails" : open ? "⚠️ inconclusive" : "✅ passes";
     std::string states = rs.statistics ? group_digits(rs.statistics->states) : "–";
     table += fmt::format("| {} ({}) | {} | {} | {} | {} | {} | {} | {} |\n",
-                         code(detail::run_label(rs)), cell(scope(rs)), result, c.errors, c.warnings,
-                         c.notes, c.inconclusive, c.accepted, states);
+                         markdown_code(detail::run_label(rs)), markdown_text(scope(rs)), result,
+                         c.errors, c.warnings, c.notes, c.inconclusive, c.accepted, states);
     for (const auto& s : rs.stale) {
       stale += fmt::format(
           "- note: accepted finding {} no longer occurs in {}; remove it from the "
           "project file\n",
-          code(s.id), code(rs.file));
+          markdown_code(s.id), markdown_code(rs.file));
     }
   }
   const std::size_t bad = report.diagnostics.error_count();
@@ -107,11 +108,11 @@ std::string render_markdown(const Report& report, const RenderOptions& options) 
   if (!report.rulesets.empty()) out += table + "\n";
   for (const auto& d : report.diagnostics.all()) {
     if (d.severity != model::Severity::error) continue;
-    out += fmt::format(
-        "- **bad input** {}: {}\n",
-        code(d.where.known() ? fmt::format("{}:{}:{}", d.where.file, d.where.line, d.where.col)
-                             : d.where.file),
-        cell(d.message));
+    out += fmt::format("- **bad input** {}: {}\n",
+                       markdown_code(d.where.known() ? fmt::format("{}:{}:{}", d.where.file,
+                                                                   d.where.line, d.where.col)
+                                                     : d.where.file),
+                       markdown_text(d.message));
   }
   if (!list.empty()) out += "### Findings that fail the run\n\n" + list;
   if (unlisted > 0) out += fmt::format("\n…and {} more; see the full report.\n", unlisted);

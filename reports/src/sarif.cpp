@@ -205,7 +205,7 @@ std::string render_sarif(const Report& report, const RenderOptions& /*options*/)
   json out{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
            {"version", "2.1.0"},
            {"runs", json::array({std::move(run)})}};
-  return out.dump(2) + "\n";
+  return json_dump(out);
 }
 
 }  // namespace loophole::reports

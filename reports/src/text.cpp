@@ -2,13 +2,16 @@
 // finding is a compiler-style line (`file:line:col: severity: message`) so
 // editors and CI annotators can jump to the rule, then the source line with a
 // caret, then the game transcript of its trace. Results go to stdout; the
-// caller decides about color (terminal or not).
+// caller decides about color (terminal or not). Text that came from the
+// ruleset or the command line goes through reports::terminal_safe on its way
+// out: a ruleset must not be able to send escape sequences to a terminal.
 #include <algorithm>
 #include <string>
 
 #include <fmt/format.h>
 #include <range/v3/view/zip.hpp>
 
+#include "loophole/reports/escape.hpp"
 #include "loophole/reports/report.hpp"
 
 namespace loophole::reports {
@@ -53,10 +56,14 @@ void render_source_line(std::string& out, const model::SourceSpan& where,
   if (!where.known()) return;
   const std::string_view line = sources.line(where.file, where.line);
   if (line.empty()) return;
-  out += fmt::format("{:>5} | {}\n", where.line, line);
+  out += fmt::format("{:>5} | {}\n", where.line, terminal_safe(line));
+  // The caret stands under the column's character in the line as printed
+  // (a control byte printed as `\xNN` is four columns wide).
   std::string pad;
-  for (std::uint32_t i = 1; i < where.col && i - 1 < line.size(); ++i) {
-    pad += line[i - 1] == '\t' ? '\t' : ' ';
+  const auto before =
+      terminal_safe(line.substr(0, std::min<std::size_t>(where.col - 1, line.size())));
+  for (const char c : before) {
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) pad += c == '\t' ? '\t' : ' ';
   }
   const std::uint32_t tildes = where.length > 1 ? where.length - 1 : 0;
   out += fmt::format("{:>5} | {}^{}\n", "", pad, std::string(tildes, '~'));
@@ -88,7 +95,7 @@ void render_trace(std::string& out, const RulesetReport& rs, const checker::Trac
       out += "    -- cycle starts here --\n";
     }
     out += fmt::format("    {:>3}  T{} P{}  {:<{}}  {}\n", i + 1, s.turn, s.active + 1,
-                       control_point(rs.model, s), width, s.text);
+                       control_point(rs.model, s), width, terminal_safe(s.text));
   }
   if (trace.loop_start >= 0) {
     const std::size_t len = n - static_cast<std::size_t>(trace.loop_start);
@@ -115,8 +122,8 @@ std::string_view completion_note(checker::Completion c) {
 
 // "rules.yaml", or "rules.yaml [deck=3]" for one run of a sweep.
 std::string run_label(const RulesetReport& rs) {
-  if (rs.swept.empty()) return rs.file;
-  return fmt::format("{} [{}={}]", rs.file, rs.swept, rs.swept_value);
+  if (rs.swept.empty()) return terminal_safe(rs.file);
+  return terminal_safe(fmt::format("{} [{}={}]", rs.file, rs.swept, rs.swept_value));
 }
 
 }  // namespace
@@ -146,29 +153,29 @@ std::string render_text(const Report& report, const model::SourceManager& source
   for (const auto& rs : report.rulesets) {
     const auto ids = finding_ids(rs);
     for (const auto& [f, id] : ranges::views::zip(rs.findings, ids)) {
-      const std::string loc = f.where.known()
-                                  ? fmt::format("{}:{}:{}", f.where.file, f.where.line, f.where.col)
-                                  : rs.file;
+      const std::string loc = terminal_safe(
+          f.where.known() ? fmt::format("{}:{}:{}", f.where.file, f.where.line, f.where.col)
+                          : rs.file);
       out += fmt::format("{}: {}: {}: {}\n", p.wrap("1", loc),
                          p.wrap(severity_code(f.severity), properties::to_string(f.severity)),
-                         heading(f), p.wrap("1", f.message));
+                         heading(f), p.wrap("1", terminal_safe(f.message)));
       render_source_line(out, f.where, sources);
       const auto accepted = rs.accepted.find(id);
       if (accepted != rs.accepted.end()) {
-        out += fmt::format("  accepted ({}): {}\n", id, accepted->second);
+        out += fmt::format("  accepted ({}): {}\n", id, terminal_safe(accepted->second));
       }
-      for (const auto& d : f.details) out += fmt::format("  {}\n", d);
+      for (const auto& d : f.details) out += fmt::format("  {}\n", terminal_safe(d));
       if (f.trace) render_trace(out, rs, *f.trace, options);
     }
     for (const auto& st : rs.stale) {
-      const std::string loc =
+      const std::string loc = terminal_safe(
           st.where.known() ? fmt::format("{}:{}:{}", st.where.file, st.where.line, st.where.col)
-                           : rs.file;
+                           : rs.file);
       out += fmt::format(
           "{}: {}: accepted finding '{}' no longer occurs in '{}'; remove it from "
           "the project file\n",
-          p.wrap("1", loc), p.wrap(severity_code(properties::Severity::note), "note"), st.id,
-          rs.file);
+          p.wrap("1", loc), p.wrap(severity_code(properties::Severity::note), "note"),
+          terminal_safe(st.id), terminal_safe(rs.file));
     }
     if (options.statistics && rs.statistics) {
       const auto& st = *rs.statistics;
