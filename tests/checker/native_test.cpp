@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <thread>
@@ -346,6 +347,35 @@ TEST(Native, ASecondSystemLoadsWhatTheFirstCompiled) {
   ASSERT_EQ(third.generator(), "native");
   EXPECT_FALSE(third.native_code()->cached);
   EXPECT_NE(third.native_code()->library, first.native_code()->library);
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A library is loaded only beside the very source it was compiled from: a
+// cache entry whose kept source differs (another ruleset whose 64-bit name
+// collides, or a tampered file) is compiled anew, not loaded.
+TEST(Native, ALibraryWhoseKeptSourceDiffersIsNotLoaded) {
+  const Environment env;
+  const auto l = cosmere();
+  ASSERT_TRUE(l->sem);
+  const CompiledSystem first(*l->sem, NativeMode::on);
+  ASSERT_EQ(first.generator(), "native");
+  fs::path source = first.native_code()->library;
+  source.replace_extension(".c");
+  const std::string original = slurp(source);
+  std::ofstream(source, std::ios::binary | std::ios::app) << "/* another ruleset */\n";
+  const CompiledSystem second(*l->sem, NativeMode::on);
+  ASSERT_EQ(second.generator(), "native");
+  EXPECT_FALSE(second.native_code()->cached);
+  EXPECT_EQ(slurp(source), original);  // compiled again, from the wanted source
+  fs::remove(source);                  // no kept source: not loaded either
+  const CompiledSystem third(*l->sem, NativeMode::on);
+  EXPECT_FALSE(third.native_code()->cached);
+  const CompiledSystem fourth(*l->sem, NativeMode::on);
+  EXPECT_TRUE(fourth.native_code()->cached);
 }
 
 TEST(Native, WithoutACompilerTheRulesRunInterpretedAndSayWhy) {

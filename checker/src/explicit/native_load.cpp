@@ -187,12 +187,27 @@ bool safe(const fs::path& dir) {
          (st.st_mode & 022) == 0;
 }
 
+// The name is a 64-bit FNV-1a hash, which anyone can make collide: a
+// ruleset crafted to share another's name would have its code loaded for
+// the other (wrong verdicts, from a cache shared between pull requests). So
+// a library is loaded only beside the source it was compiled from (kept as
+// NAME.c), and only when that source is byte for byte the one wanted.
+bool compiled_from(const Target& t) {
+  std::ifstream in(t.dir / (t.name + ".c"), std::ios::binary);
+  if (!in) return false;
+  std::string kept;
+  kept.resize(t.source.size() + 1);
+  in.read(kept.data(), static_cast<std::streamsize>(kept.size()));
+  return static_cast<std::size_t>(in.gcount()) == t.source.size() &&
+         kept.compare(0, t.source.size(), t.source) == 0;
+}
+
 }  // namespace
 
 std::shared_ptr<const NativeCode> find_native(const std::string& body) {
   const Target t = target(body);
   std::error_code ec;
-  if (!safe(t.dir) || !fs::exists(t.library, ec)) return nullptr;
+  if (!safe(t.dir) || !fs::exists(t.library, ec) || !compiled_from(t)) return nullptr;
   std::string why;
   auto code = open(t.library, why);
   if (code) code->cached = true;
@@ -217,7 +232,7 @@ std::shared_ptr<const NativeCode> load_native(const std::string& body, const Nat
                       " is not a directory of this user's that only they may write");
   }
   std::string why;
-  if (fs::exists(library, ec)) {
+  if (fs::exists(library, ec) && compiled_from(t)) {
     if (auto code = open(library, why)) {
       code->cached = true;
       return code;
