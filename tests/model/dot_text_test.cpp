@@ -107,8 +107,7 @@ turn:
   const std::filesystem::path file = marker.string() + ".dot";
   std::ofstream(file, std::ios::binary) << dot;
   const std::string log = marker.string() + ".log";
-  const std::string command =
-      "dot -Tcanon '" + file.string() + "' > /dev/null 2> '" + log + "'";
+  const std::string command = "dot -Tcanon '" + file.string() + "' > /dev/null 2> '" + log + "'";
   EXPECT_EQ(std::system(command.c_str()), 0);
   std::ifstream in(log);
   std::stringstream warnings;

@@ -294,8 +294,8 @@ std::string payload_compiler() {
 }
 
 fs::path hostile_dir(const std::string& what) {
-  const fs::path dir =
-      fs::temp_directory_path() / ("loophole-spin-hostile-" + std::to_string(::getpid()) + "-" + what);
+  const fs::path dir = fs::temp_directory_path() /
+                       ("loophole-spin-hostile-" + std::to_string(::getpid()) + "-" + what);
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
@@ -319,8 +319,8 @@ TEST_P(HostileNames, ReachNoCodeAndChangeNoVerdict) {
   ASSERT_EQ(game->name, test_support::c_payload(marker.string()));
   {
     std::ofstream out(dir / "model.pml", std::ios::binary);
-    out << promela::to_promela(*game, "rulesets/" + test_support::c_payload(marker.string()) +
-                                          "\\\n.yaml");
+    out << promela::to_promela(
+        *game, "rulesets/" + test_support::c_payload(marker.string()) + "\\\n.yaml");
   }
   ASSERT_EQ(run(dir, "spin -o2 -a model.pml", "spin.log"), 0) << read_text(dir / "spin.log");
   ASSERT_EQ(run(dir, cc + " -O0 -w -DSAFETY -DVECTORSZ=4096 -o pan pan.c", "cc.log"), 0)
