@@ -58,7 +58,24 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_identifier_char(char c) { return is_identifier_start(c) || is_digit(c); }
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
 
-// Length of the UTF-8 sequence starting at text[i], or 0 if it is not one.
+// A hint for characters that other languages spell differently.
+std::string_view hint_for(char c) {
+  switch (c) {
+    case '=':
+      return "use ':=' to assign or '==' to compare";
+    case '!':
+      return "use 'not' for negation";
+    case '&':
+      return "use 'and'";
+    case '|':
+      return "use 'or'";
+    default:
+      return {};
+  }
+}
+
+}  // namespace
+
 std::size_t utf8_length(std::string_view text, std::size_t i) {
   const auto lead = static_cast<unsigned char>(text[i]);
   std::size_t n = 0;
@@ -77,24 +94,6 @@ std::size_t utf8_length(std::string_view text, std::size_t i) {
   }
   return n;
 }
-
-// A hint for characters that other languages spell differently.
-std::string_view hint_for(char c) {
-  switch (c) {
-    case '=':
-      return "use ':=' to assign or '==' to compare";
-    case '!':
-      return "use 'not' for negation";
-    case '&':
-      return "use 'and'";
-    case '|':
-      return "use 'or'";
-    default:
-      return {};
-  }
-}
-
-}  // namespace
 
 std::string_view token_name(Tok kind) {
   switch (kind) {

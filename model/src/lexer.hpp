@@ -4,6 +4,7 @@
 // when asked for, and never inside parentheses or brackets.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -93,5 +94,9 @@ std::optional<std::vector<Token>> lex(std::string_view text, const TextOrigin& o
 
 // Largest integer literal: 2^31 - 1 (every value fits the engines' int32 slots).
 inline constexpr std::int64_t k_max_integer_literal = 2147483647;
+
+// Length (2 to 4) of the multibyte UTF-8 sequence starting at text[i], or 0
+// if none starts there (ASCII included). The lexer's, and dot_text.cpp's.
+[[nodiscard]] std::size_t utf8_length(std::string_view text, std::size_t i);
 
 }  // namespace loophole::model

@@ -18,6 +18,8 @@
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/reverse_graph.hpp>
 
+#include "dot_text.hpp"
+
 namespace loophole::model {
 
 namespace {
@@ -227,17 +229,6 @@ std::vector<bool> reaching(const PhaseGraph& g, PhaseVertexId to) {
 
 namespace {
 
-std::string escaped(const std::string& s) {
-  std::string out;
-  for (const char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out;
-}
-
-std::string quoted(const std::string& s) { return '"' + escaped(s) + '"'; }
-
 std::string_view protocol_name(Protocol p) {
   switch (p) {
     case Protocol::priority:
@@ -261,7 +252,7 @@ std::string node_id(const Game& game, const PhaseGraph& g, PhaseVertexId v) {
       break;
   }
   const Step& s = game.steps[p.step];
-  return quoted(game.phases[s.phase].name + "." + s.name);
+  return dot_quoted(game.phases[s.phase].name + "." + s.name);
 }
 
 constexpr std::string_view highlight_attrs = ", color=red, fontcolor=red, penwidth=2.5";
@@ -320,7 +311,7 @@ std::string to_dot(const Game& game, const PhaseGraph& g, const DotOptions& opti
   const std::vector<bool> reached = reachable_from(g, g.start);  // unreachable steps are grey
   std::ostringstream out;
   out << "digraph turn {\n";
-  out << "  graph [label=" << quoted(game.name)
+  out << "  graph [label=" << dot_quoted(game.name)
       << ", labelloc=t, fontname=\"Helvetica\", rankdir=TB];\n";
   out << "  node [fontname=\"Helvetica\", fontsize=11];\n";
   out << "  edge [fontname=\"Helvetica\", fontsize=10];\n\n";
@@ -329,7 +320,7 @@ std::string to_dot(const Game& game, const PhaseGraph& g, const DotOptions& opti
   for (std::size_t ph = 0; ph < game.phases.size(); ++ph) {
     const Phase& phase = game.phases[ph];
     out << "  subgraph cluster_" << ph << " {\n";
-    out << "    label=" << quoted(phase.name) << ";\n";
+    out << "    label=" << dot_quoted(phase.name) << ";\n";
     for (const int s : phase.steps) {
       const Step& step = game.steps[s];
       const PhaseVertexId v = PhaseGraph::step_vertex(s);
@@ -339,9 +330,9 @@ std::string to_dot(const Game& game, const PhaseGraph& g, const DotOptions& opti
         // `\n` is DOT's line break inside a label; it must not be escaped.
         const std::string window =
             "[window: " + w.name + " · " + std::string(protocol_name(w.protocol)) + "]";
-        out << '"' << escaped(step.name) << "\\n" << escaped(window) << "\", shape=box3d";
+        out << '"' << dot_escaped(step.name) << "\\n" << dot_escaped(window) << "\", shape=box3d";
       } else {
-        out << quoted(step.name) << ", shape=box";
+        out << dot_quoted(step.name) << ", shape=box";
       }
       if (!reached[v]) out << ", color=gray60, fontcolor=gray60";
       out << hot(v) << "];\n";
@@ -358,7 +349,7 @@ std::string to_dot(const Game& game, const PhaseGraph& g, const DotOptions& opti
       const PhaseVertexId to = boost::target(e, g.graph);
       std::vector<std::string> attrs;
       if (const std::string label = edge_label(game, g, e); !label.empty())
-        attrs.push_back("label=" + quoted(label));
+        attrs.push_back("label=" + dot_quoted(label));
       if (edge.conditional()) attrs.emplace_back("style=dashed");
       if (edge.kind == PhaseEdgeKind::new_turn) {
         attrs.emplace_back("style=dotted");

@@ -21,6 +21,8 @@
 #include "loophole/checker/explicit.hpp"
 
 #include "explicit/compiled.hpp"
+#include "explicit/compiled_program.hpp"
+#include "hostile_names.hpp"
 #include "loaded_game.hpp"
 #include "native_cache.hpp"
 #include "sanitized.hpp"
@@ -437,6 +439,33 @@ TEST(Native, RefusesACacheOthersMayWrite) {
   fs::permissions(env.dir(), fs::perms::owner_all);
   const CompiledSystem d(*l->sem, NativeMode::on);
   EXPECT_EQ(d.generator(), "native");
+}
+
+// No name of a ruleset reaches the generated C (only numbers and generated
+// names do), so a hostile one (tests/common/hostile_names.hpp) cannot put
+// code in it: every name of the game replaced, the C is the same text, and
+// compiled and run it creates no payload's marker.
+TEST(Native, NamesNeverReachTheGeneratedC) {
+  const test_support::Load how{.params = {{"item_copies", 0}}, .with_semantics = false};
+  const auto plain = test_support::load_game("rulesets/operators.yaml", how);
+  const auto hostile = test_support::load_game("rulesets/operators.yaml", how);
+  ASSERT_TRUE(plain->game && hostile->game) << plain->diagnostics();
+  const Environment env;
+  const fs::path marker = env.dir().string() + "-pwned";
+  test_support::rename_hostile(*hostile->game, marker.string());
+  CompiledSystem::Program a(*plain->game), b(*hostile->game);
+  compile(a);
+  compile(b);
+  const std::string source = native_source(b);
+  EXPECT_EQ(source, native_source(a));
+  hostile->sem = std::make_unique<Semantics>(*hostile->game);
+  ExplicitOptions options;
+  options.threads = 1;
+  options.native = NativeMode::on;
+  const auto g = explore(*hostile->sem, options);
+  EXPECT_EQ(g->statistics().generator, "native");
+  EXPECT_EQ(g->completion(), Completion::complete);
+  EXPECT_FALSE(fs::exists(marker));
 }
 
 }  // namespace

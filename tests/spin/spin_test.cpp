@@ -31,6 +31,8 @@
 #include "loophole/model/source.hpp"
 #include "loophole/promela/promela.hpp"
 
+#include "hostile_names.hpp"
+
 namespace loophole {
 namespace {
 
@@ -274,6 +276,95 @@ INSTANTIATE_TEST_SUITE_P(AllModels, SpinAgrees, ::testing::ValuesIn(all_cases())
                          [](const ::testing::TestParamInfo<Case>& info) {
                            return case_name(info.param);
                          });
+
+// A ruleset from a pull request is untrusted: its names must not reach pan.c
+// as code. Each case is exported with every name (and the file name) hostile
+// (tests/common/hostile_names.hpp) and run through the documented pipeline,
+// spin -a, gcc, ./pan: SPIN parses the model, pan counts loophole's states and
+// finds its verdict on assertions, and the payload's marker file never appears.
+class HostileNames : public ::testing::TestWithParam<std::string> {};
+
+// The pipeline's C compiler: gcc as documented (clang else), which run the
+// payload's constructor if it ever got into pan.c (tcc does not).
+std::string payload_compiler() {
+  for (const char* c : {"gcc", "clang"}) {
+    if (std::system(("command -v " + std::string(c) + " > /dev/null 2>&1").c_str()) == 0) return c;
+  }
+  return {};
+}
+
+fs::path hostile_dir(const std::string& what) {
+  const fs::path dir = fs::temp_directory_path() /
+                       ("loophole-spin-hostile-" + std::to_string(::getpid()) + "-" + what);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+TEST_P(HostileNames, ReachNoCodeAndChangeNoVerdict) {
+  if (std::system("command -v spin > /dev/null 2>&1") != 0) {
+    GTEST_FAIL() << "spin is not installed (scripts/setup installs it)";
+  }
+  const std::string cc = payload_compiler();
+  ASSERT_FALSE(cc.empty()) << "neither gcc nor clang (scripts/setup installs them)";
+  model::SourceManager sources;
+  model::DiagnosticSink sink;
+  auto game = model::load_game(GetParam(), {}, sources, sink);
+  ASSERT_TRUE(game.has_value()) << sink.render(sources);
+  const Verdicts expected = loophole_verdicts(checker::Semantics(*game));
+
+  const fs::path dir = hostile_dir(case_name(Case{GetParam(), {}}));
+  const fs::path marker = dir / "pwned";
+  test_support::rename_hostile(*game, marker.string());
+  ASSERT_EQ(game->name, test_support::c_payload(marker.string()));
+  {
+    std::ofstream out(dir / "model.pml", std::ios::binary);
+    out << promela::to_promela(
+        *game, "rulesets/" + test_support::c_payload(marker.string()) + "\\\n.yaml");
+  }
+  ASSERT_EQ(run(dir, "spin -o2 -a model.pml", "spin.log"), 0) << read_text(dir / "spin.log");
+  ASSERT_EQ(run(dir, cc + " -O0 -w -DSAFETY -DVECTORSZ=4096 -o pan pan.c", "cc.log"), 0)
+      << read_text(dir / "cc.log");
+  ASSERT_EQ(run(dir, "./pan -m100000 -w20 -n -c0 -A -E", "count.log"), 0);
+  ASSERT_EQ(run(dir, "./pan -m100000 -w20 -n -E", "assert.log"), 0);
+  EXPECT_FALSE(fs::exists(marker)) << "the payload in a name ran";
+  const std::string count = read_text(dir / "count.log");
+  const auto states = stored_states(count);
+  ASSERT_TRUE(states.has_value()) << count;
+  EXPECT_EQ(*states, expected.states + promela::state_offset) << count;
+  EXPECT_EQ(errors(read_text(dir / "assert.log")) > 0, expected.assertion)
+      << read_text(dir / "assert.log");
+  if (!HasFailure()) fs::remove_all(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, HostileNames,
+                         ::testing::Values("tests/fixtures/semantics/draw.yaml",
+                                           "tests/fixtures/semantics/priority.yaml",
+                                           "tests/fixtures/findings/property-violation/alarm.yaml"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return case_name(Case{info.param, {}});
+                         });
+
+// The oracle above works: the same payload, left to close the header comment
+// as an unescaped name once did, runs when pan starts.
+TEST(HostileNames, ThePayloadRunsWhenItEscapesItsComment) {
+  const std::string cc = payload_compiler();
+  if (std::system("command -v spin > /dev/null 2>&1") != 0 || cc.empty()) {
+    GTEST_FAIL() << "spin and gcc or clang are needed (scripts/setup installs them)";
+  }
+  const fs::path dir = hostile_dir("oracle");
+  const fs::path marker = dir / "pwned";
+  {
+    std::ofstream out(dir / "model.pml");
+    out << "/* Promela export of '" << test_support::c_payload(marker.string())
+        << "' */\nbyte x = 0;\nactive proctype game() { x = 1 }\n";
+  }
+  ASSERT_EQ(run(dir, "spin -a model.pml", "spin.log"), 0) << read_text(dir / "spin.log");
+  ASSERT_EQ(run(dir, cc + " -O0 -w -o pan pan.c", "cc.log"), 0) << read_text(dir / "cc.log");
+  ASSERT_EQ(run(dir, "./pan", "pan.log"), 0);
+  EXPECT_TRUE(fs::exists(marker));
+  if (!HasFailure()) fs::remove_all(dir);
+}
 
 // The export is the same text for the same game (no addresses, no clock).
 TEST(PromelaExport, IsDeterministic) {

@@ -14,6 +14,7 @@
 
 #include "loophole/model/game.hpp"
 
+#include "promela_text.hpp"
 #include "semantics/prepared.hpp"
 
 namespace loophole::promela::detail {
@@ -52,29 +53,13 @@ inline std::string cond(const std::string& c, const std::string& a, const std::s
   return "((" + c + ") -> (" + a + ") : (" + b + "))";
 }
 
-inline std::string sanitize(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    const bool ok =
-        (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
-    if (ok) {
-      out += ch;
-    } else if (!out.empty() && out.back() != '_') {
-      out += '_';
-    }
-  }
-  while (!out.empty() && out.back() == '_') out.pop_back();
-  if (out.size() > 40) out.resize(40);
-  return out;
-}
-
 class Generator {
  public:
   Generator(const model::Game& game, std::string source)
       : g_(game), p_(game), source_(std::move(source)), n_(game.players), kinds_(p_.kinds) {
     const auto& fields = p_.layout.fields;
     for (std::size_t i = 0; i < fields.size(); ++i) {
-      names_.push_back("s" + std::to_string(i) + "_" + sanitize(fields[i].name));
+      names_.push_back("s" + std::to_string(i) + "_" + identifier_tail(fields[i].name));
     }
   }
 

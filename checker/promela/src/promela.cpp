@@ -107,8 +107,8 @@ std::string Generator::declarations() const {
     std::int32_t init = 0;
     if (i < g_.slots.size()) init = g_.slots[i].init;
     if (static_cast<int>(i) == p_.ctl.turn) init = 1;
-    o << type << " " << names_[i] << " = " << init << ";\t/* " << fl.name << " " << fl.lo << ".."
-      << fl.hi << " */\n";
+    o << type << " " << names_[i] << " = " << init << ";\t/* " << comment_text(fl.name) << " "
+      << fl.lo << ".." << fl.hi << " */\n";
   }
   o << "\n/* Scratch values of one move: not part of the state vector. */\n";
   o << "hidden int lh_g, lh_v, lh_n, lh_r, lh_c, lh_h, lh_x;\nhidden byte lh_prog;\n";
@@ -331,7 +331,8 @@ std::string Generator::run() {
   }
 
   std::ostringstream o;
-  o << "/* Promela export of '" << g_.name << "' (" << source_ << ") by loophole export.\n"
+  o << "/* Promela export of '" << comment_text(g_.name) << "' (" << comment_text(source_)
+    << ") by loophole export.\n"
     << " * " << n_ << " players, scope turns = " << g_.scope.turns << ", stack = " << g_.scope.stack
     << ".\n"
     << " * The state vector is loophole's layout, one global per field in layout order\n"
