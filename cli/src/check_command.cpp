@@ -31,6 +31,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "project.hpp"
+#include "signals.hpp"
 #include "smt_check.hpp"
 #include "sweep.hpp"
 
@@ -123,6 +124,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
     }
   }
   if (args.players != 0) load.players = args.players;
+  load.include_roots = args.include_roots;
 
   checker::ExplicitOptions explore_options;
   explore_options.threads = args.threads;
@@ -171,6 +173,11 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
       }
       return 2;
     }
+  }
+  // A ruleset of a project includes from anywhere in the project's tree.
+  if (project) {
+    const std::string dir = std::filesystem::path(project->path).parent_path().string();
+    load.include_roots.push_back(dir.empty() ? "." : dir);
   }
   struct Target {
     std::string file;
@@ -237,6 +244,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
           games.push_back(std::make_unique<model::Game>(std::move(*loaded)));
           return games.back().get();
         };
+        signals_ask_to_stop();
         auto smt = args.symbolic.empty() ? check_smt(g, args.depth, interrupted)
                                          : symbolic_scope(g, args.symbolic, args.depth, load_value,
                                                           interrupted, error);
@@ -256,6 +264,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
       } else if (args.engine != "structure") {
         rs.engine = "explicit";
         const checker::Semantics semantics(g);
+        signals_ask_to_stop();
         const auto graph = checker::explore(semantics, explore_options);
         if (tty) std::fputs("\r\x1b[K", stderr);
         rs.completion = graph->completion();
@@ -308,6 +317,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
   if (!report.diagnostics.all().empty()) {
     std::cerr << report.diagnostics.render(sources, tty && args.color != "never");
   }
+  signals_ask_to_stop();
   reports::RenderOptions render;
   render.text.color = args.color == "always" ||
                       (args.color == "auto" && args.output.empty() && isatty(fileno(stdout)) != 0);
