@@ -12,8 +12,8 @@ namespace loophole::cli {
 std::string_view version();
 
 struct CheckArgs {
-  std::vector<std::string> files;  // none: the rulesets of the project file
-  std::string project;             // --project FILE (default ./loophole.yaml)
+  std::vector<std::string> files;          // none: the rulesets of the project file
+  std::string project;                     // --project FILE (default ./loophole.yaml)
   std::vector<std::string> include_roots;  // --include-root DIR
   std::vector<std::string> params;
   std::vector<std::string> sweeps;

@@ -61,8 +61,8 @@ bool Loader::load_file(const std::string& path, const Text* from) {
   }
   // Its lines are quoted once it has shown itself a ruleset (read_root).
   sources_.set_quotable(path, false);
-  auto root =
-      parse_yaml_document(path, *text, from == nullptr ? "a ruleset file" : "an included file", sink_);
+  auto root = parse_yaml_document(path, *text,
+                                  from == nullptr ? "a ruleset file" : "an included file", sink_);
   if (!root) return false;
   done_.insert(key);
   chain_.push_back(key);
@@ -96,11 +96,10 @@ bool Loader::read_root(const YamlReader& r, const YAML::Node& root, bool main) {
       "loophole", "game",    "players",  "include", "params",     "scope", "speeds",
       "enums",    "kinds",   "zones",    "state",   "events",     "setup", "turn",
       "windows",  "actions", "triggers", "end",     "properties", "trace"};
-  const bool ruleset =
-      root.IsMap() && std::any_of(root.begin(), root.end(), [](const auto& kv) {
-        return kv.first.IsScalar() &&
-               std::find(k_keys.begin(), k_keys.end(), kv.first.Scalar()) != k_keys.end();
-      });
+  const bool ruleset = root.IsMap() && std::any_of(root.begin(), root.end(), [](const auto& kv) {
+                         return kv.first.IsScalar() && std::find(k_keys.begin(), k_keys.end(),
+                                                                 kv.first.Scalar()) != k_keys.end();
+                       });
   if (!ruleset) {
     sink_.error(r.start(), quote_name(r.file()) + " is not a ruleset: " +
                                (root.IsMap() ? "none of its keys is a ruleset key"
@@ -109,8 +108,7 @@ bool Loader::read_root(const YamlReader& r, const YAML::Node& root, bool main) {
   }
   sources_.set_quotable(r.file(), true);
   const auto top =
-      r.map(root, r.start(), main ? "a ruleset" : "an included file",
-            k_keys, "ruleset");
+      r.map(root, r.start(), main ? "a ruleset" : "an included file", k_keys, "ruleset");
   if (!top) return !main;
   std::vector<Text> includes;
   for (const Entry& e : top->entries()) {

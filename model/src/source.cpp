@@ -77,8 +77,7 @@ const SourceManager::File* SourceManager::find(const std::string& path) const {
   return nullptr;
 }
 
-SourceManager::File& SourceManager::keep(const std::string& path, std::string text,
-                                         bool quotable) {
+SourceManager::File& SourceManager::keep(const std::string& path, std::string text, bool quotable) {
   auto file = std::make_unique<File>(File{path, std::move(text), {}, quotable});
   file->line_starts.push_back(0);
   for (std::size_t i = 0; i < file->text.size(); ++i) {
@@ -201,7 +200,8 @@ namespace {
 
 std::string resolved(const std::string& path) {
   std::error_code ec;
-  std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+  std::filesystem::path p =
+      std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
   if (ec) p = std::filesystem::absolute(path, ec).lexically_normal();
   return p.string();
 }

@@ -2,10 +2,6 @@
 // request brings a ruleset or project file that climbs out of its tree, is
 // a FIFO, is not UTF-8, or takes long to load and the job's `timeout`
 // signals it. Exact stderr lines and exit codes.
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -14,6 +10,9 @@
 #include <thread>
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "process.hpp"
 

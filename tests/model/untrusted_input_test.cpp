@@ -5,14 +5,13 @@
 // escaped, and neither an error per line nor deep nesting costs more than a
 // moment. Each case asserts the exact message and position, and that no
 // secret of a file outside reaches the rendered text.
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "load_helpers.hpp"
 
@@ -108,8 +107,8 @@ TEST_F(Untrusted, IncludeThatIsNotYamlIsNotQuoted) {
   EXPECT_EQ(l.first().message, "malformed YAML: illegal map value");
   EXPECT_EQ(l.first().where.file, (dir_ / "rules/env.txt").string());
   EXPECT_EQ(at(l.first()), "1:5");
-  EXPECT_EQ(l.rendered, (dir_ / "rules/env.txt").string() +
-                            ":1:5: error: malformed YAML: illegal map value\n");
+  EXPECT_EQ(l.rendered,
+            (dir_ / "rules/env.txt").string() + ":1:5: error: malformed YAML: illegal map value\n");
 }
 
 TEST_F(Untrusted, IncludeThatIsNotARulesetIsNotQuoted) {
@@ -119,10 +118,9 @@ TEST_F(Untrusted, IncludeThatIsNotARulesetIsNotQuoted) {
     const Loaded l = load_path(main_including(name));
     ASSERT_EQ(l.diags.size(), 1U) << l.rendered;
     const std::string path = (dir_ / "rules" / name).string();
-    EXPECT_EQ(l.first().message,
-              "'" + path + "' is not a ruleset: " +
-                  (name == "env" ? "it is not a map of ruleset keys"
-                                 : "none of its keys is a ruleset key"));
+    EXPECT_EQ(l.first().message, "'" + path + "' is not a ruleset: " +
+                                     (name == "env" ? "it is not a map of ruleset keys"
+                                                    : "none of its keys is a ruleset key"));
     EXPECT_EQ(at(l.first()), "1:1");
     EXPECT_EQ(l.rendered.find("s3cr3t"), std::string::npos) << l.rendered;
     EXPECT_EQ(l.rendered.find("token"), std::string::npos) << l.rendered;
@@ -138,7 +136,8 @@ TEST_F(Untrusted, RulesetLinesAreStillQuoted) {
 // ---- UTF-8 and control bytes ------------------------------------------------------
 
 TEST_F(Untrusted, InvalidUtf8IsALocatedErrorWithoutTheLine) {
-  const std::string main = write("rules/main.yaml", k_head + "# caf\xc3\xa9 \xff" + k_secret + "\n");
+  const std::string main =
+      write("rules/main.yaml", k_head + "# caf\xc3\xa9 \xff" + k_secret + "\n");
   const Loaded l = load_path(main);
   EXPECT_EQ(l.rendered, main + ":3:9: error: invalid UTF-8 byte 0xff\n");
 }
@@ -173,9 +172,9 @@ TEST(UntrustedText, TerminalSafe) {
 // An escape sequence in a ruleset is shown escaped in the quoted line, in
 // a message naming it and in a file name; the caret stays under its column.
 TEST(UntrustedText, ControlBytesAreRenderedEscaped) {
-  const Loaded l = load_text(k_head + "kinds:\n  \"a\\e[2Jb\": {copies: 1}\n  x: {copies: \x1b}\n" +
-                                 k_turn,
-                             {}, "t\x1b]0;x\x07.yaml");
+  const Loaded l =
+      load_text(k_head + "kinds:\n  \"a\\e[2Jb\": {copies: 1}\n  x: {copies: \x1b}\n" + k_turn, {},
+                "t\x1b]0;x\x07.yaml");
   EXPECT_EQ(l.rendered.find('\x1b'), std::string::npos) << l.rendered;
   EXPECT_NE(l.rendered.find("t\\x1b]0;x\\x07.yaml:4:4: error: invalid kind name 'a\\x1b[2Jb'"),
             std::string::npos)

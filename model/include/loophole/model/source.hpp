@@ -47,10 +47,10 @@ struct TextOrigin {
 struct ReadFailure {
   enum class Kind { unreadable, not_regular, invalid_utf8 };
   Kind kind = Kind::unreadable;
-  std::string reason;          // unreadable: "No such file or directory", "more than 64 MiB, ..."
-  std::uint32_t line = 0;      // invalid_utf8: where the first bad byte is (1-based)
+  std::string reason;      // unreadable: "No such file or directory", "more than 64 MiB, ..."
+  std::uint32_t line = 0;  // invalid_utf8: where the first bad byte is (1-based)
   std::uint32_t col = 0;
-  unsigned char byte = 0;      // invalid_utf8: the byte
+  unsigned char byte = 0;  // invalid_utf8: the byte
 
   // The diagnostic's message; `what` names the file as "cannot read ..."
   // does: "file", "file 'cards/x.yaml'", "project file".
