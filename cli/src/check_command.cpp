@@ -34,6 +34,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 #include "project.hpp"
+#include "signals.hpp"
 #include "smt_check.hpp"
 #include "sweep.hpp"
 
@@ -159,6 +160,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
     }
   }
   if (args.players != 0) load.players = args.players;
+  load.include_roots = args.include_roots;
 
   checker::ExplicitOptions explore_options;
   explore_options.threads = args.threads;
@@ -207,6 +209,11 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
       }
       return 2;
     }
+  }
+  // A ruleset of a project includes from anywhere in the project's tree.
+  if (project) {
+    const std::string dir = std::filesystem::path(project->path).parent_path().string();
+    load.include_roots.push_back(dir.empty() ? "." : dir);
   }
   struct Target {
     std::string file;
@@ -273,6 +280,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
           games.push_back(std::make_unique<model::Game>(std::move(*loaded)));
           return games.back().get();
         };
+        signals_ask_to_stop();
         auto smt = args.symbolic.empty() ? check_smt(g, args.depth, interrupted)
                                          : symbolic_scope(g, args.symbolic, args.depth, load_value,
                                                           interrupted, error);
@@ -292,6 +300,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
       } else if (args.engine != "structure") {
         rs.engine = "explicit";
         const checker::Semantics semantics(g);
+        signals_ask_to_stop();
         const auto graph = checker::explore(semantics, explore_options);
         if (tty) std::fputs("\r\x1b[K", stderr);
         rs.completion = graph->completion();
@@ -344,6 +353,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
   if (!report.diagnostics.all().empty()) {
     std::cerr << report.diagnostics.render(sources, tty && args.color != "never");
   }
+  signals_ask_to_stop();
   reports::RenderOptions render;
   render.text.color = args.color == "always" ||
                       (args.color == "auto" && args.output.empty() && isatty(fileno(stdout)) != 0);

@@ -12,8 +12,9 @@ namespace loophole::cli {
 std::string_view version();
 
 struct CheckArgs {
-  std::vector<std::string> files;  // none: the rulesets of the project file
-  std::string project;             // --project FILE (default ./loophole.yaml)
+  std::vector<std::string> files;          // none: the rulesets of the project file
+  std::string project;                     // --project FILE (default ./loophole.yaml)
+  std::vector<std::string> include_roots;  // --include-root DIR
   std::vector<std::string> params;
   std::vector<std::string> sweeps;
   int players = 0;
@@ -38,6 +39,7 @@ struct CheckArgs {
 
 struct GraphArgs {
   std::string file;
+  std::vector<std::string> include_roots;  // --include-root DIR
   std::string format = "dot";
   std::vector<std::string> params;
   std::string output;
@@ -47,6 +49,7 @@ struct GraphArgs {
 
 struct ExportArgs {
   std::string file;
+  std::vector<std::string> include_roots;  // --include-root DIR
   std::string format = "promela";
   std::vector<std::string> params;
   int players = 0;
@@ -57,6 +60,7 @@ struct ExportArgs {
 struct DiffArgs {
   std::vector<std::string> files;  // OLD NEW, or FILE with --rev
   std::vector<std::string> revs;
+  std::vector<std::string> include_roots;  // --include-root DIR
   std::vector<std::string> params;
   int players = 0;
   int threads = 0;

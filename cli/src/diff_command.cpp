@@ -27,6 +27,7 @@
 #include "analyze.hpp"
 #include "commands.hpp"
 #include "options.hpp"
+#include "signals.hpp"
 
 namespace loophole::cli {
 namespace {
@@ -304,6 +305,7 @@ int run_diff(const DiffArgs& args, const std::atomic<bool>& interrupted) {
     load.param_overrides[a->name] = a->value;
   }
   if (args.players != 0) load.players = args.players;
+  load.include_roots = args.include_roots;
 
   std::vector<std::string> sides;
   if (args.files.size() == 2 && args.revs.empty()) {
@@ -316,6 +318,9 @@ int run_diff(const DiffArgs& args, const std::atomic<bool>& interrupted) {
     std::cerr << "loophole: error: diff takes OLD NEW, or FILE with one or two --rev\n";
     return 2;
   }
+  // A revision is written to a temporary directory that must be removed
+  // however the run ends: a signal asks to stop rather than ending it.
+  signals_ask_to_stop();
   std::vector<Version> versions;
   for (const auto& s : sides) {
     auto v = resolve(s, error);
@@ -335,7 +340,11 @@ int run_diff(const DiffArgs& args, const std::atomic<bool>& interrupted) {
   model::DiagnosticSink sink;
   std::vector<Analyzed> runs;
   for (const auto& v : versions) {
-    auto a = analyze(v.path, v.display, load, explore, sources, sink);
+    // A revision's includes come from the revision: its tree, which holds
+    // nothing but the revision's own YAML files.
+    model::LoadOptions opts = load;
+    if (!v.temporary.empty()) opts.include_roots = {v.temporary.string()};
+    auto a = analyze(v.path, v.display, opts, explore, sources, sink);
     if (!a) continue;
     rename_files(a->report, v);
     runs.push_back(std::move(*a));

@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "options.hpp"
+#include "signals.hpp"
 
 namespace loophole::cli {
 
@@ -25,12 +26,14 @@ int run_export(const ExportArgs& args) {
   }
   if (args.players > 0) load.players = args.players;
   load.override_origin = model::SourceSpan{"<command line>", 0, 0, 0};
+  load.include_roots = args.include_roots;
   model::SourceManager sources;
   model::DiagnosticSink sink;
   auto game = model::load_game(args.file, load, sources, sink);
   if (!sink.all().empty()) std::cerr << sink.render(sources);
   if (!game) return 2;
   const std::string text = promela::to_promela(*game, args.file);
+  signals_ask_to_stop();
   if (!write_output(args.output, text, error)) {
     std::cerr << "loophole: error: " << error << "\n";
     return 2;

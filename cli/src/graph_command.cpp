@@ -13,6 +13,7 @@
 #include "analyze.hpp"
 #include "commands.hpp"
 #include "options.hpp"
+#include "signals.hpp"
 
 namespace loophole::cli {
 namespace {
@@ -64,6 +65,7 @@ int run_graph(const GraphArgs& args) {
     load.param_overrides[a->name] = a->value;
   }
   if (args.players != 0) load.players = args.players;
+  load.include_roots = args.include_roots;
   model::SourceManager sources;
   model::DiagnosticSink sink;
   model::DotOptions options;
@@ -110,6 +112,7 @@ int run_graph(const GraphArgs& args) {
     }
     out = std::move(*svg);
   }
+  signals_ask_to_stop();
   if (!write_output(args.output, out, error)) {
     std::cerr << "loophole: error: " << error << "\n";
     return 2;

@@ -2,8 +2,6 @@
 // One option table (CLI11) drives --help and parsing. Results go to stdout,
 // progress and logs to stderr. Exit codes: 0 nothing at or above --fail-on,
 // 1 findings, 2 bad input or usage, 3 inconclusive (a limit was reached).
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 
@@ -12,26 +10,12 @@
 #include <unistd.h>
 
 #include "commands.hpp"
-
-namespace {
-
-std::atomic<bool> g_interrupted{false};
-
-// The first signal asks the engine to stop and report what it explored; a
-// second one ends the process at once (nothing half-written: reports are
-// written to a temporary file and renamed).
-extern "C" void on_sigint(int sig) {
-  if (g_interrupted.exchange(true)) {
-    std::signal(sig, SIG_DFL);
-    std::raise(sig);
-  }
-}
-
-}  // namespace
+#include "signals.hpp"
 
 // (Setting up the options throws only on a programming error; running a
 // command is guarded below.)
 int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
+  loophole::cli::install_signal_handlers();
   using loophole::cli::CheckArgs;
   using loophole::cli::GraphArgs;
   CLI::App app{"loophole: a model checker for the rules of card games"};
@@ -48,6 +32,10 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
       app.add_subcommand("check", "check rulesets: load, type-check, explore, report findings");
   c->add_option("files", check.files,
                 "ruleset files (none: the rulesets of ./loophole.yaml or --project)");
+  c->add_option("--include-root", check.include_roots,
+                "also allow includes from under DIR (repeatable); by default a ruleset includes "
+                "only files in its own directory tree, or its project's")
+      ->allow_extra_args(false);
   c->add_option("--project", check.project,
                 "project file: rulesets, scopes and accepted findings (docs/ci.md)");
   // One value per occurrence: the files are optional (loophole.yaml), so a
@@ -100,6 +88,7 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   g->add_option("--players", graph.players, "player count, for --trace")->check(CLI::Range(1, 64));
   g->add_option("-p,--param", graph.params, "override a param: NAME=VALUE (repeatable)");
   g->add_option("-o,--output", graph.output, "write to FILE (atomically)");
+  g->add_option("--include-root", graph.include_roots, "as for check")->allow_extra_args(false);
 
   loophole::cli::ExportArgs exp;
   auto* x = app.add_subcommand("export", "write the ruleset as a model for another checker");
@@ -110,6 +99,7 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   x->add_option("--players", exp.players, "player count (within the ruleset's players range)")
       ->check(CLI::Range(1, 64));
   x->add_option("-o,--output", exp.output, "write to FILE (atomically)");
+  x->add_option("--include-root", exp.include_roots, "as for check")->allow_extra_args(false);
 
   loophole::cli::DiffArgs diff;
   auto* d = app.add_subcommand(
@@ -135,6 +125,8 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
       ->check(CLI::IsMember({"error", "warning", "note"}));
   d->add_option("--format", diff.format, "text | json")->check(CLI::IsMember({"text", "json"}));
   d->add_option("-o,--output", diff.output, "write to FILE (atomically)");
+  d->add_option("--include-root", diff.include_roots, "as for check (working-tree files)")
+      ->allow_extra_args(false);
 
   try {
     app.parse(argc, argv);
@@ -147,13 +139,11 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
     return 2;
   }
 
-  std::signal(SIGINT, on_sigint);
-  std::signal(SIGTERM, on_sigint);
   try {
-    if (c->parsed()) return loophole::cli::run_check(check, g_interrupted);
+    if (c->parsed()) return loophole::cli::run_check(check, loophole::cli::interrupted());
     if (g->parsed()) return loophole::cli::run_graph(graph);
     if (x->parsed()) return loophole::cli::run_export(exp);
-    if (d->parsed()) return loophole::cli::run_diff(diff, g_interrupted);
+    if (d->parsed()) return loophole::cli::run_diff(diff, loophole::cli::interrupted());
   } catch (const std::bad_alloc&) {
     std::cerr << "loophole: error: out of memory (use --max-memory to end runs cleanly)\n";
     return 3;

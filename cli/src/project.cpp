@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "loophole/model/yaml_document.hpp"
+
 namespace loophole::cli {
 namespace {
 
@@ -36,7 +38,11 @@ struct Reader {
       return false;
     }
     for (const auto& kv : map) {
-      const auto key = kv.first.as<std::string>();
+      if (!kv.first.IsScalar()) {
+        error(kv.first, fmt::format("a key of {} must be a name", what));
+        continue;
+      }
+      const auto& key = kv.first.Scalar();
       if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
         error(kv.first, fmt::format("unknown key '{}' in {}; expected {}", key, what,
                                     fmt::join(allowed, ", ")));
@@ -129,19 +135,17 @@ std::optional<Project> load_project(const std::string& path, model::SourceManage
                                     model::DiagnosticSink& sink) {
   const std::string* text = sources.load(path);
   if (text == nullptr) {
-    sink.error(model::SourceSpan{path, 0, 0, 0},
-               fmt::format("cannot read project file: {}", sources.error()));
+    const auto& failure = sources.failure();
+    sink.error(failure.where(path, model::SourceSpan{path, 0, 0, 0}),
+               failure.message("project file", path));
     return std::nullopt;
   }
-  YAML::Node root;
-  try {
-    root = YAML::Load(*text);
-  } catch (const YAML::Exception& e) {
-    sink.error(model::SourceSpan{path, static_cast<std::uint32_t>(e.mark.line + 1),
-                                 static_cast<std::uint32_t>(e.mark.column + 1), 0},
-               e.msg);
-    return std::nullopt;
-  }
+  // Quoted in diagnostics only once it is a map, as a project file is.
+  sources.set_quotable(path, false);
+  const auto parsed = model::parse_yaml_document(path, *text, "a project file", sink);
+  if (!parsed) return std::nullopt;
+  const YAML::Node& root = *parsed;
+  sources.set_quotable(path, root.IsMap());
   Reader r{path, sink};
   Project project;
   project.path = path;

@@ -4,12 +4,17 @@
 // header, the quoted source line in a 5-wide gutter, and a caret underline
 // that keeps the line's tabs so it stays aligned in any tab width; a line
 // longer than 160 bytes is quoted around the caret only. Notes follow their
-// diagnostic. `closest_name` powers "did you mean" notes.
+// diagnostic. Whatever comes from a file (its name, a quoted line, names in
+// messages) is shown terminal-safe, escapes in place of control bytes, and
+// only the first max_rendered diagnostics are rendered. `closest_name`
+// powers "did you mean" notes.
 #include "loophole/model/diagnostics.hpp"
 
 #include <algorithm>
 #include <string>
 #include <string_view>
+
+#include <fmt/format.h>
 
 namespace loophole::model {
 
@@ -53,6 +58,36 @@ constexpr std::string_view k_cut_mark = "...";
 
 bool is_utf8_continuation(char c) { return (static_cast<unsigned char>(c) & 0xC0U) == 0x80U; }
 
+// One character of `text` at `i` as the terminal is to see it: the bytes it
+// spans and what is written for it (the bytes themselves, or an escape).
+struct Shown {
+  std::size_t bytes;
+  std::string text;
+  std::size_t columns;  // on the screen, for the caret line (a tab counts 1)
+};
+
+Shown shown_at(std::string_view text, std::size_t i) {
+  const auto c = static_cast<unsigned char>(text[i]);
+  const auto escaped = [](std::string s) { return Shown{1, s, s.size()}; };
+  if (c == '\t') return Shown{1, "\t", 1};
+  if (c < 0x20 || c == 0x7F) return escaped(fmt::format("\\x{:02x}", c));
+  if (c < 0x80) return Shown{1, std::string(1, static_cast<char>(c)), 1};
+  const std::size_t length = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+  const std::string_view unit = text.substr(i, length);
+  if (unit.size() < length || invalid_utf8_at(unit) != std::string_view::npos) {
+    return escaped(fmt::format("\\x{:02x}", c));
+  }
+  // C1 controls (U+0080..U+009F: CSI is U+009B) and the bidirectional
+  // overrides and isolates that reorder what a reader sees.
+  std::uint32_t code = c & (0x7FU >> length);
+  for (std::size_t k = 1; k < length; ++k) code = (code << 6) | (text[i + k] & 0x3FU);
+  if (code <= 0x9F || (code >= 0x202A && code <= 0x202E) || (code >= 0x2066 && code <= 0x2069)) {
+    Shown s{length, fmt::format("\\u{:04x}", code), 6};
+    return s;
+  }
+  return Shown{length, std::string(unit), 1};
+}
+
 class Renderer {
  public:
   Renderer(const SourceManager& sources, bool color) : sources_(sources), color_(color) {}
@@ -78,7 +113,7 @@ class Renderer {
       if (!located) {
         out_ += "loophole";
       } else {
-        out_ += where.file;
+        out_ += terminal_safe(where.file);
         if (where.known()) {
           out_ += ':' + std::to_string(where.line);
           if (where.col != 0) out_ += ':' + std::to_string(where.col);
@@ -93,7 +128,7 @@ class Renderer {
     paint(k_reset);
     out_ += ' ';
     paint(k_bold);
-    out_ += message;
+    out_ += terminal_safe(message);
     paint(k_reset);
     out_ += '\n';
     if (located && where.known()) snippet(where);
@@ -120,29 +155,42 @@ class Renderer {
     out_ += number;
     out_ += " | ";
     out_ += before;
-    out_ += text;
+    // The line as the terminal is to see it, and under it one pad column per
+    // column shown before the caret (tabs stay tabs), then the underline.
+    const std::size_t at = caret - begin;
+    const std::size_t stop = at + std::max<std::uint32_t>(where.length, 1);
+    std::string pad, underline;
+    std::size_t i = 0;
+    for (; i < text.size();) {
+      const Shown unit = shown_at(text, i);
+      out_ += unit.text;
+      if (i < at) {
+        if (unit.text == "\t") {
+          pad += '\t';
+        } else {
+          pad.append(unit.columns, ' ');
+        }
+      } else if (i < stop) {
+        underline.append(unit.columns, underline.empty() ? '^' : '~');
+      }
+      i += unit.bytes;
+    }
     if (end < line.size()) out_ += k_cut_mark;
     out_ += '\n';
 
     out_ += "      | ";
     out_.append(before.size(), ' ');
-    // One pad character per displayed character before the caret: tabs stay
-    // tabs, and a multi-byte UTF-8 sequence counts once.
-    const std::size_t at = caret - begin;
-    std::size_t i = 0;
-    for (; i < at && i < text.size(); ++i) {
-      if (is_utf8_continuation(text[i])) continue;
-      out_ += text[i] == '\t' ? '\t' : ' ';
-    }
+    out_ += pad;
     if (at > text.size()) out_.append(at - text.size(), ' ');
     paint(k_green);
-    out_ += '^';
-    // The underline stops at the end of the line (of its quoted part).
-    const std::size_t stop =
-        std::min<std::size_t>(at + std::max<std::uint32_t>(where.length, 1), text.size());
-    for (std::size_t j = at + 1; j < stop; ++j) {
-      if (!is_utf8_continuation(text[j])) out_ += '~';
+    // The underline stops at the end of the line (of its quoted part); a
+    // caret past it still shows.
+    if (underline.empty()) {
+      underline = "^";
+    } else if (underline.size() > 1) {
+      underline.replace(1, std::string::npos, underline.size() - 1, '~');
     }
+    out_ += underline;
     paint(k_reset);
     out_ += '\n';
   }
@@ -186,8 +234,33 @@ std::string DiagnosticSink::render(const SourceManager& sources, bool color) con
     return a->where.col < b->where.col;
   });
   Renderer renderer(sources, color);
-  for (const Diagnostic* d : order) renderer.diagnostic(*d);
-  return renderer.take();
+  const std::size_t shown = std::min(order.size(), max_rendered);
+  for (std::size_t i = 0; i < shown; ++i) renderer.diagnostic(*order[i]);
+  std::string out = renderer.take();
+  if (shown == order.size()) return out;
+  std::size_t more[3] = {0, 0, 0};  // by Severity
+  for (std::size_t i = shown; i < order.size(); ++i) ++more[static_cast<int>(order[i]->severity)];
+  std::string rest;
+  for (const Severity s : {Severity::error, Severity::warning, Severity::note}) {
+    const std::size_t n = more[static_cast<int>(s)];
+    if (n == 0) continue;
+    rest += fmt::format("{}{} more {}{}", rest.empty() ? "" : " and ", n, severity_word(s),
+                        n == 1 ? "" : "s");
+  }
+  Renderer trailer(sources, color);
+  trailer.diagnostic(Diagnostic{Severity::note, {}, "and " + rest, {}});
+  return out + trailer.take();
+}
+
+std::string terminal_safe(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const Shown unit = shown_at(text, i);
+    out += unit.text;
+    i += unit.bytes;
+  }
+  return out;
 }
 
 std::string closest_name(const std::string& name, const std::vector<std::string>& candidates) {

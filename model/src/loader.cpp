@@ -5,12 +5,18 @@
 // depth-first after the including file's own keys, so an included file's
 // declarations follow the includer's (lists appended, maps merged); a file
 // reached twice is read once, and a file that includes itself, directly or
-// not, is an include cycle. load_game() is here too: read, then check.
+// not, is an include cycle. An include is read only from inside the
+// ruleset's directory tree (or an --include-root), and a file's lines are
+// quoted in diagnostics only once it has parsed as a ruleset: an include can
+// name any file, and CI logs are public. load_game() is here too: read,
+// then check.
 #include "loader.hpp"
 
-#include <cstdio>
+#include <algorithm>
 #include <filesystem>
 #include <set>
+
+#include "loophole/model/yaml_document.hpp"
 
 namespace loophole::model {
 namespace detail {
@@ -39,47 +45,70 @@ bool Loader::load_file(const std::string& path, const Text* from) {
       return false;
     }
     if (done_.count(key) != 0) return true;
+    // Checked before the file is opened, so that whether a file outside
+    // exists is not told either.
+    if (!roots_.contains(path)) {
+      sink_.error(from->where, "include " + quote_name(from->value) +
+                                   " is outside the ruleset's directory " + quote_name(main_dir_) +
+                                   " (use --include-root to allow it)");
+      return false;
+    }
   }
   const std::string* text = sources_.load(path);
   if (text == nullptr) {
-    if (from == nullptr) {
-      sink_.error(SourceSpan{path, 0, 0, 0}, "cannot read file: " + sources_.error());
-    } else {
-      sink_.error(from->where,
-                  "cannot read file " + quote_name(from->value) + ": " + sources_.error());
-    }
+    report_read_failure(path, from);
     return false;
   }
-  YAML::Node root;
-  try {
-    root = YAML::Load(*text);
-  } catch (const YAML::Exception& e) {
-    SourceSpan where{path, 0, 0, 0};
-    if (!e.mark.is_null() && e.mark.line >= 0) {
-      where.line = static_cast<std::uint32_t>(e.mark.line) + 1;
-      where.col = static_cast<std::uint32_t>(e.mark.column) + 1;
-    }
-    sink_.error(where, "malformed YAML: " + e.msg);
-    return false;
-  }
+  // Its lines are quoted once it has shown itself a ruleset (read_root).
+  sources_.set_quotable(path, false);
+  auto root = parse_yaml_document(path, *text,
+                                  from == nullptr ? "a ruleset file" : "an included file", sink_);
+  if (!root) return false;
   done_.insert(key);
   chain_.push_back(key);
   chain_display_.push_back(path);
   YamlReader reader(path, *text, sink_);
-  const bool ok = read_root(reader, root, from == nullptr);
+  const bool ok = read_root(reader, *root, from == nullptr);
   chain_.pop_back();
   chain_display_.pop_back();
   return ok;
 }
 
+void Loader::report_read_failure(const std::string& path, const Text* from) {
+  const ReadFailure& failure = sources_.failure();
+  if (from == nullptr) {
+    sink_.error(failure.where(path, SourceSpan{path, 0, 0, 0}), failure.message("file", path));
+    return;
+  }
+  Diagnostic& d = sink_.error(failure.where(path, from->where),
+                              failure.message("file " + quote_name(from->value), from->value));
+  if (failure.kind == ReadFailure::Kind::invalid_utf8) {
+    DiagnosticSink::note(d, from->where, "included from here");
+  }
+}
+
 bool Loader::read_root(const YamlReader& r, const YAML::Node& root, bool main) {
   if (!main && (!root.IsDefined() || root.IsNull())) return true;  // an empty include
+  // A file that is not a map with at least one ruleset key is not a ruleset:
+  // one message that quotes nothing of it (it may be any file an include or
+  // a project entry names), rather than an error per key it happens to have.
+  static const std::initializer_list<std::string_view> k_keys = {
+      "loophole", "game",    "players",  "include", "params",     "scope", "speeds",
+      "enums",    "kinds",   "zones",    "state",   "events",     "setup", "turn",
+      "windows",  "actions", "triggers", "end",     "properties", "trace"};
+  const bool ruleset = root.IsMap() && std::any_of(root.begin(), root.end(), [](const auto& kv) {
+                         return kv.first.IsScalar() && std::find(k_keys.begin(), k_keys.end(),
+                                                                 kv.first.Scalar()) != k_keys.end();
+                       });
+  if (!ruleset) {
+    sink_.error(r.start(), quote_name(r.file()) + " is not a ruleset: " +
+                               (root.IsMap() ? "none of its keys is a ruleset key"
+                                             : "it is not a map of ruleset keys"));
+    return false;
+  }
+  sources_.set_quotable(r.file(), true);
   const auto top =
-      r.map(root, r.start(), main ? "a ruleset" : "an included file",
-            {"loophole", "game",    "players",  "include", "params",     "scope", "speeds",
-             "enums",    "kinds",   "zones",    "state",   "events",     "setup", "turn",
-             "windows",  "actions", "triggers", "end",     "properties", "trace"},
-            "ruleset");
+      r.map(root, r.start(), main ? "a ruleset" : "an included file", k_keys, "ruleset");
   if (!top) return !main;
   std::vector<Text> includes;
   for (const Entry& e : top->entries()) {
@@ -264,10 +293,10 @@ void Loader::read_speeds(const YamlReader& r, const Entry& e) {
 
 }  // namespace detail
 
-bool read_ruleset(const std::string& path, SourceManager& sources, DiagnosticSink& sink,
-                  Ruleset& out) {
+bool read_ruleset(const std::string& path, const std::vector<std::string>& include_roots,
+                  SourceManager& sources, DiagnosticSink& sink, Ruleset& out) {
   detail::Loader loader(sources, sink, out);
-  return loader.load_main(path);
+  return loader.load_main(path, include_roots);
 }
 
 std::optional<Game> load_game(const std::string& path, const LoadOptions& options,
@@ -275,7 +304,7 @@ std::optional<Game> load_game(const std::string& path, const LoadOptions& option
   const std::size_t errors_before = sink.error_count();
   try {
     Ruleset rules;
-    if (!read_ruleset(path, sources, sink, rules)) return std::nullopt;
+    if (!read_ruleset(path, options.include_roots, sources, sink, rules)) return std::nullopt;
     std::optional<Game> game = check_ruleset(rules, options, sink);
     if (sink.error_count() != errors_before) return std::nullopt;
     return game;

@@ -7,6 +7,7 @@
 // properties, trace).
 #pragma once
 
+#include <filesystem>
 #include <initializer_list>
 #include <optional>
 #include <set>
@@ -71,15 +72,22 @@ class Loader {
   Loader(SourceManager& sources, DiagnosticSink& sink, Ruleset& out)
       : sources_(sources), sink_(sink), out_(out) {}
 
-  bool load_main(const std::string& path) {
+  bool load_main(const std::string& path, const std::vector<std::string>& include_roots) {
     out_.file = path;
     out_.start = SourceSpan{path, 1, 1, 0};
+    const std::string dir = std::filesystem::path(path).parent_path().string();
+    main_dir_ = dir.empty() ? "." : dir;
+    roots_.add(main_dir_);
+    for (const auto& root : include_roots) roots_.add(root);
     return load_file(path, nullptr);
   }
 
  private:
   // `from` is the include entry naming this file (nullptr for the main file).
   bool load_file(const std::string& path, const Text* from);
+
+  // Reports why sources_.load() failed for `path`.
+  void report_read_failure(const std::string& path, const Text* from);
 
   bool read_root(const YamlReader& r, const YAML::Node& root, bool main);
 
@@ -140,6 +148,8 @@ class Loader {
   std::vector<std::string> chain_;          // canonical paths of the files being read
   std::vector<std::string> chain_display_;  // the same, as written
   std::set<std::string> done_;              // canonical paths already read
+  FileRoots roots_;                         // where includes may come from
+  std::string main_dir_;                    // the ruleset's directory, as given
 };
 
 }  // namespace loophole::model::detail

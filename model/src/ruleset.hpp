@@ -121,10 +121,12 @@ struct Ruleset {
   std::vector<RawTrace> trace;
 };
 
-// Reads `path` and everything it includes into `out`. Returns false when the
-// main file could not be read or parsed at all (nothing to check).
-bool read_ruleset(const std::string& path, SourceManager& sources, DiagnosticSink& sink,
-                  Ruleset& out);
+// Reads `path` and everything it includes into `out`; an include must lie
+// in the ruleset's directory tree or under one of `include_roots`. Returns
+// false when the main file could not be read or parsed at all (nothing to
+// check).
+bool read_ruleset(const std::string& path, const std::vector<std::string>& include_roots,
+                  SourceManager& sources, DiagnosticSink& sink, Ruleset& out);
 
 // Resolves every name, types every expression and statement, folds params
 // and lays out the slots. Returns nullopt if it reported an error.

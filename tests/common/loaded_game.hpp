@@ -41,6 +41,9 @@ inline void load_into(LoadedGame& l, const std::string& path, const Load& how = 
   model::LoadOptions options;
   options.param_overrides = how.params;
   options.override_origin = model::SourceSpan{"<test>", 0, 0, 0};
+  // The example rulesets share rulesets/include and rulesets/cards, as with
+  // --include-root rulesets.
+  options.include_roots = {LOOPHOLE_SOURCE_DIR "/rulesets"};
   l.game = model::load_game(path, options, l.sources, l.sink);
   if (l.game && how.with_semantics) l.sem = std::make_unique<checker::Semantics>(*l.game);
 }

@@ -315,6 +315,9 @@ TEST(SourceManager, LoadsFilesOnce) {
   const std::string* text = sources.load(path);
   ASSERT_NE(text, nullptr);
   EXPECT_EQ(*text, "game: x\nplayers: 2\n");
+  // A file read is not quoted until its reader vouches for it.
+  EXPECT_EQ(sources.line(path, 2), "");
+  sources.set_quotable(path, true);
   EXPECT_EQ(sources.line(path, 2), "players: 2");
   std::remove(path.c_str());
   EXPECT_EQ(sources.load(path), text);  // cached: still there after deletion

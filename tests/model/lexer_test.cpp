@@ -202,15 +202,17 @@ TEST(Lexer, UnexpectedUtf8Character) {
             "      |         ^\n");
 }
 
+// The quoted line shows a control byte or a stray byte escaped, never raw,
+// and the caret underlines the escape.
 TEST(Lexer, UnexpectedByte) {
   EXPECT_EQ(lex_error("a \x01"),
             "r.yaml:1:9: error: unexpected byte 0x01\n"
-            "    1 | when: a \x01\n"
-            "      |         ^\n");
+            "    1 | when: a \\x01\n"
+            "      |         ^~~~\n");
   EXPECT_EQ(lex_error("a \xff"),
             "r.yaml:1:9: error: unexpected byte 0xff\n"
-            "    1 | when: a \xff\n"
-            "      |         ^\n");
+            "    1 | when: a \\xff\n"
+            "      |         ^~~~\n");
 }
 
 TEST(Lexer, IntegerTooLarge) {

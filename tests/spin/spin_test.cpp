@@ -226,6 +226,7 @@ TEST_P(SpinAgrees, OnStatesDeadlocksCyclesAndAssertions) {
   model::LoadOptions options;
   options.param_overrides = c.params;
   options.override_origin = model::SourceSpan{"<test>", 0, 0, 0};
+  options.include_roots = {"rulesets"};  // the example shares rulesets/include and cards
   const auto game = model::load_game(c.ruleset, options, sources, sink);
   ASSERT_TRUE(game.has_value()) << sink.render(sources);
   const checker::Semantics sem(*game);

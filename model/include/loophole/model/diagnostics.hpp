@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "loophole/model/source.hpp"
@@ -34,12 +35,23 @@ class DiagnosticSink {
   //      14 |   do: move(hand, discard_pile, 1)
   //         |                  ^~~~~~~~~~~~
   //   note: did you mean 'discard'? (declared at file:3:6)
-  // Diagnostics are sorted by file, line, col (stable) before rendering.
+  // Diagnostics are sorted by file, line, col (stable) before rendering;
+  // the first max_rendered are rendered, then one note counts the rest
+  // ("and 199900 more errors"): nobody reads past them, and a generated
+  // file with an error per line would print for minutes.
+  static constexpr std::size_t max_rendered = 100;
   [[nodiscard]] std::string render(const SourceManager& sources, bool color = false) const;
 
  private:
   std::vector<Diagnostic> diags_;
 };
+
+// `text` with everything a terminal would act on shown escaped: C0 and C1
+// control characters (ESC as \x1b), DEL, the bidirectional overrides, and
+// bytes that are not UTF-8 (\xff); tabs stay. The renderer passes every file
+// name, message and quoted line through it, so a ruleset cannot move the
+// cursor, recolor or rewrite a CI log.
+std::string terminal_safe(std::string_view text);
 
 // "did you mean" helper: the closest candidate by edit distance, or "" when
 // none is close enough (distance <= max(1, name.size() / 3)).

@@ -253,6 +253,9 @@ struct LoadOptions {
   std::map<std::string, std::int64_t> param_overrides;  // --param NAME=V
   std::optional<int> players;                           // --players N
   SourceSpan override_origin;  // where overrides came from ("<command line>")
+  // Directories includes may also come from (--include-root, the project
+  // file's directory), besides the ruleset's own directory tree.
+  std::vector<std::string> include_roots;
 };
 
 class DiagnosticSink;

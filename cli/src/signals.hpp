@@ -1,0 +1,20 @@
+// SIGINT and SIGTERM, handled from main's first instruction. Until a search
+// starts nothing has been explored, so a signal ends the process at once:
+// exit 3 ("inconclusive: interrupted while loading"), no report written
+// (reports are written at the end, atomically). Loading polls nothing, so
+// `timeout 10 loophole check huge.yaml` ends in time however slow the file.
+// Once a search runs, the first signal asks it to stop and report what it
+// explored (interrupted() turns true); a second ends the process.
+#pragma once
+
+#include <atomic>
+
+namespace loophole::cli {
+
+void install_signal_handlers();
+[[nodiscard]] const std::atomic<bool>& interrupted();
+// From here on a signal asks the work to stop instead of ending the process:
+// called before a search starts, and before anything is written.
+void signals_ask_to_stop();
+
+}  // namespace loophole::cli
