@@ -26,7 +26,6 @@
 #include "loophole/model/phase_graph.hpp"
 #include "loophole/properties/check.hpp"
 #include "loophole/properties/structural.hpp"
-#include "loophole/reports/escape.hpp"
 #include "loophole/reports/graphviz.hpp"
 #include "loophole/reports/report.hpp"
 
@@ -116,7 +115,7 @@ std::string clashing_outputs(const std::string& output,
       if (!same_target(all[i].second, all[j].second)) continue;
       const std::string& shown = all[j].second.empty() ? "-" : all[j].second;
       return fmt::format("{} and {} both write '{}'; give each report a file of its own",
-                         all[i].first, all[j].first, reports::terminal_safe(shown));
+                         all[i].first, all[j].first, model::terminal_safe(shown));
     }
   }
   return "";

@@ -20,8 +20,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "loophole/model/diagnostics.hpp"
 #include "loophole/reports/diff.hpp"
-#include "loophole/reports/escape.hpp"
 #include "loophole/reports/process.hpp"
 
 #include "analyze.hpp"
@@ -173,7 +173,7 @@ bool write_tree(const fs::path& dir, const std::string& commit, const std::strin
     if (!is_yaml(name) && name != main) continue;
     if (!safe_tree_path(name)) {
       error = fmt::format("the revision holds a file whose path leaves its tree: '{}'",
-                          reports::terminal_safe(name));
+                          model::terminal_safe(name));
       return false;
     }
     const auto space = entry.rfind(' ', tab);

@@ -131,10 +131,12 @@ class Renderer {
     out_ += terminal_safe(message);
     paint(k_reset);
     out_ += '\n';
-    if (located && where.known()) snippet(where);
+    if (located && where.known()) quote(where);
   }
 
-  void snippet(const SourceSpan& where) {
+ public:
+  // The quoted line and its underline.
+  void quote(const SourceSpan& where) {
     const std::string_view line = sources_.line(where.file, where.line);
     if (line.empty()) return;
     const std::size_t caret = where.col == 0 ? 0 : where.col - 1;
@@ -195,6 +197,7 @@ class Renderer {
     out_ += '\n';
   }
 
+ private:
   const SourceManager& sources_;
   bool color_;
   std::string out_;
@@ -250,6 +253,13 @@ std::string DiagnosticSink::render(const SourceManager& sources, bool color) con
   Renderer trailer(sources, color);
   trailer.diagnostic(Diagnostic{Severity::note, {}, "and " + rest, {}});
   return out + trailer.take();
+}
+
+std::string render_snippet(const SourceManager& sources, const SourceSpan& where, bool color) {
+  if (!where.known()) return {};
+  Renderer renderer(sources, color);
+  renderer.quote(where);
+  return renderer.take();
 }
 
 std::string terminal_safe(std::string_view text) {

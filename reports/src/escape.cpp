@@ -7,62 +7,30 @@
 
 #include <fmt/format.h>
 
+#include "loophole/model/source.hpp"
+
 namespace loophole::reports {
 namespace {
 
 constexpr std::string_view replacement = "\xEF\xBF\xBD";  // U+FFFD
 
-// The length of the well-formed UTF-8 sequence at the start of `s`, or 0.
-std::size_t sequence_length(std::string_view s) {
-  const auto b = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
-  const unsigned char c = b(0);
-  if (c < 0x80) return 1;
-  std::size_t n = 0;
-  unsigned char lo = 0x80, hi = 0xBF;  // the allowed range of the second byte
-  if (c >= 0xC2 && c <= 0xDF) {
-    n = 2;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    n = 3;
-    if (c == 0xE0) lo = 0xA0;  // no overlong forms
-    if (c == 0xED) hi = 0x9F;  // no surrogates
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    n = 4;
-    if (c == 0xF0) lo = 0x90;  // no overlong forms
-    if (c == 0xF4) hi = 0x8F;  // nothing above U+10FFFF
-  } else {
-    return 0;
-  }
-  if (s.size() < n || b(1) < lo || b(1) > hi) return 0;
-  for (std::size_t i = 2; i < n; ++i) {
-    if (b(i) < 0x80 || b(i) > 0xBF) return 0;
-  }
-  return n;
-}
-
-// Calls `emit(code_point_text, first_byte)` for each well-formed sequence of
-// `text` and `emit(replacement, 0)` for each byte that is not part of one.
+// Calls `emit(character, first_byte)` for each character of valid_utf8(text).
 template <typename Emit>
 void each_character(std::string_view text, Emit&& emit) {
-  for (std::size_t at = 0; at < text.size();) {
-    const std::size_t n = sequence_length(text.substr(at));
-    if (n == 0) {
-      emit(replacement, 0);
-      ++at;
-    } else {
-      emit(text.substr(at, n), static_cast<unsigned char>(text[at]));
-      at += n;
-    }
+  const std::string valid = valid_utf8(text);
+  const std::string_view v(valid);
+  for (std::size_t at = 0; at < v.size();) {
+    const auto c = static_cast<unsigned char>(v[at]);
+    const std::size_t n = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+    emit(v.substr(at, n), c);
+    at += n;
   }
 }
 
-// C1 controls (U+0080..U+009F) are two bytes in UTF-8: C2 80..C2 9F.
-bool is_c1(std::string_view ch) {
-  return ch.size() == 2 && static_cast<unsigned char>(ch[0]) == 0xC2 &&
-         static_cast<unsigned char>(ch[1]) <= 0x9F;
-}
-
+// C0 controls, DEL and the C1 controls (U+0080..U+009F: C2 80..C2 9F).
 bool is_control(std::string_view ch, unsigned char first) {
-  return (ch.size() == 1 && (first < 0x20 || first == 0x7F)) || is_c1(ch);
+  if (ch.size() == 1) return first < 0x20 || first == 0x7F;
+  return ch.size() == 2 && first == 0xC2 && static_cast<unsigned char>(ch[1]) <= 0x9F;
 }
 
 }  // namespace
@@ -70,7 +38,12 @@ bool is_control(std::string_view ch, unsigned char first) {
 std::string valid_utf8(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  each_character(text, [&](std::string_view ch, unsigned char) { out += ch; });
+  for (std::size_t bad; (bad = model::invalid_utf8_at(text)) != std::string_view::npos;) {
+    out += text.substr(0, bad);
+    out += replacement;
+    text.remove_prefix(bad + 1);
+  }
+  out += text;
   return out;
 }
 
@@ -100,21 +73,6 @@ std::string xml_escape(std::string_view text) {
         return;
       default:
         out += is_control(ch, c) ? replacement : ch;
-    }
-  });
-  return out;
-}
-
-std::string terminal_safe(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  each_character(text, [&](std::string_view ch, unsigned char c) {
-    if (c == '\n' || c == '\t' || !is_control(ch, c)) {
-      out += ch;
-    } else if (ch.size() == 1) {
-      out += fmt::format("\\x{:02x}", c);
-    } else {
-      out += fmt::format("\\u{:04x}", static_cast<unsigned char>(ch[1]));
     }
   });
   return out;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <range/v3/view/zip.hpp>
 
+#include "loophole/model/diagnostics.hpp"
 #include "loophole/reports/report.hpp"
 
 #include "detail.hpp"
@@ -14,22 +15,6 @@ namespace {
 
 constexpr std::size_t max_listed = 20;
 constexpr std::size_t max_moves = 30;
-
-// Text for a line of a code block: valid UTF-8, controls and newlines as
-// `\xNN` (a code block shows them; they must not end the line).
-std::string one_line(std::string_view text) {
-  std::string out;
-  for (const char c : reports::terminal_safe(text)) {
-    if (c == '\n') {
-      out += "\\x0a";
-    } else if (c == '\t') {
-      out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 std::string scope(const RulesetReport& rs) {
   std::string out = fmt::format("players={}", rs.players);
@@ -74,7 +59,8 @@ std::string render_markdown(const Report& report, const RenderOptions& options) 
             moves += "  -- cycle starts here --\n";
           }
           moves += fmt::format("  {:>3}  T{} P{}  {}  {}\n", m + 1, s.turn, s.active + 1,
-                               one_line(detail::pretty_step(rs, s.step)), one_line(s.text));
+                               model::terminal_safe(detail::pretty_step(rs, s.step)),
+                               model::terminal_safe(s.text));
         }
         if (t.steps.size() > max_moves) {
           moves += fmt::format("  ... ({} more moves)\n", t.steps.size() - max_moves);

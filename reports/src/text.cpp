@@ -3,7 +3,7 @@
 // editors and CI annotators can jump to the rule, then the source line with a
 // caret, then the game transcript of its trace. Results go to stdout; the
 // caller decides about color (terminal or not). Text that came from the
-// ruleset or the command line goes through reports::terminal_safe on its way
+// ruleset or the command line goes through model::terminal_safe on its way
 // out: a ruleset must not be able to send escape sequences to a terminal.
 #include <algorithm>
 #include <string>
@@ -11,11 +11,13 @@
 #include <fmt/format.h>
 #include <range/v3/view/zip.hpp>
 
-#include "loophole/reports/escape.hpp"
+#include "loophole/model/diagnostics.hpp"
 #include "loophole/reports/report.hpp"
 
 namespace loophole::reports {
 namespace {
+
+using model::terminal_safe;
 
 struct Palette {
   bool on = false;
@@ -49,24 +51,6 @@ std::string heading(const properties::Finding& f) {
   }
   if (f.verdict == properties::Verdict::unknown) h += " (inconclusive)";
   return h;
-}
-
-void render_source_line(std::string& out, const model::SourceSpan& where,
-                        const model::SourceManager& sources) {
-  if (!where.known()) return;
-  const std::string_view line = sources.line(where.file, where.line);
-  if (line.empty()) return;
-  out += fmt::format("{:>5} | {}\n", where.line, terminal_safe(line));
-  // The caret stands under the column's character in the line as printed
-  // (a control byte printed as `\xNN` is four columns wide).
-  std::string pad;
-  const auto before =
-      terminal_safe(line.substr(0, std::min<std::size_t>(where.col - 1, line.size())));
-  for (const char c : before) {
-    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) pad += c == '\t' ? '\t' : ' ';
-  }
-  const std::uint32_t tildes = where.length > 1 ? where.length - 1 : 0;
-  out += fmt::format("{:>5} | {}^{}\n", "", pad, std::string(tildes, '~'));
 }
 
 std::string control_point(const model::Game* game, const checker::TraceStep& s) {
@@ -159,7 +143,7 @@ std::string render_text(const Report& report, const model::SourceManager& source
       out += fmt::format("{}: {}: {}: {}\n", p.wrap("1", loc),
                          p.wrap(severity_code(f.severity), properties::to_string(f.severity)),
                          heading(f), p.wrap("1", terminal_safe(f.message)));
-      render_source_line(out, f.where, sources);
+      out += model::render_snippet(sources, f.where);
       const auto accepted = rs.accepted.find(id);
       if (accepted != rs.accepted.end()) {
         out += fmt::format("  accepted ({}): {}\n", id, terminal_safe(accepted->second));

@@ -49,16 +49,6 @@ TEST(Escape, XmlLeavesNoMarkup) {
   EXPECT_EQ(xml_escape("\xc2\x85"), fffd);  // NEL, a C1 control
 }
 
-TEST(Escape, TerminalGetsNoControlSequences) {
-  EXPECT_EQ(terminal_safe("\x1b]0;owned\x07\x1b[2J\r"), "\\x1b]0;owned\\x07\\x1b[2J\\x0d");
-  EXPECT_EQ(terminal_safe("\xc2\x9b"
-                          "31m"),
-            "\\u009b31m");  // CSI as a C1 control
-  EXPECT_EQ(terminal_safe("del\x7f"), "del\\x7f");
-  EXPECT_EQ(terminal_safe("keeps\ttabs\nand lines · ü"), "keeps\ttabs\nand lines · ü");
-  EXPECT_EQ(terminal_safe("\xff"), fffd);
-}
-
 TEST(Escape, MarkdownTextIsPlainText) {
   EXPECT_EQ(markdown_text("'action_phase · actions'"), "'action\\_phase · actions'");
   const std::string out =

@@ -46,6 +46,12 @@ class DiagnosticSink {
   std::vector<Diagnostic> diags_;
 };
 
+// The line of `where` with the span underlined, as render() quotes it under
+// a diagnostic (two lines); "" when the line is unknown or its file may not
+// be quoted (SourceManager::line). Findings are quoted with it too.
+std::string render_snippet(const SourceManager& sources, const SourceSpan& where,
+                           bool color = false);
+
 // `text` with everything a terminal would act on shown escaped: C0 and C1
 // control characters (ESC as \x1b), DEL, the bidirectional overrides, and
 // bytes that are not UTF-8 (\xff); tabs stay. The renderer passes every file

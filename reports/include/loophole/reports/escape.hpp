@@ -2,7 +2,8 @@
 // text that came from a ruleset or the command line (names, messages, file
 // names, transcripts, source lines) is untrusted: a pull request can put any
 // bytes there, so each renderer passes such text through the function of its
-// target and nowhere builds its own escaping. Every function also repairs
+// target and nowhere builds its own escaping (for a terminal, that is
+// model::terminal_safe, which the diagnostics share). Every function also repairs
 // invalid UTF-8 (each bad byte becomes U+FFFD), so no report is ever invalid
 // UTF-8 whatever the input held.
 #pragma once
@@ -23,11 +24,6 @@ std::string valid_utf8(std::string_view text);
 // entities, control characters (not allowed in XML 1.0) as U+FFFD except
 // tab and newline.
 std::string xml_escape(std::string_view text);
-
-// A terminal: C0 controls but tab and newline, DEL and the C1 controls come
-// out as `\xNN`, so text from a ruleset cannot move the cursor, set colors
-// or rewrite the title of the terminal it is printed on.
-std::string terminal_safe(std::string_view text);
 
 // Markdown inline text (a table cell, a list item): every ASCII punctuation
 // character that Markdown or GitHub's HTML subset gives a meaning is
