@@ -139,8 +139,9 @@ void Encoding::fail_if(Ev& ev, const void* node, const z3::expr& cond) {
 z3::expr Encoding::checked(Ev& ev, const Expr& e, const z3::expr& r) {
   const auto it = prep.gaps.overflow.find(&e);
   if (it != prep.gaps.overflow.end()) {
-    fail_at(ctx, ev, it->second,
-            r < ctx.int_val(checker::semantics::min64) || r > ctx.int_val(checker::semantics::max64));
+    fail_at(
+        ctx, ev, it->second,
+        r < ctx.int_val(checker::semantics::min64) || r > ctx.int_val(checker::semantics::max64));
   }
   return r;
 }

@@ -19,8 +19,8 @@ using model::Expr;
 using model::ExprKind;
 using model::Op;
 
-std::int64_t Evaluator::fail(const std::unordered_map<const void*, int>& sites,
-                             const void* node, Env& env) const {
+std::int64_t Evaluator::fail(const std::unordered_map<const void*, int>& sites, const void* node,
+                             Env& env) const {
   if (env.error < 0) {
     const auto it = sites.find(node);
     env.error = it == sites.end() ? Env::no_site : it->second;

@@ -83,11 +83,11 @@ int precedence(Op op) {
 std::string text_of(const model::Game& game, const Expr& e) {
   // An operand in parentheses where the rules need them (left-associative).
   const auto operand = [&](const Expr& a, bool right) {
-    const bool parens =
-        a.kind == ExprKind::cond || a.kind == ExprKind::quant ||
-        (a.kind == ExprKind::binary && e.kind == ExprKind::binary &&
-         (precedence(a.op) < precedence(e.op) || (right && precedence(a.op) == precedence(e.op)))) ||
-        (a.kind == ExprKind::binary && e.kind == ExprKind::unary);
+    const bool parens = a.kind == ExprKind::cond || a.kind == ExprKind::quant ||
+                        (a.kind == ExprKind::binary && e.kind == ExprKind::binary &&
+                         (precedence(a.op) < precedence(e.op) ||
+                          (right && precedence(a.op) == precedence(e.op)))) ||
+                        (a.kind == ExprKind::binary && e.kind == ExprKind::unary);
     return parens ? "(" + text_of(game, a) + ")" : text_of(game, a);
   };
   switch (e.kind) {
@@ -165,10 +165,10 @@ class Collector {
     bool over = false;
     const Interval out = values(*e, args, over);
     if (over) {
-      gaps_.overflow[e] = in_rules_ ? add(rule, e->where,
-                                          "integer overflow in '" + text_of(game_, *e) + "'",
-                                          Kind::overflow)
-                                    : GapTable::no_site;
+      gaps_.overflow[e] =
+          in_rules_ ? add(rule, e->where, "integer overflow in '" + text_of(game_, *e) + "'",
+                          Kind::overflow)
+                    : GapTable::no_site;
     }
     return out;
   }
