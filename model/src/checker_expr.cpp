@@ -339,13 +339,65 @@ std::optional<std::int64_t> ExprChecker::fold(const Expr& e, std::string* why) {
   return fold_constant(e, {}, why);
 }
 
-std::optional<std::int64_t> fold_constant(
-    const Expr& e, const std::function<std::optional<std::int64_t>(int slot)>& bound,
-    std::string* why) {
+std::optional<std::int64_t> fold_operation(Op op, const std::vector<std::int64_t>& v,
+                                           std::string* why) {
   const auto fail = [why](const char* reason) -> std::optional<std::int64_t> {
     if (why != nullptr) *why = reason;
     return std::nullopt;
   };
+  constexpr std::int64_t min64 = std::numeric_limits<std::int64_t>::min();
+  std::int64_t r = 0;
+  switch (op) {
+    case Op::neg:
+    case Op::abs:
+      if (v[0] == min64) return fail("integer overflow");
+      return op == Op::neg || v[0] < 0 ? -v[0] : v[0];
+    case Op::not_:
+      return v[0] == 0 ? 1 : 0;
+    case Op::add:
+      if (__builtin_add_overflow(v[0], v[1], &r)) return fail("integer overflow");
+      return r;
+    case Op::sub:
+      if (__builtin_sub_overflow(v[0], v[1], &r)) return fail("integer overflow");
+      return r;
+    case Op::mul:
+      if (__builtin_mul_overflow(v[0], v[1], &r)) return fail("integer overflow");
+      return r;
+    case Op::div:
+    case Op::mod:
+      if (v[1] == 0) return fail("division by zero");
+      if (v[0] == min64 && v[1] == -1) return fail("integer overflow");
+      return op == Op::div ? v[0] / v[1] : v[0] % v[1];
+    case Op::eq:
+      return v[0] == v[1] ? 1 : 0;
+    case Op::ne:
+      return v[0] != v[1] ? 1 : 0;
+    case Op::lt:
+      return v[0] < v[1] ? 1 : 0;
+    case Op::le:
+      return v[0] <= v[1] ? 1 : 0;
+    case Op::gt:
+      return v[0] > v[1] ? 1 : 0;
+    case Op::ge:
+      return v[0] >= v[1] ? 1 : 0;
+    case Op::and_:
+      return v[0] != 0 && v[1] != 0 ? 1 : 0;
+    case Op::or_:
+      return v[0] != 0 || v[1] != 0 ? 1 : 0;
+    case Op::min:
+      return std::min(v[0], v[1]);
+    case Op::max:
+      return std::max(v[0], v[1]);
+    case Op::clamp:
+      return std::max(v[1], std::min(v[0], v[2]));
+    default:
+      return fail("not a constant");
+  }
+}
+
+std::optional<std::int64_t> fold_constant(
+    const Expr& e, const std::function<std::optional<std::int64_t>(int slot)>& bound,
+    std::string* why) {
   switch (e.kind) {
     case ExprKind::int_lit:
     case ExprKind::bool_lit:
@@ -358,14 +410,7 @@ std::optional<std::int64_t> fold_constant(
       if (bound) {
         if (auto v = bound(e.ref)) return v;
       }
-      return fail("not a constant");
-    case ExprKind::unary: {
-      auto a = fold_constant(*e.args[0], bound, why);
-      if (!a) return std::nullopt;
-      if (e.op == Op::not_) return *a == 0 ? 1 : 0;
-      if (*a == std::numeric_limits<std::int64_t>::min()) return fail("integer overflow");
-      return -*a;
-    }
+      break;
     case ExprKind::binary: {
       auto a = fold_constant(*e.args[0], bound, why);
       if (!a) return std::nullopt;
@@ -373,47 +418,14 @@ std::optional<std::int64_t> fold_constant(
       if (e.op == Op::or_ && *a != 0) return 1;
       auto b = fold_constant(*e.args[1], bound, why);
       if (!b) return std::nullopt;
-      std::int64_t r = 0;
-      switch (e.op) {
-        case Op::add:
-          if (__builtin_add_overflow(*a, *b, &r)) return fail("integer overflow");
-          return r;
-        case Op::sub:
-          if (__builtin_sub_overflow(*a, *b, &r)) return fail("integer overflow");
-          return r;
-        case Op::mul:
-          if (__builtin_mul_overflow(*a, *b, &r)) return fail("integer overflow");
-          return r;
-        case Op::div:
-        case Op::mod:
-          if (*b == 0) return fail("division by zero");
-          if (*a == std::numeric_limits<std::int64_t>::min() && *b == -1)
-            return fail("integer overflow");
-          return e.op == Op::div ? *a / *b : *a % *b;
-        case Op::eq:
-          return *a == *b ? 1 : 0;
-        case Op::ne:
-          return *a != *b ? 1 : 0;
-        case Op::lt:
-          return *a < *b ? 1 : 0;
-        case Op::le:
-          return *a <= *b ? 1 : 0;
-        case Op::gt:
-          return *a > *b ? 1 : 0;
-        case Op::ge:
-          return *a >= *b ? 1 : 0;
-        case Op::and_:
-        case Op::or_:
-          return *b != 0 ? 1 : 0;
-        default:
-          return fail("not a constant");
-      }
+      return fold_operation(e.op, {*a, *b}, why);
     }
     case ExprKind::cond: {
       auto c = fold_constant(*e.args[0], bound, why);
       if (!c) return std::nullopt;
       return fold_constant(*e.args[*c != 0 ? 1 : 2], bound, why);
     }
+    case ExprKind::unary:
     case ExprKind::builtin: {
       std::vector<std::int64_t> v;
       for (const ExprPtr& a : e.args) {
@@ -421,23 +433,13 @@ std::optional<std::int64_t> fold_constant(
         if (!x) return std::nullopt;
         v.push_back(*x);
       }
-      switch (e.op) {
-        case Op::min:
-          return std::min(v[0], v[1]);
-        case Op::max:
-          return std::max(v[0], v[1]);
-        case Op::abs:
-          if (v[0] == std::numeric_limits<std::int64_t>::min()) return fail("integer overflow");
-          return v[0] < 0 ? -v[0] : v[0];
-        case Op::clamp:
-          return std::max(v[1], std::min(v[0], v[2]));
-        default:
-          return fail("not a constant");
-      }
+      return fold_operation(e.op, v, why);
     }
     default:
-      return fail("not a constant");
+      break;
   }
+  if (why != nullptr) *why = "not a constant";
+  return std::nullopt;
 }
 
 }  // namespace loophole::model

@@ -5,7 +5,9 @@
 // end if `end_turn_if` holds or the step is the last, else the next step.
 // Conditions are folded first, so a constant one either disappears (false)
 // or replaces the ways onward (true); only state-dependent ones become
-// guarded edges. The DOT is written by hand rather than with
+// guarded edges. Each operator folds as model::fold_operation does (the
+// checker's folder): a zero divisor or a result beyond 64 bits is no
+// constant, and the condition stays guarded. The DOT is written by hand rather than with
 // boost::write_graphviz so that clusters, labels and order stay under our
 // control and the output is byte-stable for golden tests.
 #include "loophole/model/phase_graph.hpp"
@@ -39,33 +41,7 @@ std::optional<std::int64_t> constant_binary(const Expr& e) {
   }
   const auto rhs = constant_value(*e.args[1]);
   if (!lhs || !rhs) return std::nullopt;
-  const std::int64_t a = *lhs, b = *rhs;
-  switch (e.op) {
-    case Op::add:
-      return a + b;
-    case Op::sub:
-      return a - b;
-    case Op::mul:
-      return a * b;
-    case Op::div:
-      return b == 0 ? std::nullopt : std::optional<std::int64_t>(a / b);
-    case Op::mod:
-      return b == 0 ? std::nullopt : std::optional<std::int64_t>(a % b);
-    case Op::eq:
-      return a == b;
-    case Op::ne:
-      return a != b;
-    case Op::lt:
-      return a < b;
-    case Op::le:
-      return a <= b;
-    case Op::gt:
-      return a > b;
-    case Op::ge:
-      return a >= b;
-    default:
-      return std::nullopt;
-  }
+  return fold_operation(e.op, {*lhs, *rhs});
 }
 
 std::optional<std::int64_t> constant_builtin(const Expr& e) {
@@ -75,19 +51,8 @@ std::optional<std::int64_t> constant_builtin(const Expr& e) {
     if (!x) return std::nullopt;
     v.push_back(*x);
   }
-  switch (e.op) {
-    case Op::min:
-      return v.size() == 2 ? std::optional(std::min(v[0], v[1])) : std::nullopt;
-    case Op::max:
-      return v.size() == 2 ? std::optional(std::max(v[0], v[1])) : std::nullopt;
-    case Op::abs:
-      return v.size() == 1 ? std::optional(v[0] < 0 ? -v[0] : v[0]) : std::nullopt;
-    case Op::clamp:
-      return v.size() == 3 && v[1] <= v[2] ? std::optional(std::clamp(v[0], v[1], v[2]))
-                                           : std::nullopt;
-    default:
-      return std::nullopt;
-  }
+  const std::size_t arity = e.op == Op::abs ? 1 : e.op == Op::clamp ? 3 : 2;
+  return v.size() == arity ? fold_operation(e.op, v) : std::nullopt;
 }
 
 // The value of an expression that does not depend on the state, if it is one.
@@ -103,9 +68,7 @@ std::optional<std::int64_t> constant_value(const Expr& e) {
       if (e.args.size() != 1) return std::nullopt;
       const auto x = constant_value(*e.args[0]);
       if (!x) return std::nullopt;
-      if (e.op == Op::neg) return -*x;
-      if (e.op == Op::not_) return *x == 0 ? 1 : 0;
-      return std::nullopt;
+      return fold_operation(e.op, {*x});
     }
     case ExprKind::binary:
       return e.args.size() == 2 ? constant_binary(e) : std::nullopt;

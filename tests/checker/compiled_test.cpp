@@ -8,6 +8,7 @@
 #include "explicit/compiled.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -729,6 +730,34 @@ TEST(Native, AgreesOnTheConstructsTheCorpusLacks) {
     const Agreement a = agree(*l->sem, l->sem->game().name, 200000, true);
     EXPECT_TRUE(a.complete) << l->sem->game().name;
     EXPECT_EQ(a.states, states) << l->sem->game().name;
+  }
+}
+
+// The overflow fixtures as native code, compiled by cc and by tcc (which has
+// no __builtin_*_overflow and no __int128: the C tests each bound
+// explicitly): the reference's successors, its rule gaps at the same sites,
+// and no SIGFPE from INT64_MIN / -1 or % -1.
+TEST(Native, OverflowGapsAgreeCompiledByCcAndByTcc) {
+  testing::use_test_native_cache();
+  const char* before = std::getenv("LOOPHOLE_NATIVE_CC");
+  const std::string saved = before == nullptr ? "" : before;
+  for (const char* cc : {"cc", "tcc"}) {
+    ::setenv("LOOPHOLE_NATIVE_CC", cc, 1);
+    for (const auto& [path, states] :
+         {std::pair<const char*, std::uint64_t>{"tests/fixtures/semantics/overflow-ops.yaml", 37},
+          {"tests/fixtures/findings/rule-gap/overflow.yaml", 2}}) {
+      const auto l = test_support::load_game(path, {.with_semantics = true});
+      ASSERT_TRUE(l->sem) << l->diagnostics();
+      const Agreement a = agree(*l->sem, path, 200000, true);
+      EXPECT_TRUE(a.complete) << cc << " " << path;
+      EXPECT_EQ(a.states, states) << cc << " " << path;
+      EXPECT_GT(a.gaps, 0U) << cc << " " << path;
+    }
+  }
+  if (before == nullptr) {
+    ::unsetenv("LOOPHOLE_NATIVE_CC");
+  } else {
+    ::setenv("LOOPHOLE_NATIVE_CC", saved.c_str(), 1);
   }
 }
 

@@ -1282,5 +1282,125 @@ turn:
   EXPECT_EQ(r.states.back(), *found);
 }
 
+// --- integer overflow -----------------------------------------------------------------
+
+// The overflow sites of a game: "rule line:col message", in table order.
+std::vector<std::string> overflow_sites(const Semantics& sem) {
+  std::vector<std::string> out;
+  for (const GapSite& g : sem.gaps()) {
+    if (g.kind != GapSite::Kind::overflow) continue;
+    out.push_back(g.rule + " " + std::to_string(g.where.line) + ":" + std::to_string(g.where.col) +
+                  " " + g.message);
+  }
+  return out;
+}
+
+// Every reachable state (breadth first from the initial ones) and the gap
+// sites among them, as their messages.
+std::set<std::string> reached_gaps(const Semantics& sem, std::size_t& states) {
+  std::set<StateVec> seen;
+  std::deque<StateVec> work;
+  for (const StateVec& s : sem.initial_states()) {
+    if (seen.insert(s).second) work.push_back(s);
+  }
+  std::set<std::string> gaps;
+  std::vector<Successor> out;
+  while (!work.empty()) {
+    const StateVec s = work.front();
+    work.pop_front();
+    if (s[sem.layout().over] == 2) {
+      const GapSite& g = sem.gaps().at(static_cast<std::size_t>(s[sem.layout().gap] - 1));
+      gaps.insert(g.rule + " " + g.message);
+      continue;
+    }
+    sem.successors(s, out);
+    for (const Successor& n : out) {
+      if (seen.insert(n.state).second) work.push_back(n.state);
+    }
+  }
+  states = seen.size();
+  return gaps;
+}
+
+// Each operation at the 64-bit bounds (tests/fixtures/semantics/overflow-ops.yaml)
+// has one overflow site, at the expression, and each is reached as a rule
+// gap: nothing wraps and nothing traps (INT64_MIN / -1 and % -1 raise SIGFPE
+// when they run). A division by a constant -1 keeps no zero-divisor site.
+TEST(Semantics, OverflowOfEveryOperationIsARuleGap) {
+  const auto g = load(fixture("overflow-ops.yaml"));
+  ASSERT_TRUE(g.has_value());
+  const Semantics sem(*g);
+  const std::vector<std::string> want = {
+      "action:divide 29:76 integer overflow in 'low / minus_one'",
+      "action:remainder 30:79 integer overflow in 'low % minus_one'",
+      "action:absolute 31:78 integer overflow in 'abs(low)'",
+      "action:negative 32:78 integer overflow in '-low'",
+      "action:plus 33:74 integer overflow in 'high + x'",
+      "action:minus 34:75 integer overflow in 'low - x'",
+      "action:times 35:75 integer overflow in 'quarter * (x + 3)'",
+      "action:unrolled 37:14 integer overflow in 'sum i in 1..4: quarter'",
+      "action:looped 39:14 integer overflow in 'sum i in 1..9: quarter'",
+  };
+  EXPECT_EQ(overflow_sites(sem), want);
+  for (const GapSite& site : sem.gaps()) EXPECT_NE(site.kind, GapSite::Kind::div_zero);
+  std::size_t states = 0;
+  const std::set<std::string> gaps = reached_gaps(sem, states);
+  std::set<std::string> expected;
+  for (const std::string& w : want) {
+    const std::size_t space = w.find(' ');
+    expected.insert(w.substr(0, space) + w.substr(w.find(' ', space + 1)));
+  }
+  EXPECT_EQ(gaps, expected);
+  EXPECT_EQ(states, 37u);
+}
+
+// The interval analysis: with the params inside 64 bits by a margin, every
+// operation provably fits and no overflow site is made (a site would widen
+// ctl.gap for nothing); a sum over 1..4 of 1 cannot overflow either.
+TEST(Semantics, NoOverflowSiteWhereTheIntervalsFit) {
+  model::SourceManager sources;
+  model::DiagnosticSink sink;
+  model::LoadOptions options;
+  options.param_overrides = {{"low", -5}, {"high", 5}, {"minus_one", 1}, {"quarter", 1}};
+  const auto g = model::load_game(fixture("overflow-ops.yaml"), options, sources, sink);
+  ASSERT_TRUE(g.has_value()) << sink.render(sources);
+  const Semantics sem(*g);
+  EXPECT_EQ(overflow_sites(sem), std::vector<std::string>{});
+  // x := low / minus_one and the rest: range sites only (9 assignments).
+  EXPECT_EQ(sem.gaps().size(), 9u);
+}
+
+// Slot ranges bound a product: 32-bit slots times a 32-bit constant fit,
+// the same slots times 2^40 times 2^40 do not. The site is the outer
+// product, and a state that makes it overflow is a gap there.
+TEST(Semantics, OverflowSitesFollowTheDeclaredRanges) {
+  const std::string text = R"yaml(
+loophole: 1
+game: ranges
+players: 2
+params:
+  k: {default: 1099511627776}
+state:
+  a: {type: int, range: [-1000, 1000], init: 1000}
+  b: {type: int, range: [0, 1], init: 0}
+turn:
+  phases:
+    - name: main
+      steps:
+        - name: s
+          do: |
+            b := if a * 2147483647 > 0 then 1 else 0
+            b := if a * k * k > 0 then 1 else 0
+)yaml";
+  const auto g = load("ranges.yaml", text);
+  ASSERT_TRUE(g.has_value());
+  const Semantics sem(*g);
+  EXPECT_EQ(overflow_sites(sem),
+            std::vector<std::string>{"step:main.s 17:21 integer overflow in 'a * k * k'"});
+  std::size_t states = 0;
+  EXPECT_EQ(reached_gaps(sem, states),
+            std::set<std::string>{"step:main.s integer overflow in 'a * k * k'"});
+}
+
 }  // namespace
 }  // namespace loophole::checker

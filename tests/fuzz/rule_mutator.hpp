@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <random>
 #include <string>
 #include <string_view>
@@ -100,9 +101,26 @@ inline std::size_t mutate_ruleset(std::uint8_t* data, std::size_t size, std::siz
       s = original;
     }
     switch (pick(7)) {
-      case 0: {  // a number: near by, or a small one
+      case 0: {  // a number: near by, a small one, or now and then a 64-bit boundary
         if (numbers.empty()) break;
         const detail::Token& t = numbers[pick(numbers.size())];
+        // (The boundaries make a param's arithmetic overflow: the rule gap
+        // every engine must report alike. Rarely: most numbers are ranges
+        // and counts, which such a value only makes fail to load.)
+        static constexpr const char* boundary[] = {"-1",
+                                                   "2147483647",
+                                                   "2147483648",
+                                                   "-2147483648",
+                                                   "-2147483649",
+                                                   "4611686018427387904",
+                                                   "-4611686018427387904",
+                                                   "9223372036854775807",
+                                                   "-9223372036854775808"};
+        if (pick(16) == 0) {
+          replace(t, boundary[pick(std::size(boundary))]);
+          done = true;
+          break;
+        }
         const long v =
             std::strtol(s.substr(t.at, std::min<std::size_t>(t.size, 9)).c_str(), nullptr, 10);
         static constexpr long small[] = {0, 1, 2, 3};

@@ -181,6 +181,9 @@ const Case cases[] = {
     {"step:main.split", 16, 22, 1},
   }},
   {"rule-gap/clamped.yaml", Kind::rule_gap, 4, {}},
+  {"rule-gap/overflow.yaml", Kind::rule_gap, 2, {
+    {"step:main.bonus", 16, 19, 1},
+  }},
 
   {"dead-rule/dead-action.yaml", Kind::dead_rule, 33, {
     {"action:big_spend", 26, 11, 0, -1, none, -1, Severity::warning},

@@ -364,6 +364,51 @@ TEST(SeedTraceMutation, MissingEntryAndWrongQuoteAreReported) {
   EXPECT_EQ(problems[1], "sentence not traced: \"C. Randomly choose one player.\"");
 }
 
+// Each seed's gap-site table, pinned: how many sites of each kind (range,
+// empty zone, division by zero, index, stack overflow, integer overflow) at
+// the default params, measured before overflow sites existed. The overflow
+// analysis (checker/src/semantics/gaps.cpp) gives no seed a site: their
+// arithmetic provably fits 64 bits, and one more site could widen ctl.gap.
+struct GapTableCase {
+  const char* ruleset;
+  std::vector<int> per_kind;  // indexed by GapSite::Kind
+};
+
+void PrintTo(const GapTableCase& c, std::ostream* os) { *os << c.ruleset; }
+
+class SeedGapTable : public ::testing::TestWithParam<GapTableCase> {};
+
+TEST_P(SeedGapTable, PinnedSitesAndNoOverflowSite) {
+  const GapTableCase& c = GetParam();
+  auto l = test_support::load_game(ruleset_path(c.ruleset));
+  ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
+  const checker::Semantics sem(*l->game);
+  std::vector<int> per_kind(c.per_kind.size(), 0);
+  for (const checker::GapSite& site : sem.gaps()) {
+    const auto k = static_cast<std::size_t>(site.kind);
+    ASSERT_LT(k, per_kind.size());
+    ++per_kind[k];
+  }
+  EXPECT_EQ(per_kind, c.per_kind);
+}
+
+INSTANTIATE_TEST_SUITE_P(Rulesets, SeedGapTable,
+                         ::testing::Values(GapTableCase{"containment.yaml", {62, 4, 0, 0, 0, 0}},
+                                           GapTableCase{"cosmere.yaml", {31, 13, 0, 24, 5, 0}},
+                                           GapTableCase{"operators.yaml", {50, 9, 0, 0, 0, 0}},
+                                           GapTableCase{"speed-biomes.yaml", {64, 5, 0, 105, 3, 0}},
+                                           GapTableCase{"examples/speed-biomes-pool-game.yaml",
+                                                        {63, 6, 0, 97, 3, 0}}),
+                         [](const ::testing::TestParamInfo<GapTableCase>& info) {
+                           std::string name;
+                           const char* r = info.param.ruleset;
+                           if (const char* slash = std::strrchr(r, '/')) r = slash + 1;
+                           for (const char* p = r; *p != 0 && *p != '.'; ++p) {
+                             if (std::isalnum(static_cast<unsigned char>(*p)) != 0) name += *p;
+                           }
+                           return name;
+                         });
+
 // ---------------------------------------------------------------------------
 // 3. Exploration at a reduced scope.
 

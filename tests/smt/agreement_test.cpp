@@ -108,6 +108,8 @@ const std::vector<Pinned>& pinned() {
          {true, 2}}}},
       {"findings/rule-gap/empty-deck.yaml",
        {{"rule-gap step:main.draw draw from an empty deck", {true, 3}}}},
+      {"findings/rule-gap/overflow.yaml",
+       {{"rule-gap step:main.bonus integer overflow in 'big * 4'", {true, 1}}}},
       {"findings/property-violation/hand-limit.yaml",
        {{"violated property:hand_limit", {true, 6}}}},
       {"findings/unreachable-win/first-player-only.yaml",

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -239,6 +240,40 @@ TEST(StaticChecks, FindPlantedDeadGuardsAndContradictoryEffects) {
                      "dead-rule violated step:main.reset 18:13 contradictory effects: 'level' is "
                      "set twice in one step, to different values",
                  }));
+}
+
+// 'big * 4' with big = 2^62 leaves 64 bits: the SMT encoding (unbounded
+// Int terms) finds the overflow gap where the explicit engine does, at the
+// expression, with a one-move trace; INT64_MIN / -1, % -1, abs, unary minus,
+// + and - at the bounds and a sum's running total are gaps too (one action
+// each): every site reached within two moves.
+TEST(Overflow, IsARuleGapOnTheSmtEngineAtTheExpression) {
+  const auto l = load_engine("tests/fixtures/findings/rule-gap/overflow.yaml");
+  ASSERT_TRUE(l->engine);
+  Options o = small(1);
+  o.induction = false;
+  o.completeness = false;
+  std::vector<std::string> gaps;
+  for (const auto& f : l->engine->check(o, properties::CheckSelection{}).findings) {
+    if (f.kind != properties::Kind::rule_gap || f.verdict != properties::Verdict::violated)
+      continue;
+    gaps.push_back(describe(f) + " | trace " + (f.trace ? std::to_string(f.trace->size()) : "-"));
+  }
+  EXPECT_EQ(gaps, (std::vector<std::string>{"rule-gap violated step:main.bonus 16:19 "
+                                            "integer overflow in 'big * 4' | trace 1"}));
+
+  const auto ops = load_engine("tests/fixtures/semantics/overflow-ops.yaml");
+  ASSERT_TRUE(ops->engine);
+  std::set<std::string> reached;
+  for (const auto& f : ops->engine->check(o, properties::CheckSelection{}).findings) {
+    if (f.kind == properties::Kind::rule_gap && f.verdict == properties::Verdict::violated) {
+      reached.insert(f.rule);
+    }
+  }
+  EXPECT_EQ(reached,
+            (std::set<std::string>{"action:absolute", "action:divide", "action:looped",
+                                   "action:minus", "action:negative", "action:plus",
+                                   "action:remainder", "action:times", "action:unrolled"}));
 }
 
 TEST(StaticChecks, CandidateGapsAreConfirmedOrRefutedBySearch) {

@@ -1,9 +1,11 @@
 // Expressions of the rules as Z3 terms, evaluated exactly as the reference
 // evaluator does (checker/src/semantics/eval.cpp): 64-bit integers become
-// unbounded Int terms (every value of a ruleset is small), `/` and `%`
-// truncate toward zero, `and`/`or`, quantifiers and `if` short-circuit, and
-// the first failure (division by zero, index out of range) is kept as a gap
-// site term guarded by the condition under which evaluation reaches it.
+// unbounded Int terms, and where gaps.cpp found that an operation may leave
+// 64 bits its result outside [INT64_MIN, INT64_MAX] is the overflow gap;
+// `/` and `%` truncate toward zero, `and`/`or`, quantifiers and `if`
+// short-circuit, and the first failure (division by zero, index out of
+// range, overflow) is kept as a gap site term guarded by the condition
+// under which evaluation reaches it.
 #include "encoding.hpp"
 
 #include <algorithm>
@@ -119,12 +121,29 @@ Ev Encoding::env(const std::vector<z3::expr>& s, std::vector<std::int64_t>& bind
   return Ev{&s, &binders, active, self, ctx.bool_val(true), ctx.int_val(-1)};
 }
 
-void Encoding::fail_if(Ev& ev, const void* node, const z3::expr& cond) {
-  const auto it = prep.gaps.at.find(node);
-  const int site = it == prep.gaps.at.end() ? no_site : it->second;
+namespace {
+
+void fail_at(z3::context& ctx, Ev& ev, int site, const z3::expr& cond) {
   const z3::expr c = (cond && ev.reach).simplify();
   if (c.is_false()) return;
   ev.err = z3::ite(ev.err == -1 && c, ctx.int_val(site), ev.err);
+}
+
+}  // namespace
+
+void Encoding::fail_if(Ev& ev, const void* node, const z3::expr& cond) {
+  const auto it = prep.gaps.at.find(node);
+  fail_at(ctx, ev, it == prep.gaps.at.end() ? no_site : it->second, cond);
+}
+
+z3::expr Encoding::checked(Ev& ev, const Expr& e, const z3::expr& r) {
+  const auto it = prep.gaps.overflow.find(&e);
+  if (it != prep.gaps.overflow.end()) {
+    fail_at(
+        ctx, ev, it->second,
+        r < ctx.int_val(checker::semantics::min64) || r > ctx.int_val(checker::semantics::max64));
+  }
+  return r;
 }
 
 z3::expr Encoding::holds(const model::Expr& e, const std::vector<z3::expr>& s, int self) {
@@ -275,8 +294,8 @@ z3::expr Encoding::eval_quant(const Expr& e, Ev& ev) {
       case Op::count:
         sum = sum + z3::ite(eval_bool(*e.args[0], ev), ctx.int_val(1), ctx.int_val(0));
         break;
-      default:
-        sum = sum + eval_int(*e.args[0], ev);
+      default:  // the running total, checked as the reference adds it
+        sum = checked(ev, e, sum + eval_int(*e.args[0], ev));
         break;
     }
   }
@@ -385,20 +404,25 @@ z3::expr Encoding::eval_int(const Expr& e, Ev& ev) {
       return ctx.int_val(static_cast<std::int64_t>((*ev.binders)[static_cast<std::size_t>(e.ref)]));
     case ExprKind::unary:
       if (e.op == Op::not_) return b2i(!eval_bool(*e.args[0], ev));
-      return -eval_int(*e.args[0], ev);
+      return checked(ev, e, -eval_int(*e.args[0], ev));
     case ExprKind::binary: {
       switch (e.op) {
         case Op::add:
-          return eval_int(*e.args[0], ev) + eval_int(*e.args[1], ev);
         case Op::sub:
-          return eval_int(*e.args[0], ev) - eval_int(*e.args[1], ev);
-        case Op::mul:
-          return eval_int(*e.args[0], ev) * eval_int(*e.args[1], ev);
+        case Op::mul: {
+          // (Operands in order: their failures come first, the left one's first.)
+          const z3::expr a = eval_int(*e.args[0], ev);
+          const z3::expr b = eval_int(*e.args[1], ev);
+          return checked(ev, e, e.op == Op::add ? a + b : e.op == Op::sub ? a - b : a * b);
+        }
         case Op::div:
         case Op::mod: {
           const z3::expr a = eval_int(*e.args[0], ev);
           const z3::expr b = eval_int(*e.args[1], ev);
           fail_if(ev, &e, b == 0);
+          // INT64_MIN / -1: the quotient 2^63 leaves 64 bits (and so does
+          // the division behind INT64_MIN % -1).
+          checked(ev, e, z3::ite(b == -1, -a, ctx.int_val(0)));
           const z3::expr q = tdiv(a, b);
           const z3::expr r = e.op == Op::div ? q : a - b * q;
           return z3::ite(b == 0, ctx.int_val(0), r);
@@ -423,7 +447,7 @@ z3::expr Encoding::eval_int(const Expr& e, Ev& ev) {
       const z3::expr a = eval_int(*e.args[0], ev);
       switch (e.op) {
         case Op::abs:
-          return z3::ite(a < 0, -a, a);
+          return checked(ev, e, z3::ite(a < 0, -a, a));
         case Op::min: {
           const z3::expr b = eval_int(*e.args[1], ev);
           return z3::ite(b < a, b, a);

@@ -94,6 +94,9 @@ class Encoding {
   }
   Ev env(const std::vector<z3::expr>& s, std::vector<std::int64_t>& binders, int active, int self);
   void fail_if(Ev& ev, const void* node, const z3::expr& cond);
+  // r, failing at e's overflow site (where gaps.cpp gave it one) when r
+  // lies outside [INT64_MIN, INT64_MAX]: Int terms do not wrap.
+  z3::expr checked(Ev& ev, const model::Expr& e, const z3::expr& r);
   z3::expr field(const std::vector<z3::expr>& s, int index) const {
     return index < 0 ? ctx.int_val(0) : s[static_cast<std::size_t>(index)];
   }

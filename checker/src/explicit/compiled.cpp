@@ -690,10 +690,11 @@ class Runner : ExprMachine {
           }
           const std::int64_t cur = w_[slot];
           const auto op = static_cast<model::Op>(i.d);
-          const std::int64_t nv = op == model::Op::add   ? cur + v
-                                  : op == model::Op::sub ? cur - v
-                                                         : v;
-          if (nv < p_.slot_lo[slot] || nv > p_.slot_hi[slot]) {
+          std::int64_t nv = v;
+          const bool beyond = op == model::Op::add   ? __builtin_add_overflow(cur, v, &nv)
+                              : op == model::Op::sub ? __builtin_sub_overflow(cur, v, &nv)
+                                                     : false;
+          if (beyond || nv < p_.slot_lo[slot] || nv > p_.slot_hi[slot]) {
             gap(i.e);
             alive = false;
             break;

@@ -19,7 +19,7 @@ constexpr const char* op_names[] = {
     "add",       "sub",      "mul",         "div",        "mod",         "eq",       "ne",
     "lt",        "le",       "gt",          "ge",         "to_bool",     "and_jump", "or_jump",
     "jump_if0",  "jump",     "quant_begin", "quant_step", "abs",         "min",      "max",
-    "clamp",     "rel",      "rel_slot",    "cmp_k",      "ret"};
+    "clamp",     "rel",      "rel_slot",    "cmp_k",      "checked",     "ret"};
 static_assert(std::size(op_names) == static_cast<std::size_t>(X::ret) + 1);
 
 const char* cmp_name(Cmp c) {

@@ -121,6 +121,18 @@ class Compiler {
     const auto it = p_.prep.gaps.at.find(node);
     return it == p_.prep.gaps.at.end() ? no_site : it->second;
   }
+  // The node's overflow site (gaps.cpp), or -1 where its result fits 64 bits.
+  int overflow_site(const void* node) const {
+    const auto it = p_.prep.gaps.overflow.find(node);
+    return it == p_.prep.gaps.overflow.end() ? -1 : it->second;
+  }
+  // An operation checked for overflow: true when emitted.
+  bool checked(const Expr& e, model::Op op) {
+    const int at = overflow_site(&e);
+    if (at < 0) return false;
+    emit(X::checked, at, 0, static_cast<int>(op));
+    return true;
+  }
 
   static bool constant(const Expr& e, std::int64_t& v) {
     switch (e.kind) {
@@ -255,7 +267,7 @@ class Compiler {
       }
       if (e.op == Op::count && !boolean(body)) emit(X::to_bool);
       if (k > 0) {
-        emit(X::add);
+        if (!checked(e, Op::add)) emit(X::add);
         pop();
       }
     }
@@ -426,7 +438,8 @@ class Compiler {
         return push();
       case ExprKind::unary:
         emit_expr(*e.args[0]);
-        emit(e.op == model::Op::not_ ? X::not_ : X::neg);
+        if (e.op == model::Op::not_) return emit(X::not_);
+        if (!checked(e, model::Op::neg)) emit(X::neg);
         return;
       case ExprKind::binary:
         return binary(e);
@@ -458,6 +471,7 @@ class Compiler {
         emit_expr(*e.args[0]);
         subst_.pop_back();
         emit(X::quant_step, e.ref, dom, static_cast<int>(e.op), body);
+        p_.xcode.back().j = overflow_site(&e);
         pop(3);
         p_.xcode[begin].d = here();
         return;
@@ -466,7 +480,7 @@ class Compiler {
         for (const auto& a : e.args) emit_expr(*a);
         switch (e.op) {
           case model::Op::abs:
-            emit(X::abs);
+            if (!checked(e, model::Op::abs)) emit(X::abs);
             return;
           case model::Op::min:
             emit(X::min);
@@ -641,6 +655,7 @@ class Compiler {
     const int right = here();
     emit_expr(*e.args[1]);
     pop();
+    if ((e.op == Op::add || e.op == Op::sub || e.op == Op::mul) && checked(e, e.op)) return;
     if (here() - right == 1 && fusable(p_.xcode[right]) && p_.xcode[right].cmp == Cmp::none) {
       // A one-leaf right operand of +, - or a comparison folds into the top.
       XIns& x = p_.xcode[right];
@@ -666,9 +681,10 @@ class Compiler {
       case Op::mul:
         return emit(X::mul);
       case Op::div:
-        return emit(X::div, site(&e));
-      case Op::mod:
-        return emit(X::mod, site(&e));
+      case Op::mod: {
+        const int over = overflow_site(&e);
+        return emit(e.op == Op::div ? X::div : X::mod, site(&e), over < 0 ? no_site : over);
+      }
       case Op::eq:
         return emit(X::eq);
       case Op::ne:
@@ -1030,6 +1046,7 @@ void compile(CompiledSystem::Program& p) {
         case X::cmp_k:
         case X::not_:
         case X::neg:
+        case X::checked:
         case X::add:
         case X::sub:
         case X::mul:

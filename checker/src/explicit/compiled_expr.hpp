@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 
 #include "compiled_program.hpp"
 
@@ -194,8 +195,8 @@ class ExprMachine {
 #undef LOOPHOLE_BIN
         LOOPHOLE_OP(div) : LOOPHOLE_OP(mod) : {
           const std::int64_t b = st[--sp];
-          if (b == 0) {
-            if (error < 0) error = x.a;
+          if (b == 0 || (b == -1 && st[sp - 1] == std::numeric_limits<std::int64_t>::min())) {
+            if (error < 0) error = b == 0 ? x.a : x.b;
             return 0;
           }
           st[sp - 1] = x.op == X::div ? st[sp - 1] / b : st[sp - 1] % b;
@@ -250,8 +251,11 @@ class ExprMachine {
             }
           } else if (op == model::Op::count) {
             acc += v != 0 ? 1 : 0;
-          } else {
+          } else if (x.j < 0) {
             acc += v;
+          } else if (__builtin_add_overflow(acc, v, &acc)) {
+            if (error < 0) error = x.j;
+            return 0;
           }
           const std::int64_t i = st[sp - 2] + 1;
           if (i < st[sp - 1]) {
@@ -270,6 +274,13 @@ class ExprMachine {
           st[sp - 1] = std::max(lo, std::min(st[sp - 1], hi));
           break;
         }
+        LOOPHOLE_OP(checked) : {
+          if (!checked_op(static_cast<model::Op>(x.c), st, sp)) {
+            if (error < 0) error = x.a;
+            return 0;
+          }
+          break;
+        }
         LOOPHOLE_OP(ret) : return st[sp - 1];
         default:  // No range check before the jump table. Every code has its
                   // case: the tests run every instruction form (on the dev
@@ -279,6 +290,32 @@ class ExprMachine {
     }
   }
 #undef LOOPHOLE_OP
+
+  // X::checked: the operation on the stack top (one operand for neg and
+  // abs, two for the others); false when its result leaves 64 bits.
+  static bool checked_op(model::Op op, std::int64_t* st, int& sp) {
+    constexpr std::int64_t min64 = std::numeric_limits<std::int64_t>::min();
+    std::int64_t& a = op == model::Op::neg || op == model::Op::abs ? st[sp - 1] : st[sp - 2];
+    switch (op) {
+      case model::Op::neg:
+        if (a == min64) return false;
+        a = -a;
+        return true;
+      case model::Op::abs:
+        if (a == min64) return false;
+        a = a < 0 ? -a : a;
+        return true;
+      case model::Op::add:
+        --sp;
+        return !__builtin_add_overflow(a, st[sp], &a);
+      case model::Op::sub:
+        --sp;
+        return !__builtin_sub_overflow(a, st[sp], &a);
+      default:  // mul
+        --sp;
+        return !__builtin_mul_overflow(a, st[sp], &a);
+    }
+  }
 
  protected:
   const CompiledSystem::Program& p_;

@@ -41,8 +41,8 @@ enum class X : std::uint8_t {
   add,
   sub,
   mul,
-  div,  // a site
-  mod,  // a site
+  div,  // a site of a zero divisor, b of INT64_MIN / -1 (no_site: outside the rules)
+  mod,  // the same
   eq,
   ne,
   lt,
@@ -55,7 +55,7 @@ enum class X : std::uint8_t {
   jump_if0,  // pop; == 0: jump to a
   jump,
   quant_begin,  // a binder, b domain, c op, d end: push acc, i, n
-  quant_step,   // a binder, b domain, c op, d body start
+  quant_step,   // a binder, b domain, c op, d body start; j a sum's overflow site, or -1
   abs,
   min,
   max,
@@ -64,6 +64,8 @@ enum class X : std::uint8_t {
              // (d == -1) or binders[-2 - d]
   rel_slot,  // the same, pushes the slot
   cmp_k,     // top = top <cmp> k
+  checked,   // c a model::Op (add, sub, mul; neg, abs on the top): failing at site a when
+             // the result leaves 64 bits (only where gaps.cpp found that it can)
   ret,
 };
 

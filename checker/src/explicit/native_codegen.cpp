@@ -121,6 +121,25 @@ class Translator {
     if (k == INT64_MIN) return "(-INT64_C(9223372036854775807) - 1)";
     return "INT64_C(" + std::to_string(k) + ")";
   }
+  // Whether a <op> b leaves 64 bits (ExprMachine::checked_op), as explicit
+  // range tests: tcc has no __builtin_*_overflow and no __int128.
+  static std::string overflows(model::Op op, const std::string& a, const std::string& b) {
+    const std::string lo = k64(INT64_MIN), hi = k64(INT64_MAX);
+    switch (op) {
+      case model::Op::add:
+        return "((" + b + " > 0 && " + a + " > " + hi + " - " + b + ") || (" + b + " < 0 && " + a +
+               " < " + lo + " - " + b + "))";
+      case model::Op::sub:
+        return "((" + b + " < 0 && " + a + " > " + hi + " + " + b + ") || (" + b + " > 0 && " + a +
+               " < " + lo + " + " + b + "))";
+      case model::Op::mul:
+        return "(" + a + " > 0 ? (" + b + " > 0 ? " + a + " > " + hi + " / " + b + " : " + b +
+               " < " + lo + " / " + a + ") : (" + b + " > 0 ? " + a + " < " + lo + " / " + b +
+               " : (" + a + " != 0 && " + b + " < " + hi + " / " + a + ")))";
+      default:  // neg, abs; and a division's INT64_MIN / -1 (b the divisor)
+        return "(" + a + " == " + lo + (b.empty() ? "" : " && " + b + " == -1") + ")";
+    }
+  }
   // compare() of compiled_program.hpp.
   static std::string compare(const std::string& v, Cmp cmp, const std::string& k) {
     switch (cmp) {
@@ -244,6 +263,11 @@ class Translator {
         case X::clamp:
           reach(next, d - 2);
           break;
+        case X::checked: {
+          const auto op = static_cast<model::Op>(x.c);
+          reach(next, op == model::Op::neg || op == model::Op::abs ? d : d - 1);
+          break;
+        }
         case X::and_jump:
         case X::or_jump:
           reach(x.a, d);
@@ -404,6 +428,8 @@ class Translator {
       case X::mod:
         out_ << "if (" << top << " == 0) ";
         fail(std::to_string(x.a));
+        out_ << " if " << overflows(model::Op::div, below, top) << " ";
+        fail(std::to_string(x.b));
         out_ << " " << below << " = " << below << (x.op == X::div ? " / " : " % ") << top << ";";
         break;
       case X::clamp:
@@ -438,11 +464,30 @@ class Translator {
           out_ << "if (" << v << " == 0) { " << acc << " = 0; goto L" << pc + 1 << "; } ";
         } else if (op == model::Op::count) {
           out_ << acc << " += " << v << " != 0; ";
-        } else {
+        } else if (x.j < 0) {
           out_ << acc << " += " << v << "; ";
+        } else {
+          out_ << "if " << overflows(model::Op::add, acc, v) << " ";
+          fail(std::to_string(x.j));
+          out_ << " " << acc << " += " << v << "; ";
         }
         out_ << "if (" << i << " + 1 < " << n << ") { " << i << " += 1; b[" << x.a
              << "] = " << domain_value(x.b, i) << "; goto L" << x.d << "; }";
+        break;
+      }
+      case X::checked: {
+        const auto op = static_cast<model::Op>(x.c);
+        const bool one = op == model::Op::neg || op == model::Op::abs;
+        out_ << "if " << overflows(op, one ? top : below, one ? "" : top) << " ";
+        fail(std::to_string(x.a));
+        if (op == model::Op::neg) {
+          out_ << " " << top << " = -" << top << ";";
+        } else if (op == model::Op::abs) {
+          out_ << " " << top << " = " << top << " < 0 ? -" << top << " : " << top << ";";
+        } else {
+          const char* sign = op == model::Op::add ? " + " : op == model::Op::sub ? " - " : " * ";
+          out_ << " " << below << " = " << below << sign << top << ";";
+        }
         break;
       }
       case X::ret:
@@ -503,6 +548,10 @@ class Translator {
         const std::string nv = op == model::Op::add   ? cur + " + v"
                                : op == model::Op::sub ? cur + " - v"
                                                       : std::string("v");
+        // (A result beyond 64 bits leaves every slot's range too.)
+        if (op == model::Op::add || op == model::Op::sub) {
+          out_ << "if " << overflows(op, cur, "v") << " return " << -2 - i.e << "; ";
+        }
         const std::string lo = i.a >= 0 ? std::to_string(p_.slot_lo[static_cast<std::size_t>(i.a)])
                                         : std::string("lo[slot]");
         const std::string hi = i.a >= 0 ? std::to_string(p_.slot_hi[static_cast<std::size_t>(i.a)])

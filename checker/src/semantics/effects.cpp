@@ -163,12 +163,15 @@ void Run::exec(const Stmt* s, const Cont* k) {
       const std::int64_t v = ev_.eval(*s->value, e);
       if (e.error >= 0) return gap(e.error);
       const std::int64_t cur = sc_.work[slot];
-      const std::int64_t nv = s->op == model::Op::add   ? cur + v
-                              : s->op == model::Op::sub ? cur - v
-                                                        : v;
+      std::int64_t nv = v;
+      // (A result beyond 64 bits leaves every slot's range too.)
+      const bool beyond = s->op == model::Op::add   ? __builtin_add_overflow(cur, v, &nv)
+                          : s->op == model::Op::sub ? __builtin_sub_overflow(cur, v, &nv)
+                                                    : false;
       const auto& sl = p_.game.slots[slot];
-      if (nv < sl.lo || nv > sl.hi) {
-        note_gap(sl.name + " " + std::to_string(cur) + "→" + std::to_string(nv) + " leaves " +
+      if (beyond || nv < sl.lo || nv > sl.hi) {
+        note_gap(sl.name + " " + std::to_string(cur) + "→" +
+                 (beyond ? std::string("beyond 64 bits") : std::to_string(nv)) + " leaves " +
                  std::to_string(sl.lo) + ".." + std::to_string(sl.hi));
         return gap(p_.gaps.at.at(s));
       }

@@ -1,5 +1,8 @@
-// The tree-walking evaluator. Integers are computed in 64 bits; `/` and `%`
-// truncate toward zero (C++), `and`/`or`, `exists`/`forall` short-circuit
+// The tree-walking evaluator. Integers are computed in 64 bits, and a
+// result that leaves them (+ - * / % abs, unary minus, a sum's running
+// total) fails at the node's overflow site, checked on every operation here
+// (the oracle; the other backends check only where gaps.cpp put a site).
+// `/` and `%` truncate toward zero (C++), `and`/`or`, `exists`/`forall` short-circuit
 // left to right and `if` evaluates only the taken branch, so a guarded
 // division (`b != 0 and a / b > 1`) is not a rule gap. Reading the stack
 // top of an empty stack gives 0.
@@ -8,6 +11,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace loophole::checker::semantics {
 
@@ -15,10 +19,11 @@ using model::Expr;
 using model::ExprKind;
 using model::Op;
 
-std::int64_t Evaluator::fail(const void* node, Env& env) const {
+std::int64_t Evaluator::fail(const std::unordered_map<const void*, int>& sites, const void* node,
+                             Env& env) const {
   if (env.error < 0) {
-    const auto it = p_.gaps.at.find(node);
-    env.error = it == p_.gaps.at.end() ? Env::no_site : it->second;
+    const auto it = sites.find(node);
+    env.error = it == sites.end() ? Env::no_site : it->second;
   }
   return 0;
 }
@@ -138,24 +143,26 @@ std::int64_t Evaluator::eval(const Expr& e, Env& env) const {
       return env.binders[e.ref];
     case ExprKind::unary: {
       const std::int64_t v = eval(*e.args[0], env);
-      return e.op == Op::not_ ? (v == 0 ? 1 : 0) : -v;
+      if (e.op == Op::not_) return v == 0 ? 1 : 0;
+      return v == min64 ? overflow(&e, env) : -v;
     }
     case ExprKind::binary: {
       if (e.op == Op::and_) return eval(*e.args[0], env) != 0 && eval(*e.args[1], env) != 0;
       if (e.op == Op::or_) return eval(*e.args[0], env) != 0 || eval(*e.args[1], env) != 0;
       const std::int64_t a = eval(*e.args[0], env);
       const std::int64_t b = eval(*e.args[1], env);
+      std::int64_t r = 0;
       switch (e.op) {
         case Op::add:
-          return a + b;
+          return __builtin_add_overflow(a, b, &r) ? overflow(&e, env) : r;
         case Op::sub:
-          return a - b;
+          return __builtin_sub_overflow(a, b, &r) ? overflow(&e, env) : r;
         case Op::mul:
-          return a * b;
+          return __builtin_mul_overflow(a, b, &r) ? overflow(&e, env) : r;
         case Op::div:
-          return b == 0 ? fail(&e, env) : a / b;
+          return b == 0 ? fail(&e, env) : a == min64 && b == -1 ? overflow(&e, env) : a / b;
         case Op::mod:
-          return b == 0 ? fail(&e, env) : a % b;
+          return b == 0 ? fail(&e, env) : a == min64 && b == -1 ? overflow(&e, env) : a % b;
         case Op::eq:
           return a == b;
         case Op::ne:
@@ -193,9 +200,9 @@ std::int64_t Evaluator::eval(const Expr& e, Env& env) const {
           case Op::count:
             acc += v != 0 ? 1 : 0;
             break;
-          default:
-            acc += v;
-            break;  // sum
+          default:  // sum
+            if (__builtin_add_overflow(acc, v, &acc)) return overflow(&e, env);
+            break;
         }
       }
       return acc;
@@ -204,7 +211,7 @@ std::int64_t Evaluator::eval(const Expr& e, Env& env) const {
       const std::int64_t a = eval(*e.args[0], env);
       switch (e.op) {
         case Op::abs:
-          return a < 0 ? -a : a;
+          return a == min64 ? overflow(&e, env) : a < 0 ? -a : a;
         case Op::min:
           return std::min(a, eval(*e.args[1], env));
         case Op::max:

@@ -3,7 +3,7 @@
 // through Evaluator (values, variable slots, zone references, domains), so a
 // faster evaluator (compiled to a flat program per expression) can replace it
 // behind the same four calls. Evaluation allocates nothing; a failure (a
-// division by zero, an index out of range) records its gap site in Env and
+// division by zero, an index out of range, an overflow) records its gap site in Env and
 // yields 0, and the caller checks Env::error once per evaluated expression.
 #pragma once
 
@@ -20,7 +20,7 @@ struct Env {
   int error = -1;                   // gap site of the first failure, -1 when none
   // The failure of an expression that is not part of the game's rules (a
   // property's): it has no gap site.
-  static constexpr int no_site = 1 << 30;
+  static constexpr int no_site = GapTable::no_site;
 };
 
 class Evaluator {
@@ -52,7 +52,13 @@ class Evaluator {
   }
 
  private:
-  std::int64_t fail(const void* node, Env& env) const;
+  // A failure at node's site in `sites` (no_site when it has none); 0.
+  std::int64_t fail(const std::unordered_map<const void*, int>& sites, const void* node,
+                    Env& env) const;
+  std::int64_t fail(const void* node, Env& env) const { return fail(p_.gaps.at, node, env); }
+  std::int64_t overflow(const void* node, Env& env) const {
+    return fail(p_.gaps.overflow, node, env);
+  }
   const Prepared& p_;
 };
 

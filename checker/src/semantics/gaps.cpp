@@ -4,6 +4,21 @@
 // card movements, divisions, array indices, played cards, pushes; see
 // docs/semantics.md, "Details the definition settles"); a constant divisor
 // or in-range constant index cannot fail and gets none.
+//
+// Integer overflow (+ - * / % abs, unary minus, a `sum`'s running total
+// leaving 64 bits) is found by one interval analysis here, which every
+// backend reads through GapTable::overflow: each expression's values are
+// bounded from the declared ranges of variables and zone slots, binder
+// domains, control fields (32 bits) and constants, and only an operation
+// whose result interval may leave [INT64_MIN, INT64_MAX] gets a site. So a
+// division can own two sites: a zero divisor (`at`) and INT64_MIN / -1
+// (`overflow`). A property's expressions get the no-site mark instead.
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "prepared.hpp"
 
 namespace loophole::checker::semantics {
@@ -11,31 +26,133 @@ namespace {
 
 using model::Expr;
 using model::ExprKind;
+using model::Op;
 using model::Stmt;
 using model::StmtKind;
 using Kind = GapSite::Kind;
 
+// The values an expression can take (lo <= hi).
+struct Interval {
+  std::int64_t lo = min64, hi = max64;
+  [[nodiscard]] bool holds(std::int64_t v) const { return lo <= v && v <= hi; }
+};
+constexpr Interval int32_values{std::numeric_limits<std::int32_t>::min(),
+                                std::numeric_limits<std::int32_t>::max()};
+constexpr Interval truth_values{0, 1};
+
+Interval hull(Interval a, Interval b) { return {std::min(a.lo, b.lo), std::max(a.hi, b.hi)}; }
+
+// a op b over the corners of both intervals; nullopt when a corner leaves
+// 64 bits (+, - and * are monotone in each operand, so the corners bound it).
+std::optional<Interval> corners(Op op, Interval a, Interval b) {
+  const std::int64_t xs[] = {a.lo, a.hi}, ys[] = {b.lo, b.hi};
+  Interval out{max64, min64};
+  for (const std::int64_t x : xs) {
+    for (const std::int64_t y : ys) {
+      std::int64_t r = 0;
+      const bool over = op == Op::add   ? __builtin_add_overflow(x, y, &r)
+                        : op == Op::sub ? __builtin_sub_overflow(x, y, &r)
+                                        : __builtin_mul_overflow(x, y, &r);
+      if (over) return std::nullopt;
+      out = {std::min(out.lo, r), std::max(out.hi, r)};
+    }
+  }
+  return out;
+}
+
+// How tightly a binary operator binds (the parser's levels).
+int precedence(Op op) {
+  switch (op) {
+    case Op::or_:
+      return 1;
+    case Op::and_:
+      return 2;
+    case Op::add:
+    case Op::sub:
+      return 4;
+    case Op::mul:
+    case Op::div:
+    case Op::mod:
+      return 5;
+    default:
+      return 3;  // comparisons
+  }
+}
+
+// The expression as the rules write it, for a site's message: "big * 4".
+std::string text_of(const model::Game& game, const Expr& e) {
+  // An operand in parentheses where the rules need them (left-associative).
+  const auto operand = [&](const Expr& a, bool right) {
+    const bool parens = a.kind == ExprKind::cond || a.kind == ExprKind::quant ||
+                        (a.kind == ExprKind::binary && e.kind == ExprKind::binary &&
+                         (precedence(a.op) < precedence(e.op) ||
+                          (right && precedence(a.op) == precedence(e.op)))) ||
+                        (a.kind == ExprKind::binary && e.kind == ExprKind::unary);
+    return parens ? "(" + text_of(game, a) + ")" : text_of(game, a);
+  };
+  switch (e.kind) {
+    case ExprKind::int_lit:
+      return e.text.empty() ? std::to_string(e.value) : e.text;
+    case ExprKind::var: {
+      const auto& v = game.vars[e.ref];
+      std::string out = v.name;
+      for (const auto& a : e.args) out += "[" + text_of(game, *a) + "]";
+      if (v.is_record) out += "." + v.fields[e.field].name;
+      return out;
+    }
+    case ExprKind::unary:
+      return std::string(e.op == Op::not_ ? "not " : "-") + operand(*e.args[0], false);
+    case ExprKind::binary:
+      return operand(*e.args[0], false) + " " + std::string(model::to_string(e.op)) + " " +
+             operand(*e.args[1], true);
+    case ExprKind::builtin: {
+      std::string out = std::string(model::to_string(e.op)) + "(";
+      for (std::size_t i = 0; i < e.args.size(); ++i) {
+        out += (i > 0 ? ", " : "") + text_of(game, *e.args[i]);
+      }
+      return out + ")";
+    }
+    case ExprKind::quant:
+      return std::string(model::to_string(e.op)) + " " + e.text + " in " + e.domain.text + ": " +
+             text_of(game, *e.args[0]);
+    default:
+      return e.text.empty() ? model::to_string(e) : e.text;
+  }
+}
+
 class Collector {
  public:
-  Collector(const model::Game& game, GapTable& gaps) : game_(game), gaps_(gaps) {}
+  Collector(const model::Game& game, GapTable& gaps)
+      : game_(game), gaps_(gaps), binders_(static_cast<std::size_t>(game.binder_slots)) {}
 
   int add(const std::string& rule, const model::SourceSpan& where, std::string message, Kind kind) {
     gaps_.sites.push_back(GapSite{rule, where, std::move(message), kind});
     return static_cast<int>(gaps_.sites.size()) - 1;
   }
 
-  void expr(const std::string& rule, const Expr* e) {
-    if (e == nullptr) return;
-    for (const auto& a : e->args) expr(rule, a.get());
-    if (e->kind == ExprKind::binary && (e->op == model::Op::div || e->op == model::Op::mod)) {
+  // A property's expressions: overflow marked with no site (it makes the
+  // property false, as a division by zero does).
+  void outside_rules(const Expr* e) {
+    in_rules_ = false;
+    expr("", e);
+    in_rules_ = true;
+  }
+
+  // Collects e's sites and returns the interval of its values.
+  Interval expr(const std::string& rule, const Expr* e) {
+    if (e == nullptr) return {};
+    if (e->kind == ExprKind::quant) bind(e->ref, e->domain);
+    std::vector<Interval> args;
+    args.reserve(e->args.size());
+    for (const auto& a : e->args) args.push_back(expr(rule, a.get()));
+    if (in_rules_ && e->kind == ExprKind::binary && (e->op == Op::div || e->op == Op::mod)) {
       const Expr* d = e->args.size() > 1 ? e->args[1].get() : nullptr;
       if (d == nullptr || d->kind != ExprKind::int_lit || d->value == 0) {
-        gaps_.at[e] =
-            add(rule, e->where, e->op == model::Op::div ? "division by zero" : "modulo by zero",
-                Kind::div_zero);
+        gaps_.at[e] = add(rule, e->where, e->op == Op::div ? "division by zero" : "modulo by zero",
+                          Kind::div_zero);
       }
     }
-    if (e->kind == ExprKind::var && e->ref >= 0) {
+    if (in_rules_ && e->kind == ExprKind::var && e->ref >= 0) {
       const auto& v = game_.vars[e->ref];
       if (v.array > 0) {
         const std::size_t at = v.per_player ? 1 : 0;
@@ -45,10 +162,22 @@ class Collector {
         }
       }
     }
+    bool over = false;
+    const Interval out = values(*e, args, over);
+    if (over) {
+      gaps_.overflow[e] =
+          in_rules_ ? add(rule, e->where, "integer overflow in '" + text_of(game_, *e) + "'",
+                          Kind::overflow)
+                    : GapTable::no_site;
+    }
+    return out;
   }
 
   void stmt(const std::string& rule, const Stmt* s) {
     if (s == nullptr) return;
+    if (s->kind == StmtKind::for_ || s->kind == StmtKind::choose || s->kind == StmtKind::pick) {
+      bind(s->ref, s->domain);
+    }
     expr(rule, s->target.get());
     expr(rule, s->value.get());
     for (const auto& a : s->args) expr(rule, a.get());
@@ -85,8 +214,151 @@ class Collector {
   }
 
  private:
+  // The values a binder takes over its domain, and how many there are.
+  [[nodiscard]] Interval domain_values(const model::Domain& d) const {
+    using K = model::Domain::Kind;
+    switch (d.kind) {
+      case K::players:
+      case K::others:
+        return {0, game_.players - 1};
+      case K::range:
+        return d.hi < d.lo ? Interval{0, 0} : Interval{d.lo, d.hi};
+      case K::enum_values:
+        return {0, static_cast<std::int64_t>(game_.enums[d.ref].values.size()) - 1};
+      case K::kinds:
+      case K::kinds_tagged:
+        return {0, static_cast<std::int64_t>(game_.kinds.size()) - 1};
+    }
+    return {};
+  }
+  [[nodiscard]] std::int64_t domain_size(const model::Domain& d) const {
+    using K = model::Domain::Kind;
+    if (d.kind == K::range) {
+      std::int64_t n = 0;
+      if (d.hi < d.lo) return 0;
+      if (__builtin_sub_overflow(d.hi, d.lo, &n) || n == max64) return max64;
+      return n + 1;
+    }
+    const Interval v = domain_values(d);
+    return v.hi - v.lo + 1;
+  }
+  void bind(int slot, const model::Domain& d) {
+    if (slot >= 0 && static_cast<std::size_t>(slot) < binders_.size()) {
+      binders_[static_cast<std::size_t>(slot)] = domain_values(d);
+    }
+  }
+
+  // A zone count's values: the kinds it counts summed, per owner.
+  [[nodiscard]] Interval zone_values(const Expr& e) const {
+    const auto& z = game_.zones[e.ref];
+    const int kinds = static_cast<int>(game_.kinds.size());
+    Interval out{max64, min64};
+    for (int owner = 0; owner < (z.per_player ? game_.players : 1); ++owner) {
+      Interval sum{0, 0};
+      for (int k = 0; k < kinds; ++k) {
+        const auto& sl = game_.slots[static_cast<std::size_t>(z.slot(owner, k, kinds))];
+        const Interval one{sl.lo, sl.hi};
+        if (e.value == -3) {
+          sum = k == 0 ? one : hull(sum, one);
+        } else if (e.value == k || e.value == -1 ||
+                   (e.value == -2 && std::count(game_.kinds[k].tags.begin(),
+                                                game_.kinds[k].tags.end(), e.tag) > 0)) {
+          sum = {sum.lo + one.lo, sum.hi + one.hi};  // (kinds × 32 bits: no overflow)
+        }
+      }
+      out = hull(out, sum);
+    }
+    return out;
+  }
+
+  // e's interval from its operands'; `over` when the operation can leave
+  // 64 bits (the interval is then every value that does not).
+  [[nodiscard]] Interval values(const Expr& e, const std::vector<Interval>& a, bool& over) const {
+    const Interval players{0, game_.players - 1};
+    switch (e.kind) {
+      case ExprKind::int_lit:
+      case ExprKind::bool_lit:
+      case ExprKind::enum_lit:
+      case ExprKind::player_lit:
+      case ExprKind::kind_lit:
+      case ExprKind::action_lit:
+        return {e.value, e.value};
+      case ExprKind::active:
+      case ExprKind::opponent:
+      case ExprKind::self:
+      case ExprKind::next_player:
+        return players;
+      case ExprKind::var: {
+        const auto& f = game_.vars[e.ref].fields[static_cast<std::size_t>(e.field)];
+        return {f.lo, f.hi};
+      }
+      case ExprKind::zone_count:
+        return zone_values(e);
+      case ExprKind::bound:
+        return e.ref >= 0 && static_cast<std::size_t>(e.ref) < binders_.size()
+                   ? binders_[static_cast<std::size_t>(e.ref)]
+                   : Interval{};
+      case ExprKind::unary:
+        if (e.op == Op::not_) return truth_values;
+        over = a[0].lo == min64;
+        return over ? Interval{} : Interval{-a[0].hi, -a[0].lo};
+      case ExprKind::binary:
+        switch (e.op) {
+          case Op::add:
+          case Op::sub:
+          case Op::mul: {
+            const auto r = corners(e.op, a[0], a[1]);
+            over = !r;
+            return r.value_or(Interval{});
+          }
+          case Op::div:
+          case Op::mod: {
+            over = a[0].lo == min64 && a[1].holds(-1);
+            if (a[0].lo == min64) return {};
+            // |a / b| <= |a| and a % b has a's sign and at most its size.
+            const std::int64_t m = std::max(-a[0].lo, a[0].hi);
+            return e.op == Op::div ? Interval{-m, m}
+                                   : Interval{std::min<std::int64_t>(a[0].lo, 0),
+                                              std::max<std::int64_t>(a[0].hi, 0)};
+          }
+          default:
+            return truth_values;  // comparisons, and, or
+        }
+      case ExprKind::cond:
+        return hull(a[1], a[2]);
+      case ExprKind::quant: {
+        const std::int64_t n = domain_size(e.domain);
+        if (e.op == Op::exists || e.op == Op::forall) return truth_values;
+        if (e.op == Op::count) return {0, n};
+        // A running total of k <= n values lies between n * lo and n * hi (or 0).
+        const auto r = corners(Op::mul, {0, n}, a[0]);
+        over = !r;
+        return r.value_or(Interval{});
+      }
+      case ExprKind::builtin:
+        switch (e.op) {
+          case Op::abs:
+            over = a[0].lo == min64;
+            if (over) return {0, max64};
+            if (a[0].lo >= 0) return a[0];
+            if (a[0].hi <= 0) return {-a[0].hi, -a[0].lo};
+            return {0, std::max(-a[0].lo, a[0].hi)};
+          case Op::min:
+            return {std::min(a[0].lo, a[1].lo), std::min(a[0].hi, a[1].hi)};
+          case Op::max:
+            return {std::max(a[0].lo, a[1].lo), std::max(a[0].hi, a[1].hi)};
+          default:  // clamp: the value or a bound
+            return hull(a[0], hull(a[1], a[2]));
+        }
+      default:  // turn number, stack size and top: 32-bit fields
+        return int32_values;
+    }
+  }
+
   const model::Game& game_;
   GapTable& gaps_;
+  std::vector<Interval> binders_;  // per binder slot, its domain's values
+  bool in_rules_ = true;
 };
 
 }  // namespace
@@ -134,6 +406,10 @@ void collect_gaps(const model::Game& game, const std::vector<bool>& window_used,
     c.stmt(rule, t.effect.get());
   }
   for (const auto& e : game.end_conditions) c.expr("end:" + e.name, e.condition.get());
+  for (const auto& p : game.properties) {
+    c.outside_rules(p.expr.get());
+    c.outside_rules(p.to.get());
+  }
 }
 
 }  // namespace loophole::checker::semantics

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -36,6 +37,13 @@ struct GapTable {
   // own two consecutive sites: source too small, then destination overfull
   // or negative count.
   std::unordered_map<const void*, int> at;
+  // Arithmetic node -> its integer-overflow site, only where the interval
+  // analysis (gaps.cpp) finds the result may leave 64 bits; a division can
+  // own both a zero-divisor site (at) and this one. A property's node maps
+  // to no_site (its failure makes the property false).
+  std::unordered_map<const void*, int> overflow;
+  // The failure of an expression outside the rules: no site.
+  static constexpr int no_site = 1 << 30;
   std::vector<int> play_site;  // per action: destination overfull when its card is played, or -1
   std::vector<int> push_site;  // per action: pushed onto a full stack, or -1
 };
@@ -74,6 +82,10 @@ struct Prepared {
     return false;
   }
 };
+
+// The bounds of the 64-bit integers expressions compute in.
+inline constexpr std::int64_t min64 = std::numeric_limits<std::int64_t>::min();
+inline constexpr std::int64_t max64 = std::numeric_limits<std::int64_t>::max();
 
 // Builders, one per file.
 void build_layout(const model::Game& game, const GapTable& gaps, Layout& layout, Controls& ctl);

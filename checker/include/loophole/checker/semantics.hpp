@@ -63,7 +63,16 @@ struct GapSite {
   std::string rule;         // "step:start.draw", "action:spark", "trigger:x", "setup"
   model::SourceSpan where;  // the statement
   std::string message;      // "draw from an empty deck: deck[P1] holds 0, 2 needed"
-  enum class Kind : std::uint8_t { range, empty_zone, div_zero, index, stack_overflow } kind;
+  // overflow: a value of + - * / % abs, unary minus or a sum's running total
+  // leaves 64 bits ("integer overflow in 'big * 4'").
+  enum class Kind : std::uint8_t {
+    range,
+    empty_zone,
+    div_zero,
+    index,
+    stack_overflow,
+    overflow
+  } kind;
 };
 
 class Semantics {

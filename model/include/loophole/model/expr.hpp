@@ -181,6 +181,11 @@ StmtPtr parse_stmts(std::string_view text, const TextOrigin& origin, DiagnosticS
 std::optional<std::int64_t> fold_constant(
     const Expr& e, const std::function<std::optional<std::int64_t>(int slot)>& bound = {},
     std::string* why = nullptr);
+// One operator of a unary, binary or builtin node applied to constant
+// operands, as fold_constant applies it (`and`/`or` on both operands):
+// nullopt for a zero divisor or a result beyond 64 bits, the reason in `why`.
+std::optional<std::int64_t> fold_operation(Op op, const std::vector<std::int64_t>& operands,
+                                           std::string* why = nullptr);
 
 // The operator as written in the language ("+", "and", "exists", "clamp");
 // "none" for Op::none.
