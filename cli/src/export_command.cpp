@@ -32,7 +32,15 @@ int run_export(const ExportArgs& args) {
   auto game = model::load_game(args.file, load, sources, sink);
   if (!sink.all().empty()) std::cerr << sink.render(sources);
   if (!game) return 2;
-  const std::string text = promela::to_promela(*game, args.file);
+  std::string text;
+  try {
+    text = promela::to_promela(*game, args.file);
+  } catch (const promela::Unsupported& e) {
+    model::DiagnosticSink refused;
+    refused.error(e.where(), e.what());
+    std::cerr << refused.render(sources);
+    return 2;
+  }
   signals_ask_to_stop();
   if (!write_output(args.output, text, error)) {
     std::cerr << "loophole: error: " << error << "\n";

@@ -239,4 +239,18 @@ TEST(Hardening, HostileTextIsEscapedForEachFormat) {
   EXPECT_NE(md.out.find("| `` g`<img src=x>`.yaml `` (players=2) |"), std::string::npos) << md.out;
 }
 
+// pan computes in 32 bits: a game with 64-bit values is refused, located,
+// rather than exported with values that would wrap in pan.
+TEST(Hardening, ExportRefusesValuesPanWouldWrap) {
+  const Outcome r = run("export tests/fixtures/findings/rule-gap/overflow.yaml");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err.rfind("tests/fixtures/findings/rule-gap/overflow.yaml:16:19: error: the Promela "
+                        "export computes in 32-bit integers, as pan does, and 'big' can take "
+                        "values beyond them\n",
+                        0),
+            0u)
+      << r.err;
+}
+
 }  // namespace

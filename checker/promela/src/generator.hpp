@@ -64,6 +64,8 @@ class Generator {
   }
 
   std::string run();
+  // Throws Unsupported when a value of the game can leave 32 bits.
+  void require_int32() const;
 
  private:
   // ---- fields

@@ -122,6 +122,7 @@ std::string Generator::declarations() const {
 }
 
 std::string Generator::run() {
+  require_int32();
   const auto& ctl = p_.ctl;
   const std::string n = std::to_string(n_);
   const std::string pending = any_pending();
@@ -360,5 +361,16 @@ std::string to_promela(const model::Game& game, const std::string& source) {
   detail::Generator gen(game, source);
   return gen.run();
 }
+
+namespace detail {
+
+void Generator::require_int32() const {
+  if (p_.gaps.beyond_int32.empty()) return;
+  throw Unsupported("the Promela export computes in 32-bit integers, as pan does, and '" +
+                        p_.gaps.beyond_int32 + "' can take values beyond them",
+                    p_.gaps.beyond_int32_at);
+}
+
+}  // namespace detail
 
 }  // namespace loophole::promela

@@ -164,6 +164,11 @@ class Collector {
     }
     bool over = false;
     const Interval out = values(*e, args, over);
+    if (gaps_.beyond_int32.empty() &&
+        (over || out.lo < int32_values.lo || out.hi > int32_values.hi)) {
+      gaps_.beyond_int32 = text_of(game_, *e);
+      gaps_.beyond_int32_at = e->where;
+    }
     if (over) {
       gaps_.overflow[e] =
           in_rules_ ? add(rule, e->where, "integer overflow in '" + text_of(game_, *e) + "'",

@@ -42,6 +42,12 @@ struct GapTable {
   // own both a zero-divisor site (at) and this one. A property's node maps
   // to no_site (its failure makes the property false).
   std::unordered_map<const void*, int> overflow;
+  // The first expression (of the rules or a property) whose values the
+  // interval analysis cannot keep within 32 bits, as written ("" when there
+  // is none), and where: the Promela export refuses such a game, since pan
+  // computes in 32-bit integers.
+  std::string beyond_int32;
+  model::SourceSpan beyond_int32_at;
   // The failure of an expression outside the rules: no site.
   static constexpr int no_site = 1 << 30;
   std::vector<int> play_site;  // per action: destination overfull when its card is played, or -1

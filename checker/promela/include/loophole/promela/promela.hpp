@@ -5,7 +5,9 @@
 // loophole state plus the one state before setup runs.
 #pragma once
 
+#include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "loophole/model/game.hpp"
 
@@ -16,8 +18,22 @@ namespace loophole::promela {
 // loophole's reachable states plus this offset (the state before setup).
 inline constexpr int state_offset = 1;
 
+// A game the export cannot say faithfully: pan computes in 32-bit integers,
+// so a game whose values the interval analysis (checker/src/semantics/
+// gaps.cpp) cannot keep within them would be explored with wrapped values.
+// `where` is the first expression that can leave them.
+class Unsupported : public std::runtime_error {
+ public:
+  Unsupported(const std::string& message, model::SourceSpan where)
+      : std::runtime_error(message), where_(std::move(where)) {}
+  [[nodiscard]] const model::SourceSpan& where() const { return where_; }
+
+ private:
+  model::SourceSpan where_;
+};
+
 // The Promela text of `game` at its scope. `source` names the ruleset in the
-// header comment.
+// header comment. Throws Unsupported for a game the export cannot say.
 [[nodiscard]] std::string to_promela(const model::Game& game, const std::string& source);
 
 }  // namespace loophole::promela
