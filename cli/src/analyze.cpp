@@ -19,8 +19,13 @@ std::optional<Analyzed> analyze(const std::string& file, const std::string& disp
                                 model::SourceManager& sources, model::DiagnosticSink& sink) {
   auto game = model::load_game(file, load, sources, sink);
   if (!game) return std::nullopt;
+  return analyze(std::move(*game), display_file, explore);
+}
+
+Analyzed analyze(model::Game game, const std::string& display_file,
+                 const checker::ExplicitOptions& explore) {
   Analyzed out;
-  out.game = std::make_unique<model::Game>(std::move(*game));
+  out.game = std::make_unique<model::Game>(std::move(game));
   const model::Game& g = *out.game;
   auto& rs = out.report;
   rs.file = display_file;

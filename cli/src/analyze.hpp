@@ -27,6 +27,11 @@ std::optional<Analyzed> analyze(const std::string& file, const std::string& disp
                                 const checker::ExplicitOptions& explore,
                                 model::SourceManager& sources, model::DiagnosticSink& sink);
 
+// The same for a game already loaded (`diff` loads both versions before
+// either is explored).
+Analyzed analyze(model::Game game, const std::string& display_file,
+                 const checker::ExplicitOptions& explore);
+
 // --native and --no-native as a NativeMode.
 [[nodiscard]] checker::NativeMode native_mode(bool native, bool no_native);
 

@@ -18,6 +18,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "loophole/model/diagnostics.hpp"
@@ -149,6 +150,22 @@ bool write_new_file(const fs::path& target, std::string_view bytes, std::string&
   return ok;
 }
 
+// Creates the directories of `relative` under `root` that do not exist yet,
+// each registered to be removed if a signal ends the run (signals.hpp).
+bool make_directories(const fs::path& root, const fs::path& relative, std::string& error) {
+  fs::path at = root;
+  for (const auto& part : relative) {
+    at /= part;
+    if (::mkdir(at.c_str(), 0700) == 0) {
+      remove_if_ended(at.string());
+    } else if (errno != EEXIST) {
+      error = fmt::format("cannot create '{}': {}", at.string(), std::strerror(errno));
+      return false;
+    }
+  }
+  return true;
+}
+
 // Writes every YAML file of commit `commit` (and `main`, its repository
 // path) under `root`, at its path in the repository, so that the includes
 // of the revision resolve to files of the same revision: the file list from
@@ -201,8 +218,8 @@ bool write_tree(const fs::path& dir, const std::string& commit, const std::strin
       return false;
     }
     const fs::path target = root / name;
-    std::error_code ec;
-    fs::create_directories(target.parent_path(), ec);
+    if (!make_directories(root, fs::path(name).parent_path(), error)) return false;
+    remove_if_ended(target.string());
     if (!write_new_file(target, std::string_view(*blobs).substr(eol + 1, size), error)) {
       return false;
     }
@@ -246,6 +263,7 @@ std::optional<Version> from_git(const std::string& rev, const std::string& file,
     error = fmt::format("cannot create a temporary directory: {}", std::strerror(errno));
     return std::nullopt;
   }
+  remove_if_ended(root_name);
   v.temporary = root_name;
   v.anchor = (v.temporary / *prefix).lexically_normal();
   if (v.anchor.filename().empty()) v.anchor = v.anchor.parent_path();
@@ -318,9 +336,8 @@ int run_diff(const DiffArgs& args, const std::atomic<bool>& interrupted) {
     std::cerr << "loophole: error: diff takes OLD NEW, or FILE with one or two --rev\n";
     return 2;
   }
-  // A revision is written to a temporary directory that must be removed
-  // however the run ends: a signal asks to stop rather than ending it.
-  signals_ask_to_stop();
+  // Until both versions are loaded a signal ends the run at once, and
+  // removes the revisions' temporary trees first (remove_if_ended).
   std::vector<Version> versions;
   for (const auto& s : sides) {
     auto v = resolve(s, error);
@@ -338,23 +355,28 @@ int run_diff(const DiffArgs& args, const std::atomic<bool>& interrupted) {
   explore.interrupt = &interrupted;
   model::SourceManager sources;
   model::DiagnosticSink sink;
-  std::vector<Analyzed> runs;
+  std::vector<model::Game> games;
   for (const auto& v : versions) {
     // A revision's includes come from the revision: its tree, which holds
     // nothing but the revision's own YAML files.
     model::LoadOptions opts = load;
     if (!v.temporary.empty()) opts.include_roots = {v.temporary.string()};
-    auto a = analyze(v.path, v.display, opts, explore, sources, sink);
-    if (!a) continue;
-    rename_files(a->report, v);
-    runs.push_back(std::move(*a));
+    if (auto g = model::load_game(v.path, opts, sources, sink)) games.push_back(std::move(*g));
   }
   if (!sink.all().empty()) {
     std::string text = sink.render(sources);
     for (const auto& v : versions) text = rename_files(std::move(text), v);
     std::cerr << text;
   }
-  if (runs.size() != 2) return 2;
+  if (games.size() != 2) return 2;
+  // From here a signal asks the searches to stop; the trees are removed as
+  // the versions go out of scope.
+  signals_ask_to_stop();
+  std::vector<Analyzed> runs;
+  for (std::size_t i = 0; i < 2; ++i) {
+    runs.push_back(analyze(std::move(games[i]), versions[i].display, explore));
+    rename_files(runs.back().report, versions[i]);
+  }
 
   const auto d = reports::diff_rulesets(runs[0].report, runs[1].report);
   const std::string out =

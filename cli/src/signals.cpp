@@ -1,9 +1,13 @@
 // The two ways a signal is taken (signals.hpp). The handler does only what
-// is async-signal-safe: atomics, write(2), _exit(2), signal(2), raise(3).
+// is async-signal-safe: atomics, write(2), unlink(2), rmdir(2), _exit(2),
+// signal(2), raise(3).
 #include "signals.hpp"
 
 #include <csignal>
+#include <string>
+#include <vector>
 
+#include <pthread.h>
 #include <unistd.h>
 
 namespace loophole::cli {
@@ -13,8 +17,20 @@ std::atomic<bool> g_interrupted{false};
 std::atomic<bool> g_cooperative{false};
 static_assert(std::atomic<bool>::is_always_lock_free);
 
+// remove_if_ended's paths. Only the main thread changes it, with SIGINT and
+// SIGTERM blocked; the handler only reads it (unlink and rmdir are
+// async-signal-safe).
+std::vector<std::string>& ended_paths() {
+  static std::vector<std::string> paths;
+  return paths;
+}
+
 extern "C" void on_signal(int sig) {
   if (!g_cooperative.load()) {
+    const auto& paths = ended_paths();
+    for (auto p = paths.rbegin(); p != paths.rend(); ++p) {
+      if (::unlink(p->c_str()) != 0) ::rmdir(p->c_str());
+    }
     constexpr char k_message[] = "loophole: inconclusive: interrupted while loading\n";
     [[maybe_unused]] const auto written = ::write(STDERR_FILENO, k_message, sizeof k_message - 1);
     ::_exit(3);
@@ -35,5 +51,15 @@ void install_signal_handlers() {
 const std::atomic<bool>& interrupted() { return g_interrupted; }
 
 void signals_ask_to_stop() { g_cooperative.store(true); }
+
+void remove_if_ended(const std::string& path) {
+  sigset_t both, previous;
+  sigemptyset(&both);
+  sigaddset(&both, SIGINT);
+  sigaddset(&both, SIGTERM);
+  ::pthread_sigmask(SIG_BLOCK, &both, &previous);
+  ended_paths().push_back(path);
+  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+}
 
 }  // namespace loophole::cli

@@ -3,13 +3,19 @@
 // clash, out-of-range numbers, file names and names that are not valid
 // UTF-8 or hold markup and terminal escapes. Each test gives the hostile
 // input and asserts the exact safe behaviour.
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "process.hpp"
@@ -251,6 +257,57 @@ TEST(Hardening, ExportRefusesValuesPanWouldWrap) {
                         0),
             0u)
       << r.err;
+}
+
+// `timeout 1 loophole diff slow.yaml --rev HEAD`: a signal while the
+// versions load ends the run at once, exit 3, and removes the revision's
+// temporary tree first (the handler removes what diff registered).
+TEST(Hardening, DiffSignalWhileLoadingRemovesTheRevisionTree) {
+  const fs::path repo = temp_dir() / "slow-diff";
+  fs::remove_all(repo);
+  fs::create_directories(repo / "rules");
+  std::string text = "loophole: 1\ngame: slow\nkinds:\n";
+  for (int i = 0; i < 200000; ++i) text += "  K" + std::to_string(i) + ": {copies: 1}\n";
+  std::ofstream(repo / "rules" / "slow.yaml") << text;
+  shell(repo,
+        "git init -q && git -c user.name=t -c user.email=t@t.invalid add . && "
+        "git -c user.name=t -c user.email=t@t.invalid commit -qm slow");
+  const fs::path tmp = temp_dir() / "slow-diff-tmp";
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  const fs::path err = temp_dir() / "slow-diff-err";
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    if (std::freopen(err.c_str(), "w", stderr) == nullptr || ::chdir(repo.c_str()) != 0) _exit(126);
+    ::setenv("TMPDIR", tmp.c_str(), 1);
+    execl(LOOPHOLE_BINARY, LOOPHOLE_BINARY, "diff", "rules/slow.yaml", "--rev", "HEAD",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Wait until the revision's file is written, so that the signal comes
+  // while the versions load.
+  bool written = false;
+  for (int i = 0; i < 3000 && !written; ++i) {
+    for (const auto& e : fs::directory_iterator(tmp)) {
+      std::error_code ec;
+      written = written || fs::file_size(e.path() / "rules" / "slow.yaml", ec) == text.size();
+    }
+    if (!written) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_TRUE(written);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const auto sent = std::chrono::steady_clock::now();
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 3);
+  EXPECT_LT(seconds, 1.0);
+  EXPECT_EQ(slurp(err), "loophole: inconclusive: interrupted while loading\n");
+  EXPECT_TRUE(fs::is_empty(tmp));
 }
 
 }  // namespace
