@@ -57,7 +57,7 @@ std::string rule_name(properties::Kind k) {
 json physical(const model::SourceSpan& s) {
   json region{{"startLine", s.line}, {"startColumn", s.col}};
   if (s.length > 0) region["endColumn"] = s.col + s.length;
-  return {{"artifactLocation", {{"uri", s.file}}}, {"region", std::move(region)}};
+  return {{"artifactLocation", {{"uri", uri_reference(s.file)}}}, {"region", std::move(region)}};
 }
 
 json rules() {

@@ -69,6 +69,13 @@ TEST(Escape, MarkdownCodeCannotBeClosedFromInside) {
   EXPECT_EQ(markdown_fence("a ````` run"), "``````");
 }
 
+TEST(Escape, UriReferenceCannotAddASchemeQueryOrFragment) {
+  EXPECT_EQ(uri_reference("rulesets/cosmere.yaml"), "rulesets/cosmere.yaml");
+  EXPECT_EQ(uri_reference("javascript:alert(1)#x?y=%z.yaml"),
+            "javascript%3Aalert%281%29%23x%3Fy%3D%25z.yaml");
+  EXPECT_EQ(uri_reference("a b/\xc3\xb6\xff.yaml"), "a%20b/%C3%B6%FF.yaml");
+}
+
 TEST(Escape, JsonDumpRepairsInsteadOfThrowing) {
   const nlohmann::json j{{"file", "bad\xff.yaml"}, {"game", "\x1b[31m"}};
   const std::string out = json_dump(j);

@@ -39,6 +39,12 @@ std::string markdown_code(std::string_view text);
 // one more than the longest backtick run inside it.
 std::string markdown_fence(std::string_view text);
 
+// A file path as a URI reference (SARIF's artifactLocation.uri): letters,
+// digits, `-._~` and `/` as they are, every other byte (spaces, `#`, `%`,
+// `?`, `:`, UTF-8) percent-encoded, so a file name cannot add a scheme, a
+// query or a fragment.
+std::string uri_reference(std::string_view path);
+
 // JSON text of `j` (indent 2), with invalid UTF-8 in any string repaired
 // instead of the serializer throwing.
 std::string json_dump(const nlohmann::json& j);
