@@ -298,6 +298,22 @@ TEST(Transcripts, PassesFoldUpToTheCycleStart) {
             "    (cycle: 2 moves back to the state after move 2, repeats forever)\n");
 }
 
+// The transcript shown in docs/cli.md (Transcripts) is the one the text
+// report prints for that fixture (its golden file).
+TEST(Transcripts, DocumentedExampleIsCurrent) {
+  const fs::path root(LOOPHOLE_SOURCE_DIR);
+  const std::string doc = slurp(root / "docs" / "cli.md");
+  const std::string cmd =
+      "$ ./loophole check tests/fixtures/findings/rule-gap/empty-deck.yaml\n...\n";
+  const auto at = doc.find(cmd);
+  ASSERT_NE(at, std::string::npos);
+  const auto start = at + cmd.size();
+  const std::string shown = doc.substr(start, doc.find("```", start) - start);
+  const std::string golden =
+      slurp(root / "tests" / "golden" / "reports" / "rule-gap" / "report.txt");
+  EXPECT_NE(golden.find(shown), std::string::npos) << shown;
+}
+
 TEST(ParseFormat, KnowsEveryFormatName) {
   EXPECT_EQ(parse_format("sarif"), Format::sarif);
   EXPECT_EQ(parse_format("junit"), Format::junit);
