@@ -72,10 +72,21 @@ struct DiffArgs {
   std::string output;
 };
 
+// `loophole explain ID [FILES]` (explain_command.cpp).
+struct ExplainArgs {
+  std::string id;                  // a finding id, as the reports print it
+  std::vector<std::string> files;  // none: the rulesets of the project file
+  std::string project;             // --project FILE (default ./loophole.yaml)
+  std::vector<std::string> include_roots;
+  std::vector<std::string> params;
+  int players = 0;
+};
+
 int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted);
 int run_graph(const GraphArgs& args);
 int run_diff(const DiffArgs& args, const std::atomic<bool>& interrupted);
 int run_export(const ExportArgs& args);
+int run_explain(const ExplainArgs& args);
 
 // Writes `text` to `path` atomically (temp file + rename); "" or "-" = stdout.
 bool write_output(const std::string& path, const std::string& text, std::string& error);

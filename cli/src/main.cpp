@@ -128,6 +128,17 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   d->add_option("--include-root", diff.include_roots, "as for check (working-tree files)")
       ->allow_extra_args(false);
 
+  loophole::cli::ExplainArgs explain;
+  auto* ex = app.add_subcommand(
+      "explain", "print one finding in full: its whole transcript and the rule text involved");
+  ex->add_option("id", explain.id, "the finding's id, as the reports print it")->required();
+  ex->add_option("files", explain.files, "ruleset files (none: the rulesets of ./loophole.yaml)");
+  ex->add_option("--project", explain.project, "project file, as for check");
+  ex->add_option("-p,--param", explain.params, "override a param: NAME=VALUE (repeatable)")
+      ->allow_extra_args(false);
+  ex->add_option("--players", explain.players, "player count")->check(CLI::Range(1, 64));
+  ex->add_option("--include-root", explain.include_roots, "as for check")->allow_extra_args(false);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -144,6 +155,7 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
     if (g->parsed()) return loophole::cli::run_graph(graph);
     if (x->parsed()) return loophole::cli::run_export(exp);
     if (d->parsed()) return loophole::cli::run_diff(diff, loophole::cli::interrupted());
+    if (ex->parsed()) return loophole::cli::run_explain(explain);
   } catch (const std::bad_alloc&) {
     std::cerr << "loophole: error: out of memory (use --max-memory to end runs cleanly)\n";
     return 3;

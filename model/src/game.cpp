@@ -1,6 +1,6 @@
 // Small queries on the checked IR that every engine and report needs:
-// steps by their written name `phase.step` and back, and the element type
-// of a domain.
+// steps by their written name `phase.step` and back, the element type of a
+// domain, and a data slot's value as the ruleset writes it.
 #include "loophole/model/game.hpp"
 
 namespace loophole::model {
@@ -40,6 +40,18 @@ std::string Game::step_name(int step) const {
   const Step& s = steps[static_cast<std::size_t>(step)];
   if (s.phase < 0 || static_cast<std::size_t>(s.phase) >= phases.size()) return s.name;
   return phases[static_cast<std::size_t>(s.phase)].name + "." + s.name;
+}
+
+std::string Game::slot_value(int slot, std::int32_t v) const {
+  if (slot < 0 || static_cast<std::size_t>(slot) >= slots.size()) return std::to_string(v);
+  const Slot& sl = slots[static_cast<std::size_t>(slot)];
+  if (sl.var >= 0 && sl.type.base == BaseType::bool_) return v != 0 ? "true" : "false";
+  if (sl.var >= 0 && sl.type.base == BaseType::enum_ && sl.type.enum_id >= 0) {
+    const auto& values = enums[static_cast<std::size_t>(sl.type.enum_id)].values;
+    if (v >= 0 && static_cast<std::size_t>(v) < values.size())
+      return values[static_cast<std::size_t>(v)];
+  }
+  return std::to_string(v);
 }
 
 }  // namespace loophole::model

@@ -1,12 +1,16 @@
 // What every renderer shares: the stable finding ids, the fingerprint hash,
-// the rule that decides whether a finding fails a run, and the one switch
-// from a --format name to its renderer.
+// the rule that decides whether a finding fails a run, the one switch from a
+// --format name to its renderer, and the one way a transcript is folded
+// (passes, the middle of a long trace) and findings that read the same are
+// merged, so no two formats disagree on what a designer sees.
 #include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <range/v3/view/zip.hpp>
 
+#include "loophole/model/diagnostics.hpp"
 #include "loophole/reports/report.hpp"
 
 #include "detail.hpp"
@@ -170,6 +174,141 @@ Counts count(const RulesetReport& rs, const std::vector<std::string>& ids) {
     }
   }
   return c;
+}
+
+std::string TranscriptLine::number() const {
+  return first == last ? std::to_string(first + 1) : fmt::format("{}-{}", first + 1, last + 1);
+}
+
+namespace {
+
+// A pass that did nothing else: its printed line is exactly "P2 passes".
+bool bare_pass(const checker::TraceStep& s) {
+  return s.kind == checker::MoveKind::pass && s.player >= 0 &&
+         s.text == fmt::format("P{} passes", s.player + 1);
+}
+
+}  // namespace
+
+std::vector<TranscriptLine> transcript_lines(const checker::Trace& t, std::size_t max_lines) {
+  std::vector<TranscriptLine> lines;
+  const auto& steps = t.steps;
+  const auto loop = static_cast<std::size_t>(t.loop_start);
+  for (std::size_t i = 0; i < steps.size();) {
+    std::size_t j = i + 1;
+    if (bare_pass(steps[i])) {
+      while (j < steps.size() && bare_pass(steps[j]) && !(t.loop_start >= 0 && j == loop) &&
+             steps[j].turn == steps[i].turn && steps[j].active == steps[i].active &&
+             steps[j].step == steps[i].step) {
+        ++j;
+      }
+    }
+    TranscriptLine line;
+    line.first = i;
+    line.last = j - 1;
+    line.cycle_starts = t.loop_start >= 0 && i == loop;
+    if (j - i == 1) {
+      line.text = steps[i].text;
+    } else {
+      for (std::size_t k = i; k < j; ++k) {
+        line.text += fmt::format("{}P{}", k == i ? "" : ", ", steps[k].player + 1);
+      }
+      line.text += " pass";
+    }
+    lines.push_back(std::move(line));
+    i = j;
+  }
+  if (max_lines == 0 || lines.size() <= max_lines) return lines;
+  const std::size_t head = max_lines / 2;
+  const std::size_t tail = max_lines - head;
+  TranscriptLine fold;
+  fold.kind = TranscriptLine::Kind::fold;
+  fold.first = lines[head].first;
+  fold.last = lines[lines.size() - tail - 1].last;
+  fold.text = fmt::format("... ({} moves)", fold.last - fold.first + 1);
+  std::vector<TranscriptLine> out(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(head));
+  out.push_back(std::move(fold));
+  out.insert(out.end(), lines.end() - static_cast<std::ptrdiff_t>(tail), lines.end());
+  return out;
+}
+
+std::string trace_summary(const checker::Trace& t, bool with_cycle) {
+  std::string out =
+      fmt::format("{} move{}, shortest", t.steps.size(), t.steps.size() == 1 ? "" : "s");
+  if (with_cycle && t.loop_start >= 0) {
+    out += fmt::format("; moves {}-{} repeat forever", t.loop_start + 1, t.steps.size());
+  }
+  return out;
+}
+
+std::string transcript_text(const RulesetReport& rs, const checker::Trace& t, std::size_t max_lines,
+                            std::string_view indent) {
+  using model::terminal_safe;
+  std::string out;
+  if (!t.start.empty()) out += fmt::format("{}after setup: {}\n", indent, terminal_safe(t.start));
+  const auto lines = transcript_lines(t, max_lines);
+  std::size_t number = 3, where = 0;
+  for (const auto& l : lines) {
+    if (l.kind != TranscriptLine::Kind::move) continue;
+    number = std::max(number, l.number().size());
+    where = std::max(where, pretty_step(rs, t.steps[l.first].step).size());
+  }
+  for (const auto& l : lines) {
+    if (l.kind == TranscriptLine::Kind::fold) {
+      out += fmt::format("{}{}\n", indent, l.text);
+      continue;
+    }
+    if (l.cycle_starts) out += fmt::format("{}-- cycle starts here --\n", indent);
+    const auto& s = t.steps[l.first];
+    out += fmt::format("{}{:>{}}  T{} P{}  {:<{}}  {}\n", indent, l.number(), number, s.turn,
+                       s.active + 1, terminal_safe(pretty_step(rs, s.step)), where,
+                       terminal_safe(l.text));
+  }
+  if (t.loop_start >= 0) {
+    const std::size_t len = t.steps.size() - static_cast<std::size_t>(t.loop_start);
+    out += fmt::format("{}(cycle: {} move{} back to the state after move {}, repeats forever)\n",
+                       indent, len, len == 1 ? "" : "s", t.loop_start);
+  }
+  return out;
+}
+
+namespace {
+
+// The printed identity of a finding: everything a reader of the text report sees.
+std::string printed(const RulesetReport& rs, const properties::Finding& f, const std::string& id) {
+  std::string key = fmt::format("{}\n{}\n{}\n{}\n{}\n", properties::to_string(f.kind),
+                                properties::to_string(f.severity), properties::to_string(f.verdict),
+                                location(rs, f), f.message);
+  for (const auto& d : f.details) key += d + "\n";
+  const auto a = rs.accepted.find(id);
+  key += a != rs.accepted.end() ? "accepted: " + a->second + "\n" : "\n";
+  if (f.trace) key += transcript_text(rs, *f.trace, 0, "");
+  return key;
+}
+
+}  // namespace
+
+std::vector<std::size_t> identical_to(const RulesetReport& rs,
+                                      const std::vector<std::string>& ids) {
+  std::vector<std::size_t> out(rs.findings.size());
+  std::map<std::string, std::size_t> first;
+  for (std::size_t i = 0; i < rs.findings.size(); ++i) {
+    out[i] = first.emplace(printed(rs, rs.findings[i], ids[i]), i).first->second;
+  }
+  return out;
+}
+
+std::string identical_note(const std::vector<std::size_t>& same,
+                           const std::vector<std::string>& ids, std::size_t i) {
+  std::vector<std::string> others;
+  for (std::size_t k = i + 1; k < same.size(); ++k) {
+    if (same[k] == i && k != i) others.push_back("'" + ids[k] + "'");
+  }
+  if (same[i] != i || others.empty()) return "";
+  return fmt::format(
+      "identical to {} more finding{}: {} (they differ only in detail the transcript does not "
+      "show)",
+      others.size(), others.size() == 1 ? "" : "s", fmt::join(others, ", "));
 }
 
 std::string kind_description(properties::Kind k) {

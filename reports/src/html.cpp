@@ -1,10 +1,12 @@
 // The HTML report, for designers who would rather look than read: one
 // self-contained file (inline CSS and SVG, no script, nothing fetched) with,
-// for each ruleset, its scope and statistics, the phase graph as SVG, and
-// every finding with its transcript drawn as a timeline. Each finding
+// for each ruleset, its scope and statistics, every finding with its
+// transcript drawn as a timeline (from the state after setup, folded as every
+// report folds it, in the designer's terms: data changes behind a toggle,
+// engine control fields left to the JSON), then the phase graph as SVG,
+// collapsed. Each finding
 // carries its stable id (data-finding-id), so a link or a test can find it.
 #include <fmt/format.h>
-#include <range/v3/view/zip.hpp>
 
 #include "loophole/reports/report.hpp"
 
@@ -36,7 +38,13 @@ ol.timeline li.progress::before { background: #888; }
 ol.timeline li.cycle { background: #fff4e5; }
 .move-n { display: inline-block; min-width: 2.2rem; color: #777; }
 .ctl { color: #555; }
-.changes { color: #555; font-size: .85rem; margin-left: 2.2rem; }
+details.changes { color: #555; font-size: .85rem; margin-left: 2.2rem; }
+details.changes summary { cursor: pointer; }
+details.graph > summary { cursor: pointer; font-weight: 600; margin: 1rem 0 .5rem; }
+p.start { color: #555; margin: .4rem 0 0; }
+ol.timeline li.fold { color: #777; font-style: italic; }
+ol.timeline li.last { font-weight: 600; }
+.identical { color: #555; font-size: .85rem; }
 .clean { color: #2e7d32; font-weight: 600; }
 .diag { color: #c62828; }
 )css";
@@ -46,34 +54,54 @@ std::string strip_svg_prologue(const std::string& svg) {
   return at == std::string::npos ? svg : svg.substr(at);
 }
 
-void render_trace(std::string& out, const RulesetReport& rs, const checker::Trace& t) {
-  out += fmt::format(
-      "<p class=\"trace-head\">trace: {} move{}, shortest{}</p>\n<ol class=\"timeline\">\n",
-      t.steps.size(), t.steps.size() == 1 ? "" : "s",
-      t.loop_start >= 0
-          ? fmt::format("; moves {}–{} repeat forever", t.loop_start + 1, t.steps.size())
-          : "");
-  for (std::size_t i = 0; i < t.steps.size(); ++i) {
-    const auto& s = t.steps[i];
+// A change of data as the ruleset writes it ("flag false→true"); control
+// fields (stage, holder, step) are engine internals and stay in the JSON.
+std::string data_changes(const RulesetReport& rs, const checker::TraceStep& s) {
+  std::string out;
+  for (const auto& c : s.changes) {
+    if (c.slot < 0) continue;
+    if (!out.empty()) out += ", ";
+    const auto value = [&](std::int32_t v) {
+      return rs.model != nullptr ? rs.model->slot_value(c.slot, v) : std::to_string(v);
+    };
+    out += fmt::format("{} {}→{}", c.what, value(c.before), value(c.after));
+  }
+  for (const auto& c : s.choices) out += (out.empty() ? "" : "; ") + c.text;
+  return out;
+}
+
+void render_trace(std::string& out, const RulesetReport& rs, const checker::Trace& t,
+                  std::size_t max_lines) {
+  out += fmt::format("<p class=\"trace-head\">trace: {}</p>\n",
+                     xml_escape(detail::trace_summary(t, true)));
+  if (!t.start.empty()) {
+    out +=
+        fmt::format("<p class=\"start\"><span class=\"move-n mono\">0</span>after setup: {}</p>\n",
+                    xml_escape(t.start));
+  }
+  out += "<ol class=\"timeline\">\n";
+  for (const auto& l : detail::transcript_lines(t, max_lines)) {
+    if (l.kind == detail::TranscriptLine::Kind::fold) {
+      out += fmt::format("<li class=\"fold\">{}</li>\n", xml_escape(l.text));
+      continue;
+    }
+    const auto& s = t.steps[l.first];
     std::string cls;
     if (s.progress) cls += " progress";
-    if (t.loop_start >= 0 && i >= static_cast<std::size_t>(t.loop_start)) cls += " cycle";
+    if (l.first != l.last) cls += " passes";
+    if (t.loop_start >= 0 && l.first >= static_cast<std::size_t>(t.loop_start)) cls += " cycle";
+    if (l.last + 1 == t.steps.size()) cls += " last";
     out += fmt::format(
         "<li class=\"move{}\"><span class=\"move-n mono\">{}</span><span class=\"ctl mono\">T{} "
         "P{} {}</span> — {}",
-        cls, i + 1, s.turn, s.active + 1, xml_escape(detail::pretty_step(rs, s.step)),
-        xml_escape(s.text));
-    std::string changes;
-    for (const auto& c : s.changes) {
-      if (!changes.empty()) changes += ", ";
-      changes += fmt::format("{} {}→{}", c.what, c.before, c.after);
-    }
-    for (const auto& c : s.choices) {
-      if (!changes.empty()) changes += ", ";
-      changes += c.text;
-    }
+        cls, l.number(), s.turn, s.active + 1, xml_escape(detail::pretty_step(rs, s.step)),
+        xml_escape(l.text));
+    const std::string changes = l.first == l.last ? data_changes(rs, s) : "";
     if (!changes.empty()) {
-      out += fmt::format("<div class=\"changes mono\">{}</div>", xml_escape(changes));
+      out += fmt::format(
+          "<details class=\"changes\"><summary>changes</summary><div class=\"mono\">{}</div>"
+          "</details>",
+          xml_escape(changes));
     }
     out += "</li>\n";
   }
@@ -81,8 +109,8 @@ void render_trace(std::string& out, const RulesetReport& rs, const checker::Trac
 }
 
 void render_finding(std::string& out, const RulesetReport& rs, const properties::Finding& f,
-                    const std::string& id, std::size_t ordinal,
-                    const model::SourceManager& sources) {
+                    const std::string& id, const std::string& merged, std::size_t ordinal,
+                    const model::SourceManager& sources, std::size_t max_lines) {
   const auto accepted = rs.accepted.find(id);
   const std::string sev(properties::to_string(f.severity));
   out +=
@@ -109,7 +137,8 @@ void render_finding(std::string& out, const RulesetReport& rs, const properties:
     for (const auto& d : f.details) out += fmt::format("<li>{}</li>\n", xml_escape(d));
     out += "</ul>\n";
   }
-  if (f.trace) render_trace(out, rs, *f.trace);
+  if (!merged.empty()) out += fmt::format("<p class=\"identical\">{}</p>\n", xml_escape(merged));
+  if (f.trace) render_trace(out, rs, *f.trace, max_lines);
   out += "</section>\n";
 }
 
@@ -160,13 +189,6 @@ std::string render_html(const Report& report, const model::SourceManager& source
         "accepted</td></tr>\n</table>\n",
         c.errors, c.errors == 1 ? "" : "s", c.warnings, c.warnings == 1 ? "" : "s", c.notes,
         c.notes == 1 ? "" : "s", c.inconclusive, c.accepted);
-    const auto svg = options.svg.find(rs.file);
-    if (svg != options.svg.end()) {
-      out += fmt::format(
-          "<figure class=\"graph\">\n{}<figcaption>phase/step graph of "
-          "{}</figcaption>\n</figure>\n",
-          strip_svg_prologue(svg->second), xml_escape(rs.file));
-    }
     if (!rs.not_checked.empty()) {
       std::string names;
       for (const auto& n : rs.not_checked) names += (names.empty() ? "" : ", ") + n;
@@ -174,8 +196,20 @@ std::string render_html(const Report& report, const model::SourceManager& source
                          xml_escape(names));
     }
     if (rs.findings.empty()) out += "<p class=\"clean\">no findings</p>\n";
-    for (const auto& [f, id] : ranges::views::zip(rs.findings, ids)) {
-      render_finding(out, rs, f, id, ++ordinal, sources);
+    const auto same = detail::identical_to(rs, ids);
+    for (std::size_t i = 0; i < rs.findings.size(); ++i) {
+      if (same[i] != i) continue;  // shown once, with the first of its group
+      render_finding(out, rs, rs.findings[i], ids[i], detail::identical_note(same, ids, i),
+                     ++ordinal, sources, options.text.max_trace_lines);
+    }
+    // The graph after the findings, closed: a designer opens the report for
+    // the findings, and a 14-step turn's graph fills a screen.
+    const auto svg = options.svg.find(rs.file);
+    if (svg != options.svg.end()) {
+      out += fmt::format(
+          "<details class=\"graph\">\n<summary>phase/step graph of {}</summary>\n<figure "
+          "class=\"graph\">\n{}</figure>\n</details>\n",
+          xml_escape(rs.file), strip_svg_prologue(svg->second));
     }
     for (const auto& s : rs.stale) {
       out += fmt::format(

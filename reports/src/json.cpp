@@ -2,10 +2,11 @@
 // Its shape is schema/report.schema.json (versioned by "version"). Everything
 // outside "timings" is deterministic: object keys sorted, findings in the
 // engine's order, the same bytes for the same ruleset at any thread count, so
-// two reports can be diffed. Timings and memory, which vary from run to run,
+// two reports can be diffed. Every move of every trace is listed (no folding:
+// this is data), and a finding the text report merges into an earlier one
+// names it in "identical_to". Timings and memory, which vary from run to run,
 // live under "timings" alone and are left out with --no-stats.
 #include <nlohmann/json.hpp>
-#include <range/v3/view/zip.hpp>
 
 #include "loophole/reports/report.hpp"
 
@@ -48,7 +49,7 @@ json trace_json(const RulesetReport& rs, const checker::Trace& t) {
     move["player"] = s.player >= 0 ? json(s.player + 1) : json(nullptr);
     moves.push_back(std::move(move));
   }
-  json out{{"length", t.steps.size()}, {"moves", std::move(moves)}};
+  json out{{"length", t.steps.size()}, {"start", t.start}, {"moves", std::move(moves)}};
   out["loop_start"] = t.loop_start >= 0 ? json(t.loop_start + 1) : json(nullptr);
   return out;
 }
@@ -87,9 +88,12 @@ std::string render_json(const Report& report, const RenderOptions& options) {
   json timings = json::array();
   for (const auto& rs : report.rulesets) {
     const auto ids = finding_ids(rs);
+    const auto same = detail::identical_to(rs, ids);
     json findings = json::array();
-    for (const auto& [f, id] : ranges::views::zip(rs.findings, ids)) {
-      findings.push_back(detail::finding_json(rs, f, id));
+    for (std::size_t i = 0; i < rs.findings.size(); ++i) {
+      json f = detail::finding_json(rs, rs.findings[i], ids[i]);
+      f["identical_to"] = same[i] != i ? json(ids[same[i]]) : json(nullptr);
+      findings.push_back(std::move(f));
     }
     json stale = json::array();
     for (const auto& s : rs.stale)

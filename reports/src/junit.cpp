@@ -3,7 +3,8 @@
 // per property per ruleset (each built-in analysis, then each of the
 // designer's own properties), failing when a finding of that property is at
 // or above --fail-on and not accepted. A failure carries the findings and
-// their transcripts; an inconclusive check is skipped with the reason.
+// their transcripts (from the state after setup, folded as in the text
+// report); an inconclusive check is skipped with the reason.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -20,24 +21,16 @@ struct Case {
   std::vector<std::size_t> findings;  // indices into rs.findings
 };
 
-std::string transcript(const RulesetReport& rs, const properties::Finding& f,
-                       const std::string& id) {
+std::string transcript(const RulesetReport& rs, const properties::Finding& f, const std::string& id,
+                       const std::string& merged, std::size_t max_lines) {
   std::string out =
       fmt::format("{}: {}: {}: {}\n  id: {}\n", detail::location(rs, f),
                   properties::to_string(f.severity), detail::heading(f), f.message, id);
   for (const auto& d : f.details) out += "  " + d + "\n";
+  if (!merged.empty()) out += "  " + merged + "\n";
   if (f.trace) {
-    const auto& t = *f.trace;
-    out += fmt::format("  trace ({} move{}, shortest):\n", t.steps.size(),
-                       t.steps.size() == 1 ? "" : "s");
-    for (std::size_t i = 0; i < t.steps.size(); ++i) {
-      const auto& s = t.steps[i];
-      if (t.loop_start >= 0 && static_cast<std::size_t>(t.loop_start) == i) {
-        out += "    -- cycle starts here --\n";
-      }
-      out += fmt::format("    {:>3}  T{} P{}  {}  {}\n", i + 1, s.turn, s.active + 1,
-                         detail::pretty_step(rs, s.step), s.text);
-    }
+    out += fmt::format("  trace ({}):\n", detail::trace_summary(*f.trace, false));
+    out += detail::transcript_text(rs, *f.trace, max_lines, "    ");
   }
   return out;
 }
@@ -65,6 +58,7 @@ std::string render_junit(const Report& report, const RenderOptions& options) {
   int total_tests = 0, total_failures = 0, total_skipped = 0;
   for (const auto& rs : report.rulesets) {
     const auto ids = finding_ids(rs);
+    const auto same = detail::identical_to(rs, ids);
     std::vector<Case> cases;
     for (const auto k : detail::all_kinds) {
       if (k == properties::Kind::property_violation) continue;
@@ -96,7 +90,11 @@ std::string render_junit(const Report& report, const RenderOptions& options) {
       std::string first_failure;
       for (const auto i : c.findings) {
         const auto& f = rs.findings[i];
-        const std::string text = transcript(rs, f, ids[i]);
+        // A finding identical to an earlier one is counted but not printed again.
+        const std::string text =
+            same[i] != i ? ""
+                         : transcript(rs, f, ids[i], detail::identical_note(same, ids, i),
+                                      options.text.max_trace_lines);
         if (fails(rs, f, ids[i], options.fail_on)) {
           if (fail_count++ == 0) first_failure = f.message;
           failing += text;
@@ -105,7 +103,9 @@ std::string render_junit(const Report& report, const RenderOptions& options) {
         } else {
           const auto a = rs.accepted.find(ids[i]);
           other += text;
-          if (a != rs.accepted.end()) other += "  accepted: " + a->second + "\n";
+          if (a != rs.accepted.end() && !text.empty()) {
+            other += "  accepted: " + a->second + "\n";
+          }
         }
       }
       body += fmt::format("    <testcase name=\"{}\" classname=\"{}\">\n", xml_escape(c.name),

@@ -1,11 +1,10 @@
 // Markdown: a short summary for a pull-request comment or a CI job summary
 // ($GITHUB_STEP_SUMMARY). One table row per ruleset, then at most
 // `max_listed` findings that fail the run, each with its location, id and a
-// collapsed transcript; the full report is the SARIF or HTML one.
+// collapsed transcript (folded as every report folds it: the end, where the
+// finding happens, always shows); the full report is the SARIF or HTML one.
 #include <fmt/format.h>
-#include <range/v3/view/zip.hpp>
 
-#include "loophole/model/diagnostics.hpp"
 #include "loophole/reports/report.hpp"
 
 #include "detail.hpp"
@@ -14,7 +13,6 @@ namespace loophole::reports {
 namespace {
 
 constexpr std::size_t max_listed = 20;
-constexpr std::size_t max_moves = 30;
 
 std::string scope(const RulesetReport& rs) {
   std::string out = fmt::format("players={}", rs.players);
@@ -36,9 +34,13 @@ std::string render_markdown(const Report& report, const RenderOptions& options) 
     const auto ids = finding_ids(rs);
     const auto c = detail::count(rs, ids);
     bool fail = false;
-    for (const auto& [f, id] : ranges::views::zip(rs.findings, ids)) {
+    const auto same = detail::identical_to(rs, ids);
+    for (std::size_t i = 0; i < rs.findings.size(); ++i) {
+      const auto& f = rs.findings[i];
+      const auto& id = ids[i];
       if (!fails(rs, f, id, options.fail_on)) continue;
       fail = true;
+      if (same[i] != i) continue;  // listed once, with the first of its group
       if (listed == max_listed) {
         ++unlisted;
         continue;
@@ -47,24 +49,15 @@ std::string render_markdown(const Report& report, const RenderOptions& options) 
       list += fmt::format("- **{}** {} at {}: {}  \n  id {}\n", properties::to_string(f.severity),
                           markdown_text(detail::heading(f)), markdown_code(detail::location(rs, f)),
                           markdown_text(f.message), markdown_code(id));
+      const std::string merged = detail::identical_note(same, ids, i);
+      if (!merged.empty()) list += fmt::format("  {}\n", markdown_text(merged));
       if (f.trace) {
         const auto& t = *f.trace;
         // The moves are one line each (a newline in a move's text would let
         // it start a line of its own) in a fence longer than any backtick
         // run they hold.
-        std::string moves;
-        for (std::size_t m = 0; m < t.steps.size() && m < max_moves; ++m) {
-          const auto& s = t.steps[m];
-          if (t.loop_start >= 0 && static_cast<std::size_t>(t.loop_start) == m) {
-            moves += "  -- cycle starts here --\n";
-          }
-          moves += fmt::format("  {:>3}  T{} P{}  {}  {}\n", m + 1, s.turn, s.active + 1,
-                               model::terminal_safe(detail::pretty_step(rs, s.step)),
-                               model::terminal_safe(s.text));
-        }
-        if (t.steps.size() > max_moves) {
-          moves += fmt::format("  ... ({} more moves)\n", t.steps.size() - max_moves);
-        }
+        const std::string moves =
+            detail::transcript_text(rs, t, options.text.max_trace_lines, "  ");
         const std::string fence = markdown_fence(moves);
         list += fmt::format("  <details><summary>trace ({} move{})</summary>\n\n  {}\n{}  {}\n",
                             t.steps.size(), t.steps.size() == 1 ? "" : "s", fence, moves, fence);

@@ -1,13 +1,13 @@
 // SARIF 2.1.0, the format code-scanning services (GitHub, GitLab, Azure)
 // ingest: one rule per finding kind with its help text, each finding a result
-// located in the ruleset, its trace a code flow whose steps point at the
-// step or rule each move happened at. partialFingerprints carry a hash of
-// the finding's stable id (see finding_ids), so a service tracks a finding
-// across edits that move its line. Accepted findings (loophole.yaml) are
-// results with an "external" suppression carrying the written reason.
+// located in the ruleset, its trace a code flow from the state after setup
+// (execution order 0) whose steps point at the step each move happened at. partialFingerprints
+// carry a hash of the finding's stable id (see finding_ids), so a service tracks a finding across
+// edits that move its line. Accepted findings (loophole.yaml) are results with an "external"
+// suppression carrying the written reason; a finding identical to an earlier one names it in
+// properties.identicalTo.
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <range/v3/view/zip.hpp>
 
 #include "loophole/reports/report.hpp"
 
@@ -109,6 +109,11 @@ std::optional<model::SourceSpan> move_site(const RulesetReport& rs, const checke
 
 json code_flow(const RulesetReport& rs, const checker::Trace& t) {
   json locations = json::array();
+  // The state the trace starts from, before move 1 (execution order 0).
+  if (!t.start.empty()) {
+    locations.push_back({{"location", {{"message", {{"text", "after setup: " + t.start}}}}},
+                         {"executionOrder", 0}});
+  }
   for (std::size_t i = 0; i < t.steps.size(); ++i) {
     const auto& s = t.steps[i];
     std::string text = fmt::format("T{} P{} {}: {}", s.turn, s.active + 1,
@@ -122,12 +127,7 @@ json code_flow(const RulesetReport& rs, const checker::Trace& t) {
     if (s.progress) tfl["kinds"] = json::array({"progress"});
     locations.push_back(std::move(tfl));
   }
-  std::string message =
-      fmt::format("{} move{}, shortest", t.steps.size(), t.steps.size() == 1 ? "" : "s");
-  if (t.loop_start >= 0) {
-    message += fmt::format("; moves {}..{} repeat forever", t.loop_start + 1, t.steps.size());
-  }
-  return {{"message", {{"text", message}}},
+  return {{"message", {{"text", detail::trace_summary(t, true)}}},
           {"threadFlows", json::array({{{"locations", std::move(locations)}}})}};
 }
 
@@ -137,7 +137,10 @@ std::string render_sarif(const Report& report, const RenderOptions& /*options*/)
   json results = json::array();
   for (const auto& rs : report.rulesets) {
     const auto ids = finding_ids(rs);
-    for (const auto& [f, id] : ranges::views::zip(rs.findings, ids)) {
+    const auto same = detail::identical_to(rs, ids);
+    for (std::size_t i = 0; i < rs.findings.size(); ++i) {
+      const auto& f = rs.findings[i];
+      const auto& id = ids[i];
       std::string text = fmt::format("{}: {}", detail::heading(f), f.message);
       for (const auto& d : f.details) text += "\n" + d;
       json result{{"ruleId", properties::to_string(f.kind)},
@@ -154,6 +157,7 @@ std::string render_sarif(const Report& report, const RenderOptions& /*options*/)
                     {"game", rs.game},
                     {"players", rs.players},
                     {"params", rs.params}}}};
+      if (same[i] != i) result["properties"]["identicalTo"] = ids[same[i]];
       if (!rs.swept.empty()) {
         result["properties"]["sweep"] = {{"param", rs.swept}, {"value", rs.swept_value}};
       }

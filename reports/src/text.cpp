@@ -5,14 +5,14 @@
 // caller decides about color (terminal or not). Text that came from the
 // ruleset or the command line goes through model::terminal_safe on its way
 // out: a ruleset must not be able to send escape sequences to a terminal.
-#include <algorithm>
 #include <string>
 
 #include <fmt/format.h>
-#include <range/v3/view/zip.hpp>
 
 #include "loophole/model/diagnostics.hpp"
 #include "loophole/reports/report.hpp"
+
+#include "detail.hpp"
 
 namespace loophole::reports {
 namespace {
@@ -39,55 +39,6 @@ std::string severity_code(properties::Severity s) {
   return "1";
 }
 
-std::string heading(const properties::Finding& f) {
-  std::string h(properties::to_string(f.kind));
-  std::replace(h.begin(), h.end(), '-', ' ');
-  if (f.kind == properties::Kind::response_loop) {
-    if (f.loop == properties::LoopClass::optional_one && f.loop_player >= 0) {
-      h += fmt::format(" (optional, P{} controls it)", f.loop_player + 1);
-    } else if (f.loop != properties::LoopClass::none) {
-      h += fmt::format(" ({})", properties::to_string(f.loop));
-    }
-  }
-  if (f.verdict == properties::Verdict::unknown) h += " (inconclusive)";
-  return h;
-}
-
-std::string control_point(const model::Game* game, const checker::TraceStep& s) {
-  if (game == nullptr || s.step < 0) return "setup";
-  std::string name = game->step_name(s.step);
-  const auto dot = name.find('.');
-  if (dot != std::string::npos) name.replace(dot, 1, " · ");
-  return name;
-}
-
-void render_trace(std::string& out, const RulesetReport& rs, const checker::Trace& trace,
-                  const TextOptions& options) {
-  const std::size_t n = trace.steps.size();
-  out += fmt::format("  trace ({} move{}, shortest):\n", n, n == 1 ? "" : "s");
-  std::size_t width = 0;
-  for (const auto& s : trace.steps) width = std::max(width, control_point(rs.model, s).size());
-  const std::size_t keep = options.max_trace_lines;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (n > keep && i == keep / 2) {
-      out += fmt::format("    ... ({} moves)\n", n - keep);
-      i = n - keep / 2 - 1;
-      continue;
-    }
-    const auto& s = trace.steps[i];
-    if (trace.loop_start >= 0 && static_cast<std::size_t>(trace.loop_start) == i) {
-      out += "    -- cycle starts here --\n";
-    }
-    out += fmt::format("    {:>3}  T{} P{}  {:<{}}  {}\n", i + 1, s.turn, s.active + 1,
-                       control_point(rs.model, s), width, terminal_safe(s.text));
-  }
-  if (trace.loop_start >= 0) {
-    const std::size_t len = n - static_cast<std::size_t>(trace.loop_start);
-    out += fmt::format("    (cycle: {} move{} back to the state after move {}, repeats forever)\n",
-                       len, len == 1 ? "" : "s", trace.loop_start);
-  }
-}
-
 std::string_view completion_note(checker::Completion c) {
   switch (c) {
     case checker::Completion::complete:
@@ -105,10 +56,7 @@ std::string_view completion_note(checker::Completion c) {
 }
 
 // "rules.yaml", or "rules.yaml [deck=3]" for one run of a sweep.
-std::string run_label(const RulesetReport& rs) {
-  if (rs.swept.empty()) return terminal_safe(rs.file);
-  return terminal_safe(fmt::format("{} [{}={}]", rs.file, rs.swept, rs.swept_value));
-}
+std::string run_label(const RulesetReport& rs) { return terminal_safe(detail::run_label(rs)); }
 
 }  // namespace
 
@@ -130,26 +78,47 @@ std::string format_rate(double per_second) {
   return fmt::format("{:.0f}/s", per_second);
 }
 
+namespace detail {
+
+std::string text_finding(const RulesetReport& rs, std::size_t i,
+                         const std::vector<std::string>& ids, const std::vector<std::size_t>& same,
+                         const model::SourceManager& sources, bool color, std::size_t max_lines) {
+  const Palette p{color};
+  std::string out;
+  const auto& f = rs.findings[i];
+  const auto& id = ids[i];
+  const std::string loc = terminal_safe(detail::location(rs, f));
+  out += fmt::format("{}: {}: {}: {}\n", p.wrap("1", loc),
+                     p.wrap(severity_code(f.severity), properties::to_string(f.severity)),
+                     detail::heading(f), p.wrap("1", terminal_safe(f.message)));
+  out += model::render_snippet(sources, f.where);
+  const auto accepted = rs.accepted.find(id);
+  if (accepted != rs.accepted.end()) {
+    out += fmt::format("  accepted ({}): {}\n", id, terminal_safe(accepted->second));
+  }
+  for (const auto& d : f.details) out += fmt::format("  {}\n", terminal_safe(d));
+  const std::string merged = detail::identical_note(same, ids, i);
+  if (!merged.empty()) out += fmt::format("  {}\n", terminal_safe(merged));
+  if (f.trace) {
+    out += fmt::format("  trace ({}):\n", detail::trace_summary(*f.trace, false));
+    out += detail::transcript_text(rs, *f.trace, max_lines, "    ");
+  }
+  return out;
+}
+
+}  // namespace detail
+
 std::string render_text(const Report& report, const model::SourceManager& sources,
                         const TextOptions& options) {
   const Palette p{options.color};
   std::string out;
   for (const auto& rs : report.rulesets) {
     const auto ids = finding_ids(rs);
-    for (const auto& [f, id] : ranges::views::zip(rs.findings, ids)) {
-      const std::string loc = terminal_safe(
-          f.where.known() ? fmt::format("{}:{}:{}", f.where.file, f.where.line, f.where.col)
-                          : rs.file);
-      out += fmt::format("{}: {}: {}: {}\n", p.wrap("1", loc),
-                         p.wrap(severity_code(f.severity), properties::to_string(f.severity)),
-                         heading(f), p.wrap("1", terminal_safe(f.message)));
-      out += model::render_snippet(sources, f.where);
-      const auto accepted = rs.accepted.find(id);
-      if (accepted != rs.accepted.end()) {
-        out += fmt::format("  accepted ({}): {}\n", id, terminal_safe(accepted->second));
-      }
-      for (const auto& d : f.details) out += fmt::format("  {}\n", terminal_safe(d));
-      if (f.trace) render_trace(out, rs, *f.trace, options);
+    const auto same = detail::identical_to(rs, ids);
+    for (std::size_t i = 0; i < rs.findings.size(); ++i) {
+      if (same[i] != i) continue;  // printed once, with the first of its group
+      out +=
+          detail::text_finding(rs, i, ids, same, sources, options.color, options.max_trace_lines);
     }
     for (const auto& st : rs.stale) {
       const std::string loc = terminal_safe(

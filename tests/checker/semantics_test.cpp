@@ -227,9 +227,10 @@ TEST(Semantics, DrawOutcomesAreMultisetsInCanonicalOrder) {
     ASSERT_EQ(s.choices.size(), 1u);
     EXPECT_EQ(s.choices[0].by, Choice::By::nature);
   }
-  EXPECT_EQ(out[0].choices[0].text, "drew a, b");
-  EXPECT_EQ(out[1].choices[0].text, "drew a ×2");
-  EXPECT_EQ(out[0].notes, (std::vector<std::string>{"P1 draws 2"}));
+  EXPECT_EQ(out[0].choices[0].text, "drew 'a', 'b'");
+  EXPECT_EQ(out[1].choices[0].text, "drew 'a' ×2");
+  EXPECT_EQ(out[0].notes, (std::vector<std::string>{"P1 draws 'a', 'b'"}));
+  EXPECT_EQ(out[1].notes, (std::vector<std::string>{"P1 draws 'a' ×2"}));
 }
 
 TEST(Semantics, DrawGameReachableStatesEndInEmptyDeckGaps) {
@@ -272,7 +273,8 @@ TEST(Semantics, ThreeKindDrawOrder) {
   std::vector<std::string> drawn;
   for (const auto& s : out) drawn.push_back(s.choices.at(0).text);
   // (a, b, c) counts summing to 2, lexicographic: (0,1,1) (0,2,0) (1,0,1) (1,1,0).
-  EXPECT_EQ(drawn, (std::vector<std::string>{"drew b, c", "drew b ×2", "drew a, c", "drew a, b"}));
+  EXPECT_EQ(drawn, (std::vector<std::string>{"drew 'b', 'c'", "drew 'b' ×2", "drew 'a', 'c'",
+                                             "drew 'a', 'b'"}));
 }
 
 TEST(Semantics, NestedChoicesAreDepthFirstInStatementOrder) {
@@ -295,8 +297,8 @@ TEST(Semantics, NestedChoicesAreDepthFirstInStatementOrder) {
     path.push_back(p);
     EXPECT_EQ(s.chooser, Chooser::nature);
   }
-  EXPECT_EQ(path, (std::vector<std::string>{"chose 1 / drew b", "chose 1 / drew a",
-                                            "chose 2 / drew a, b"}));
+  EXPECT_EQ(path, (std::vector<std::string>{"chose 1 / drew 'b'", "chose 1 / drew 'a'",
+                                            "chose 2 / drew 'a', 'b'"}));
 }
 
 // --- the priority protocol ------------------------------------------------------
@@ -807,8 +809,8 @@ TEST(Semantics, MovesChosenByThePlayerAndTheirGaps) {
   EXPECT_EQ(sem.layout().fields[field(sem, "pile.a")].hi, 2);  // shared: copies x players
   auto out = successors(sem, sem.initial_states()[0], true);
   ASSERT_EQ(out.size(), 2u);
-  EXPECT_EQ(out[0].choices.at(0).text, "moved b");
-  EXPECT_EQ(out[1].choices.at(0).text, "moved a");
+  EXPECT_EQ(out[0].choices.at(0).text, "moved 'b'");
+  EXPECT_EQ(out[1].choices.at(0).text, "moved 'a'");
   for (const auto& x : out) {
     EXPECT_EQ(x.chooser, Chooser::player);
     EXPECT_EQ(x.chooser_player, 0);
@@ -1014,6 +1016,24 @@ TEST(Semantics, ExpressionsOverZonesQuantifiersAndBuiltins) {
 
 // --- transcripts and replay -----------------------------------------------------------
 
+// Every trace starts from the state after setup, described by kind: the
+// deal a designer reads before move 1.
+TEST(Semantics, BeginTraceDescribesTheStateAfterSetup) {
+  const auto dg = draw_game();
+  Semantics sem(dg);
+  const StateVec init = sem.initial_states()[0];
+  const auto t = sem.begin_trace(init);
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->initial, 0u);
+  EXPECT_TRUE(t->steps.empty());
+  EXPECT_EQ(t->start,
+            "deck[P1]: 'a' ×2, 'b'; deck[P2]: 'a' ×2, 'b'; hand[P1]: empty; "
+            "hand[P2]: empty");
+  std::vector<Successor> out;
+  sem.successors(init, out);
+  EXPECT_FALSE(sem.begin_trace(out[0].state).has_value());  // not an initial state
+}
+
 TEST(Semantics, DescribeAndWhere) {
   const auto dg = draw_game();
   Semantics draw_sem(dg);
@@ -1021,8 +1041,8 @@ TEST(Semantics, DescribeAndWhere) {
   std::vector<Successor> out;
   draw_sem.successors(init, out);  // without choices: describe recomputes them
   const TraceStep t = draw_sem.describe(init, out[0], 0);
-  EXPECT_EQ(t.text, "start at main · draw; P1 draws 2 (deck[P1] 3→1, hand[P1] 0→2)");
-  EXPECT_EQ(t.choices.at(0).text, "drew a, b");
+  EXPECT_EQ(t.text, "start at main · draw; P1 draws 'a', 'b' (deck[P1] 3→1, hand[P1] 0→2)");
+  EXPECT_EQ(t.choices.at(0).text, "drew 'a', 'b'");
   EXPECT_EQ(t.turn, 1);
   EXPECT_EQ(t.active, 0);
   EXPECT_TRUE(t.progress);
@@ -1203,7 +1223,7 @@ turn:
   out = successors(sem, pre);
   ASSERT_EQ(moves(sem, out), "effects");
   EXPECT_EQ(out[0].chooser, Chooser::none);  // one kind: a single outcome
-  EXPECT_EQ(sem.describe(pre, out[0], 0).text, "P1 draws 2 (deck[P1] 3→1, hand[P1] 0→2)");
+  EXPECT_EQ(sem.describe(pre, out[0], 0).text, "P1 draws 'spark' ×2 (deck[P1] 3→1, hand[P1] 0→2)");
   EXPECT_EQ(sem.where(pre), "T1 P1 main · draw");
 }
 

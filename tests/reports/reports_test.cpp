@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "loophole/reports/report.hpp"
@@ -31,6 +32,13 @@ struct Case {
   std::string name;
   std::vector<std::string> files;
   std::map<std::string, std::string> accepted;  // for every ruleset of the case
+  // Transcripts longer than this fold in the middle (small, so a fixture's
+  // 21-move trace shows the fold and keeps its end).
+  std::size_t max_trace_lines = 60;
+  // Appends a copy of the first finding with a trace, changed only in what
+  // no transcript prints (a move's per-kind changes and choices): the two
+  // must be merged into one with a count (docs/cli.md, Identical findings).
+  bool twin = false;
 };
 
 const std::vector<Case>& cases() {
@@ -52,6 +60,9 @@ const std::vector<Case>& cases() {
        {"tests/fixtures/findings/response-loop/trigger-pair.yaml"},
        {{"response-loop/trigger:ping_back", "the ping-back combo is the point of the fixture"},
         {"deadlock/step:main.play", "fixed long ago"}}},
+      // Long traces: the middle folds, the end (the full stack) stays.
+      {"long-trace", {"tests/fixtures/findings/unbounded-chain/three-players.yaml"}, {}, 8},
+      {"identical", {"tests/fixtures/findings/rule-gap/empty-deck.yaml"}, {}, 60, true},
   };
   return all;
 }
@@ -61,6 +72,21 @@ struct Checked {
   std::vector<cli::Analyzed> analyzed;
   Report report;
 };
+
+// The copy Case::twin asks for: the same finding about the same rule, its
+// last move's hidden detail changed.
+void add_twin(RulesetReport& rs) {
+  for (const auto& f : rs.findings) {
+    if (!f.trace || f.trace->steps.empty()) continue;
+    properties::Finding twin = f;
+    auto& last = twin.trace->steps.back();
+    last.choices.push_back({checker::Choice::By::nature, -1, "a choice no transcript prints"});
+    for (auto& ch : last.changes) ch.what += " (twin)";
+    rs.findings.push_back(std::move(twin));
+    return;
+  }
+  ADD_FAILURE() << rs.file << " has no finding with a trace to copy";
+}
 
 std::unique_ptr<Checked> check(const Case& c) {
   auto out = std::make_unique<Checked>();
@@ -82,6 +108,7 @@ std::unique_ptr<Checked> check(const Case& c) {
         a->report.stale.push_back({id, model::SourceSpan{"loophole.yaml", 7, 11, 0}});
       }
     }
+    if (c.twin) add_twin(a->report);
     out->analyzed.push_back(std::move(*a));
   }
   for (auto& a : out->analyzed) out->report.rulesets.push_back(a.report);
@@ -124,6 +151,7 @@ TEST(ReportsGolden, EveryFormatOfEveryCaseMatches) {
     SCOPED_TRACE(c.name);
     const auto checked = check(c);
     RenderOptions options;
+    options.text.max_trace_lines = c.max_trace_lines;
     options.text.statistics = false;  // timings vary; the counts are in the JSON
     options.timings = false;
     for (const auto& rs : checked->report.rulesets) options.svg[rs.file] = stand_in_svg(rs.file);
@@ -190,6 +218,100 @@ TEST(Fails, AcceptedAndUnknownFindingsNeverFail) {
   EXPECT_FALSE(fails(rs, f, "deadlock/x", properties::Severity::note));
   f.verdict = properties::Verdict::unknown;
   EXPECT_FALSE(fails(rs, f, "deadlock/y", properties::Severity::note));
+}
+
+// A trace of 200 passes and one last move that matters: every format that
+// folds keeps the start, the last move and the fold line between; JSON and
+// SARIF keep all 201 moves. Each pass is its own control point, so no two fold.
+TEST(Transcripts, EveryFormatKeepsTheEndOfALongTrace) {
+  const model::SourceManager sources;
+  Report report;
+  RulesetReport rs;
+  rs.file = "rules.yaml";
+  properties::Finding f;
+  f.kind = properties::Kind::rule_gap;
+  f.rule = "step:x";
+  f.message = "the last move";
+  checker::Trace t;
+  t.start = "deck[P1]: 'shock'";
+  for (int i = 0; i < 200; ++i) {
+    checker::TraceStep s;
+    s.kind = checker::MoveKind::pass;
+    s.player = i % 2;
+    s.turn = i + 1;
+    s.text = fmt::format("P{} passes", s.player + 1);
+    t.steps.push_back(s);
+  }
+  checker::TraceStep last;
+  last.kind = checker::MoveKind::effects;
+  last.turn = 201;
+  last.text = "P1 draws 'shock'; rule gap: the end";
+  t.steps.push_back(last);
+  f.trace = t;
+  rs.findings.push_back(f);
+  report.rulesets.push_back(rs);
+  RenderOptions options;
+  for (const auto format : {Format::text, Format::markdown, Format::html, Format::junit}) {
+    const std::string out = render(format, report, sources, options);
+    SCOPED_TRACE(out);
+    EXPECT_NE(out.find("after setup: deck[P1]: "), std::string::npos);
+    EXPECT_NE(out.find("P1 draws "), std::string::npos);
+    EXPECT_NE(out.find("... (141 moves)"), std::string::npos);  // 201 lines, 60 kept
+    EXPECT_NE(out.find("201"), std::string::npos);
+  }
+  for (const auto format : {Format::json, Format::sarif}) {
+    const std::string out = render(format, report, sources, options);
+    EXPECT_EQ(out.find("... ("), std::string::npos);
+    EXPECT_NE(out.find("P1 draws "), std::string::npos);
+  }
+}
+
+// Bare passes at one control point fold into one line, but never across
+// the start of a cycle.
+TEST(Transcripts, PassesFoldUpToTheCycleStart) {
+  const model::SourceManager sources;
+  Report report;
+  RulesetReport rs;
+  rs.file = "rules.yaml";
+  properties::Finding f;
+  f.kind = properties::Kind::stalemate;
+  checker::Trace t;
+  for (int i = 0; i < 4; ++i) {
+    checker::TraceStep s;
+    s.kind = checker::MoveKind::pass;
+    s.player = (i + 1) % 2;
+    s.text = fmt::format("P{} passes", s.player + 1);
+    t.steps.push_back(s);
+  }
+  t.loop_start = 2;
+  f.trace = t;
+  rs.findings.push_back(f);
+  report.rulesets.push_back(rs);
+  TextOptions options;
+  options.statistics = false;
+  EXPECT_EQ(render_text(report, sources, options),
+            "rules.yaml: error: stalemate: \n"
+            "  trace (4 moves, shortest):\n"
+            "    1-2  T1 P1  setup  P2, P1 pass\n"
+            "    -- cycle starts here --\n"
+            "    3-4  T1 P1  setup  P2, P1 pass\n"
+            "    (cycle: 2 moves back to the state after move 2, repeats forever)\n");
+}
+
+// The transcript shown in docs/cli.md (Transcripts) is the one the text
+// report prints for that fixture (its golden file).
+TEST(Transcripts, DocumentedExampleIsCurrent) {
+  const fs::path root(LOOPHOLE_SOURCE_DIR);
+  const std::string doc = slurp(root / "docs" / "cli.md");
+  const std::string cmd =
+      "$ ./loophole check tests/fixtures/findings/rule-gap/empty-deck.yaml\n...\n";
+  const auto at = doc.find(cmd);
+  ASSERT_NE(at, std::string::npos);
+  const auto start = at + cmd.size();
+  const std::string shown = doc.substr(start, doc.find("```", start) - start);
+  const std::string golden =
+      slurp(root / "tests" / "golden" / "reports" / "rule-gap" / "report.txt");
+  EXPECT_NE(golden.find(shown), std::string::npos) << shown;
 }
 
 TEST(ParseFormat, KnowsEveryFormatName) {

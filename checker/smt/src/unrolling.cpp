@@ -73,12 +73,10 @@ checker::Trace Unrolling::trace(const z3::model& m, int k) const {
 
 checker::Trace trace_through(const checker::Semantics& sem,
                              const std::vector<checker::StateVec>& states) {
-  checker::Trace trace;
   if (states.empty()) fail("it has no states");
-  const auto initial = sem.initial_states();
-  const auto it = std::find(initial.begin(), initial.end(), states.front());
-  if (it == initial.end()) fail("its first state is not an initial state");
-  trace.initial = static_cast<std::uint32_t>(it - initial.begin());
+  std::optional<checker::Trace> begun = sem.begin_trace(states.front());
+  if (!begun) fail("its first state is not an initial state");
+  checker::Trace trace = std::move(*begun);
   std::vector<checker::Successor> succ;
   for (std::size_t i = 0; i + 1 < states.size(); ++i) {
     sem.successors(states[i], succ, true);

@@ -49,12 +49,10 @@ Trace path_to(const ExploredGraph& g, StateId id, std::vector<Successor>& scratc
   for (StateId s = id; s != no_state; s = g.parent(s)) path.push_back(s);
   std::reverse(path.begin(), path.end());
 
-  Trace trace;
   const StateVec root = g.state(path.front());
-  const std::vector<StateVec> initial = sem.initial_states();
-  const auto it = std::find(initial.begin(), initial.end(), root);
-  if (it == initial.end()) fail("state " + std::to_string(path.front()) + " is not initial");
-  trace.initial = static_cast<std::uint32_t>(it - initial.begin());
+  std::optional<Trace> begun = sem.begin_trace(root);
+  if (!begun) fail("state " + std::to_string(path.front()) + " is not initial");
+  Trace trace = std::move(*begun);
 
   StateVec before = root;
   for (std::size_t i = 1; i < path.size(); ++i) {

@@ -1,9 +1,12 @@
-// Transcripts: one line of text per move and the list of what it changed.
-// The text names the move the way a player would ("P2 answers with
-// 'mirror_ward' (speed 3)", "P1 draws 2"), then what the effects did, then
-// the changed zone totals and variables in parentheses. When the successor
+// Transcripts: the state a trace starts from, then one line of text per move
+// and the list of what it changed. The text names the move the way a player
+// would ("P2 answers with 'mirror_ward' (speed 3)", "P1 draws 'shock'"), then
+// what the effects did, naming every card kind drawn, moved or chosen and who
+// did it, then the changed zone totals and variables in parentheses. When the successor
 // was computed without choices, the move is recomputed with them (moves are
 // pure functions of the state), so engines need to keep only indices.
+#include <algorithm>
+
 #include "impl.hpp"
 
 namespace loophole::checker {
@@ -11,15 +14,6 @@ namespace loophole::checker {
 namespace {
 
 using semantics::Prepared;
-
-std::string value_text(const model::Game& game, const model::Slot& slot, std::int32_t v) {
-  if (slot.var >= 0 && slot.type.base == model::BaseType::bool_) return v != 0 ? "true" : "false";
-  if (slot.var >= 0 && slot.type.base == model::BaseType::enum_ && slot.type.enum_id >= 0) {
-    const auto& values = game.enums[slot.type.enum_id].values;
-    if (v >= 0 && v < static_cast<std::int32_t>(values.size())) return values[v];
-  }
-  return std::to_string(v);
-}
 
 // "deck[P1] 5→3, hand[P1] 1→3, coins 0→1": zone totals per owner, variables
 // one by one, in slot order.
@@ -48,7 +42,8 @@ std::string data_summary(const Prepared& p, const StateVec& before, const StateV
       add(zone.name + (zone.per_player ? "[" + p.player_name(slot.owner) + "]" : ""),
           std::to_string(b), std::to_string(a));
     } else if (before[i] != after[i]) {
-      add(slot.name, value_text(game, slot, before[i]), value_text(game, slot, after[i]));
+      add(slot.name, game.slot_value(static_cast<int>(i), before[i]),
+          game.slot_value(static_cast<int>(i), after[i]));
     }
   }
   return out;
@@ -62,6 +57,10 @@ std::string action_text(const Prepared& p, const StateVec& before, int player, i
   std::string text =
       p.player_name(player) + (answering ? " answers with '" : " plays '") + act.name + "'";
   if (!p.game.speeds.empty()) text += " (speed " + std::to_string(act.speed) + ")";
+  // The card it plays, when the action is not named after it.
+  if (act.play_kind >= 0 && p.game.kinds[act.play_kind].name != act.name) {
+    text += ", playing '" + p.game.kinds[act.play_kind].name + "'";
+  }
   return text;
 }
 
@@ -69,7 +68,47 @@ bool is_draw_note(const std::string& note) {
   return note.size() > 9 && note[0] == 'P' && note.find(" draws ") != std::string::npos;
 }
 
+// A zone's cards by kind: "'shock' ×2, 'land'", or "empty".
+std::string zone_cards(const Prepared& p, const StateVec& s, std::size_t first) {
+  std::string out;
+  for (int k = 0; k < p.kinds; ++k) {
+    const std::int32_t n = s[first + k];
+    if (n == 0) continue;
+    if (!out.empty()) out += ", ";
+    out += "'" + p.game.kinds[k].name + "'" + (n > 1 ? " ×" + std::to_string(n) : "");
+  }
+  return out.empty() ? "empty" : out;
+}
+
 }  // namespace
+
+std::string Semantics::describe_state(const StateVec& s) const {
+  const Prepared& p = impl_->prep;
+  std::string out;
+  for (std::size_t i = 0; i < game_.slots.size(); ++i) {
+    const auto& slot = game_.slots[i];
+    if (slot.zone >= 0 && slot.kind != 0) continue;  // a zone is listed at its first kind
+    if (!out.empty()) out += "; ";
+    if (slot.zone >= 0) {
+      const auto& zone = game_.zones[slot.zone];
+      out += zone.name + (zone.per_player ? "[" + p.player_name(slot.owner) + "]" : "") + ": " +
+             zone_cards(p, s, i);
+    } else {
+      out += slot.name + " " + game_.slot_value(static_cast<int>(i), s[i]);
+    }
+  }
+  return out;
+}
+
+std::optional<Trace> Semantics::begin_trace(const StateVec& root) const {
+  const std::vector<StateVec> initial = initial_states();
+  const auto it = std::find(initial.begin(), initial.end(), root);
+  if (it == initial.end()) return std::nullopt;
+  Trace t;
+  t.initial = static_cast<std::uint32_t>(it - initial.begin());
+  t.start = describe_state(root);
+  return t;
+}
 
 TraceStep Semantics::describe(const StateVec& before, const Successor& succ,
                               std::uint32_t index) const {

@@ -97,7 +97,7 @@ std::string Run::format(const model::Domain& d, std::int64_t v) const {
       return p_.game.enums[d.ref].values[v];
     case K::kinds:
     case K::kinds_tagged:
-      return p_.game.kinds[v].name;
+      return "'" + p_.game.kinds[v].name + "'";
     case K::range:
       break;
   }
@@ -109,7 +109,7 @@ std::string Run::kinds_text(const std::int32_t* counts) const {
   for (int k = 0; k < p_.kinds; ++k) {
     if (counts[k] == 0) continue;
     if (!text.empty()) text += ", ";
-    text += p_.game.kinds[k].name;
+    text += "'" + p_.game.kinds[k].name + "'";
     if (counts[k] > 1) text += " ×" + std::to_string(counts[k]);
   }
   return text.empty() ? "nothing" : text;
@@ -262,6 +262,11 @@ void Run::exec_choose(const Stmt& s, const Cont* k) {
       c.player = by_player ? self_ : -1;
       c.text = (by_player ? "picked " : "chose ") + format(s.domain, v);
       sc_.choices.push_back(std::move(c));
+      // A real choice is part of the transcript: who made it and what it was.
+      if (count > 1) {
+        note((by_player ? p_.player_name(self_) + " picks " : std::string("nature chooses ")) +
+             format(s.domain, v));
+      }
     }
     exec(s.bodies.empty() ? nullptr : s.bodies[0].get(), k);
   }
@@ -309,7 +314,7 @@ void Run::exec_draw(const Stmt& s, const Cont* k) {
       Choice c;
       c.text = "drew " + kinds_text(&sc_.outcomes[d][o * p_.kinds]);
       sc_.choices.push_back(std::move(c));
-      note(p_.player_name(player) + " draws " + std::to_string(n));
+      note(p_.player_name(player) + " draws " + kinds_text(&sc_.outcomes[d][o * p_.kinds]));
     }
     if (overfull) {
       note_gap("draw overfills " + p_.game.zones[hand].name + "[" + p_.player_name(player) + "]");
@@ -370,12 +375,17 @@ void Run::exec_move(const Stmt& s, const Cont* k) {
       overfull = overfull || sc_.work[to_base + kd] > p_.game.slots[to_base + kd].hi;
     }
     if (outcomes > 1 && picker_ < 0) picker_ = self_;
-    if (record_ && chosen) {
-      Choice c;
-      c.by = Choice::By::player;
-      c.player = self_;
-      c.text = "moved " + kinds_text(&sc_.outcomes[d][o * p_.kinds]);
-      sc_.choices.push_back(std::move(c));
+    if (record_) {
+      const std::string kinds = kinds_text(&sc_.outcomes[d][o * p_.kinds]);
+      if (chosen) {
+        Choice c;
+        c.by = Choice::By::player;
+        c.player = self_;
+        c.text = "moved " + kinds;
+        sc_.choices.push_back(std::move(c));
+      }
+      note(p_.player_name(self_) + " moves " + kinds + " from " + zone_name(from, from_owner) +
+           " to " + zone_name(to, to_owner));
     }
     if (overfull) {
       note_gap("move overfills " + zone_name(to, to_owner));

@@ -111,6 +111,13 @@ class Semantics {
   // For dead-rule analysis: the actions enabled for the window holder in s.
   void enabled_actions(const StateVec& s, std::vector<int>& out) const;
 
+  // The data of `s` as a designer reads it: each zone's cards by kind, then
+  // every variable ("deck[P1]: 'shock' ×2, 'land'; hand[P1]: empty; life[P1] 20").
+  [[nodiscard]] std::string describe_state(const StateVec& s) const;
+  // A trace of no moves from the initial state `root`, its start described;
+  // nullopt when `root` is not an initial state. Every engine's traces begin here.
+  [[nodiscard]] std::optional<Trace> begin_trace(const StateVec& root) const;
+
   // Transcript of one move: text and the changes from `before` to succ.state.
   [[nodiscard]] TraceStep describe(const StateVec& before, const Successor& succ,
                                    std::uint32_t index) const;

@@ -52,6 +52,7 @@ struct TraceStep {
 struct Trace {
   std::vector<TraceStep> steps;  // from an initial state
   std::uint32_t initial = 0;     // index of the initial state (setup may branch)
+  std::string start;             // that state, the deal after setup (Semantics::describe_state)
   int loop_start = -1;           // >= 0: steps[loop_start..] form a cycle back to the state
                                  // reached after steps[loop_start - 1] (a lasso)
   [[nodiscard]] std::size_t size() const { return steps.size(); }

@@ -247,6 +247,9 @@ struct Game {
 
   [[nodiscard]] int find_step(const std::string& phase_dot_step) const;  // -1 if none
   [[nodiscard]] std::string step_name(int step) const;                   // "phase.step"
+  // The value `v` of data slot `slot` as the ruleset writes it: true/false,
+  // an enum value's name, or the number (transcripts and reports).
+  [[nodiscard]] std::string slot_value(int slot, std::int32_t v) const;
 };
 
 struct LoadOptions {

@@ -100,6 +100,17 @@ std::string render_html(const Report& report, const model::SourceManager& source
 std::string render(Format format, const Report& report, const model::SourceManager& sources,
                    const RenderOptions& options);
 
+// `loophole explain`: finding `finding` of `rs` as the text report prints
+// it, with its whole transcript (nothing folded), then the rule it is about
+// as written (rule_text).
+std::string render_explain(const RulesetReport& rs, std::size_t finding,
+                           const model::SourceManager& sources, bool color);
+
+// The source lines of the ruleset entry that starts at `where`: that line and
+// the lines below it indented deeper, numbered ("27 |   - name: ward"); ""
+// when the line cannot be quoted.
+std::string rule_text(const model::SourceManager& sources, const model::SourceSpan& where);
+
 // "48,213" style integer grouping and "0.84 s" durations, shared by renderers.
 std::string group_digits(std::uint64_t n);
 std::string format_rate(double per_second);  // "57k/s", "3.1M/s"
