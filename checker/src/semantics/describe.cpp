@@ -97,7 +97,8 @@ std::string Semantics::describe_state(const StateVec& s) const {
       out += slot.name + " " + game_.slot_value(static_cast<int>(i), s[i]);
     }
   }
-  return out;
+  // (A game of turn structure alone still says what its start holds.)
+  return out.empty() ? "no cards or variables" : out;
 }
 
 std::optional<Trace> Semantics::begin_trace(const StateVec& root) const {
