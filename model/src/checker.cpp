@@ -267,7 +267,16 @@ class DeclChecker {
         for (const Param& p : game_.params) names.push_back(p.name);
         std::string message = "unknown param " + quote_name(name) + " (from --param)";
         const std::string suggestion = suggest_name(name, names);
-        if (!suggestion.empty()) message += "; did you mean " + quote_name(suggestion) + "?";
+        if (!suggestion.empty()) {
+          message += "; did you mean " + quote_name(suggestion) + "?";
+        } else if (names.empty()) {
+          message += "; the ruleset declares no params";
+        } else {
+          message += "; valid params are ";
+          for (std::size_t i = 0; i < names.size(); ++i) {
+            message += (i == 0 ? "" : ", ") + quote_name(names[i]);
+          }
+        }
         sink_.error(rules_.params_where.value_or(rules_.start), message);
         continue;
       }
