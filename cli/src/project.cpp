@@ -81,7 +81,11 @@ void read_ruleset(Reader& r, const YAML::Node& n, const std::string& project, Pr
   if (!r.keys(n, "a ruleset entry", {"file", "players", "params", "accept"}, {"file"})) return;
   ProjectRuleset entry;
   if (n["file"]) {
-    if (const auto f = r.text(n["file"], "'file'")) entry.file = join_path(project, *f);
+    if (const auto f = r.text(n["file"], "'file'")) {
+      entry.file = join_path(project, *f);
+      entry.file_where = r.at(n["file"]);
+      entry.file_where.length = static_cast<std::uint32_t>(f->size());
+    }
   }
   if (n["players"]) {
     if (const auto p = r.integer(n["players"], "'players'")) {
@@ -166,6 +170,17 @@ std::optional<Project> load_project(const std::string& path, model::SourceManage
   }
   if (!r.ok) return std::nullopt;
   return project;
+}
+
+bool read_entry_file(const ProjectRuleset& entry, model::SourceManager& sources,
+                     model::DiagnosticSink& sink) {
+  if (sources.load(entry.file) != nullptr) return true;
+  const auto& failure = sources.failure();
+  // A file that is not UTF-8 is located in itself; anything else at the
+  // entry that names it.
+  sink.error(failure.where(entry.file, entry.file_where),
+             failure.message("ruleset file '" + entry.file + "'", entry.file));
+  return false;
 }
 
 void apply_scope(const ProjectRuleset& entry, model::LoadOptions& load) {

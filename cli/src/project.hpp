@@ -25,7 +25,8 @@
 namespace loophole::cli {
 
 struct ProjectRuleset {
-  std::string file;  // joined with the project file's directory
+  std::string file;              // joined with the project file's directory
+  model::SourceSpan file_where;  // the `file:` value in the project file
   std::map<std::string, std::int64_t> params;
   int players = 0;  // 0 = the ruleset's default
   struct Accepted {
@@ -45,6 +46,12 @@ struct Project {
 // with its file:line:col and returns nullopt.
 std::optional<Project> load_project(const std::string& path, model::SourceManager& sources,
                                     model::DiagnosticSink& sink);
+
+// Reads the entry's ruleset file into `sources`; a file that cannot be read
+// is reported at its `file:` line in the project file (not as a bare path
+// the designer has to find there). False when it cannot be read.
+bool read_entry_file(const ProjectRuleset& entry, model::SourceManager& sources,
+                     model::DiagnosticSink& sink);
 
 // The entry's scope, under what the command line already set (the command
 // line wins).
