@@ -103,6 +103,9 @@ void read_ruleset(Reader& r, const YAML::Node& n, const std::string& project, Pr
       for (const auto& kv : n["params"]) {
         if (const auto v = r.integer(kv.second, fmt::format("param '{}'", kv.first.Scalar()))) {
           entry.params[kv.first.Scalar()] = *v;
+          entry.param_where[kv.first.Scalar()] = r.at(kv.first);
+          entry.param_where[kv.first.Scalar()].length =
+              static_cast<std::uint32_t>(kv.first.Scalar().size());
         }
       }
     }
@@ -184,7 +187,12 @@ bool read_entry_file(const ProjectRuleset& entry, model::SourceManager& sources,
 }
 
 void apply_scope(const ProjectRuleset& entry, model::LoadOptions& load) {
-  for (const auto& [name, value] : entry.params) load.param_overrides.emplace(name, value);
+  for (const auto& [name, value] : entry.params) {
+    if (!load.param_overrides.emplace(name, value).second) continue;
+    if (const auto at = entry.param_where.find(name); at != entry.param_where.end()) {
+      load.param_origins[name] = at->second;
+    }
+  }
   if (!load.players && entry.players != 0) load.players = entry.players;
 }
 

@@ -141,6 +141,25 @@ TEST(Conventions, AMissingRulesetIsLocatedInTheProjectFile) {
             "loophole.yaml:3:11: error: cannot read ruleset file 'nowhere.yaml': No such file "
             "or directory")
       << r.err;
+  // A param the ruleset does not declare, or out of its range, at its line
+  // in the project file.
+  fs::copy_file("tests/fixtures/cli/big.yaml", dir / "big.yaml",
+                fs::copy_options::overwrite_existing);
+  std::ofstream(dir / "loophole.yaml")
+      << "loophole: 1\nrulesets:\n  - file: big.yaml\n    params: {tpo: 3}\n";
+  Outcome p = run_in(dir, "check");
+  EXPECT_EQ(p.code, 2);
+  EXPECT_EQ(p.err.substr(0, p.err.find('\n')),
+            "loophole.yaml:4:14: error: unknown param 'tpo' in 'big.yaml'; did you mean 'top'?")
+      << p.err;
+  std::ofstream(dir / "loophole.yaml")
+      << "loophole: 1\nrulesets:\n  - file: big.yaml\n    params:\n      top: 9999\n";
+  p = run_in(dir, "check");
+  EXPECT_EQ(p.code, 2);
+  EXPECT_EQ(p.err.substr(0, p.err.find('\n')),
+            "loophole.yaml:5:7: error: value 9999 for param 'top' is out of range 1..4000")
+      << p.err;
+  EXPECT_NE(p.err.find("big.yaml:8:3: note: declared here\n"), std::string::npos) << p.err;
   // yaml-cpp's own words are rephrased, the place kept.
   std::ofstream(dir / "loophole.yaml") << "loophole: 1\nrulesets: [{file: a.yaml}\n";
   const Outcome bad = run_in(dir, "check");
