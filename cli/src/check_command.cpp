@@ -292,6 +292,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
         auto smt = args.symbolic.empty() ? check_smt(g, args.depth, interrupted)
                                          : symbolic_scope(g, args.symbolic, args.depth, load_value,
                                                           interrupted, error);
+        progress.clear();
         if (!error.empty()) {
           std::cerr << "loophole: error: " << error << "\n";
           return 2;
@@ -310,6 +311,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
         const checker::Semantics semantics(g);
         signals_ask_to_stop();
         const auto graph = checker::explore(semantics, explore_options);
+        progress.clear();  // before any warning below
         rs.completion = graph->completion();
         rs.statistics = graph->statistics();
         warn_unless_native(explore_options, graph->statistics(), rs.file);
