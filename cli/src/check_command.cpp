@@ -5,6 +5,7 @@
 // are still checked so one run reports every error.
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -30,8 +31,10 @@
 #include "loophole/reports/report.hpp"
 
 #include "analyze.hpp"
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "options.hpp"
+#include "progress.hpp"
 #include "project.hpp"
 #include "signals.hpp"
 #include "smt_check.hpp"
@@ -44,15 +47,6 @@ properties::Severity severity_of(const std::string& s) {
   if (s == "note") return properties::Severity::note;
   if (s == "warning") return properties::Severity::warning;
   return properties::Severity::error;
-}
-
-void print_progress(const checker::Progress& p) {
-  std::fprintf(stderr, "\r  states %s  transitions %s  depth %u  %s  mem %s MiB   ",
-               reports::group_digits(p.states).c_str(),
-               reports::group_digits(p.transitions).c_str(), p.depth,
-               reports::format_rate(p.states_per_second).c_str(),
-               reports::group_digits(p.bytes >> 20).c_str());
-  std::fflush(stderr);
 }
 
 // The HTML report shows each ruleset's phase graph; without `dot` it is
@@ -138,14 +132,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
     std::cerr << "loophole: error: " << clash << "\n";
     return 2;
   }
-  for (const auto& p : args.params) {
-    const auto a = parse_param(p, error);
-    if (!a) {
-      std::cerr << "loophole: error: --param: " << error << "\n";
-      return 2;
-    }
-    load.param_overrides[a->name] = a->value;
-  }
+  if (!apply_params(args.params, load)) return 2;
   std::optional<Sweep> sweep;
   if (!args.sweeps.empty()) {
     if (args.sweeps.size() > 1) {
@@ -174,16 +161,19 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
     }
     explore_options.max_memory_bytes = *b;
   }
-  if (!args.timeout.empty()) {
-    const auto s = parse_seconds(args.timeout, error);
-    if (!s) {
-      std::cerr << "loophole: error: --timeout: " << error << "\n";
-      return 2;
-    }
-    explore_options.timeout_seconds = *s;
+  if (!apply_timeout(args.timeout, explore_options)) return 2;
+  // The progress line: on a terminal only; prefixed with the swept value.
+  ProgressLine progress(isatty(fileno(stderr)) != 0);
+  properties::AnalysisProgress analyses_progress;
+  if (progress.enabled()) {
+    explore_options.progress = [&progress](const checker::Progress& p) {
+      progress.show(exploration_progress(p));
+    };
+    analyses_progress = [&progress](std::string_view running, std::size_t done, std::size_t total) {
+      progress.show(analysis_progress(running, done, total));
+    };
   }
-  const bool tty = isatty(fileno(stderr)) != 0;
-  if (tty) explore_options.progress = print_progress;
+  const bool diagnostics_color = use_color(args.color, STDERR_FILENO);
 
   model::SourceManager sources;
   reports::Report report;
@@ -202,7 +192,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
     project = load_project(args.project.empty() ? "loophole.yaml" : args.project, sources,
                            report.diagnostics);
     if (!project) {
-      std::cerr << report.diagnostics.render(sources, tty && args.color != "never");
+      std::cerr << report.diagnostics.render(sources, diagnostics_color);
       if (args.files.empty() && args.project.empty()) {
         std::cerr << "loophole: error: no ruleset files given and no loophole.yaml here\n";
       }
@@ -219,7 +209,13 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
     const ProjectRuleset* entry = nullptr;
   };
   std::vector<Target> targets;
-  for (const auto& file : args.files) targets.push_back({file, nullptr});
+  for (std::string file : args.files) {
+    if (!read_stdin_if_dash(file, sources, report.diagnostics)) {
+      bad_input = true;
+      continue;
+    }
+    targets.push_back({file, nullptr});
+  }
   if (project) {
     for (const auto& e : project->rulesets) {
       if (args.files.empty()) targets.push_back({e.file, &e});
@@ -237,7 +233,16 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
       for (auto v = sweep->from; v <= sweep->to; ++v) values.push_back(v);
     }
     std::vector<reports::RulesetReport> runs;  // one per swept value
-    for (const auto v : values) {
+    const auto sweep_started = std::chrono::steady_clock::now();
+    for (std::size_t index = 0; index < values.size(); ++index) {
+      const auto v = values[index];
+      if (sweep) {
+        const std::chrono::duration<double> elapsed =
+            std::chrono::steady_clock::now() - sweep_started;
+        progress.set_prefix(sweep_progress(sweep->name, v, index + 1, values.size(),
+                                           seconds_left(elapsed.count(), index, values.size())));
+        progress.show("loading");
+      }
       model::LoadOptions opts = load;
       if (target.entry != nullptr) apply_scope(*target.entry, opts);
       if (sweep) {
@@ -246,6 +251,10 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
         } else {
           opts.param_overrides[sweep->name] = v;
         }
+      }
+      if (target.entry != nullptr && !read_entry_file(*target.entry, sources, report.diagnostics)) {
+        bad_input = true;
+        break;
       }
       auto game = model::load_game(file, opts, sources, report.diagnostics);
       if (!game) {
@@ -283,6 +292,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
         auto smt = args.symbolic.empty() ? check_smt(g, args.depth, interrupted)
                                          : symbolic_scope(g, args.symbolic, args.depth, load_value,
                                                           interrupted, error);
+        progress.clear();
         if (!error.empty()) {
           std::cerr << "loophole: error: " << error << "\n";
           return 2;
@@ -301,7 +311,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
         const checker::Semantics semantics(g);
         signals_ask_to_stop();
         const auto graph = checker::explore(semantics, explore_options);
-        if (tty) std::fputs("\r\x1b[K", stderr);
+        progress.clear();  // before any warning below
         rs.completion = graph->completion();
         rs.statistics = graph->statistics();
         warn_unless_native(explore_options, graph->statistics(), rs.file);
@@ -311,9 +321,10 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
         // written atomically, so none is left half-written.)
         static const std::atomic<bool> never{false};
         const bool stopped_exploring = rs.completion == checker::Completion::interrupted;
-        auto checked =
-            properties::run_checks(*graph, properties::CheckSelection{},
-                                   stopped_exploring ? &never : &interrupted, args.threads);
+        auto checked = properties::run_checks(*graph, properties::CheckSelection{},
+                                              stopped_exploring ? &never : &interrupted,
+                                              args.threads, analyses_progress);
+        progress.clear();
         if (!checked.not_run.empty()) rs.completion = checker::Completion::interrupted;
         rs.not_checked = std::move(checked.not_run);
         bool open = rs.completion != checker::Completion::complete;
@@ -343,6 +354,8 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
       runs.push_back(std::move(rs));
       if (interrupted.load()) break;
     }
+    progress.set_prefix("");
+    progress.clear();
     merge_sweep(runs);
     if (target.entry != nullptr) apply_baseline(*target.entry, runs);
     std::move(runs.begin(), runs.end(), std::back_inserter(report.rulesets));
@@ -350,12 +363,13 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
   }
 
   if (!report.diagnostics.all().empty()) {
-    std::cerr << report.diagnostics.render(sources, tty && args.color != "never");
+    std::cerr << report.diagnostics.render(sources, diagnostics_color);
   }
   signals_ask_to_stop();
   reports::RenderOptions render;
-  render.text.color = args.color == "always" ||
-                      (args.color == "auto" && args.output.empty() && isatty(fileno(stdout)) != 0);
+  // A report written to a file is plain unless --color always asks.
+  render.text.color = args.color == "always" || ((args.output.empty() || args.output == "-") &&
+                                                 use_color(args.color, STDOUT_FILENO));
   render.text.statistics = !args.no_stats;
   render.timings = !args.no_stats;
   render.fail_on = severity_of(args.fail_on);

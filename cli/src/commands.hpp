@@ -10,6 +10,9 @@
 namespace loophole::cli {
 
 std::string_view version();
+// "loophole 0.1.0 (git 52804bf, Z3 4.8.12)", for --version. Defined in
+// version.cpp, a file of the executable only (cli/CMakeLists.txt).
+std::string version_text();
 
 struct CheckArgs {
   std::vector<std::string> files;          // none: the rulesets of the project file
@@ -43,7 +46,9 @@ struct GraphArgs {
   std::string format = "dot";
   std::vector<std::string> params;
   std::string output;
-  std::string trace;  // a finding id: explore, then highlight its trace
+  std::string trace;    // a finding id: explore, then highlight its trace
+  std::string timeout;  // --trace: of the search
+  bool detail = false;  // each step's actions, triggers and end conditions
   int players = 0;
 };
 
@@ -58,7 +63,8 @@ struct ExportArgs {
 
 // `loophole diff`: two versions of a ruleset (files, or git revisions).
 struct DiffArgs {
-  std::vector<std::string> files;  // OLD NEW, or FILE with --rev
+  std::string old_version;  // OLD, or FILE with --rev
+  std::string new_version;  // NEW ("" with --rev)
   std::vector<std::string> revs;
   std::vector<std::string> include_roots;  // --include-root DIR
   std::vector<std::string> params;
@@ -67,6 +73,7 @@ struct DiffArgs {
   bool native = false;  // as CheckArgs
   bool no_native = false;
   std::uint64_t max_states = 0;
+  std::string timeout;
   std::string fail_on = "error";
   std::string format = "text";
   std::string output;
@@ -80,13 +87,15 @@ struct ExplainArgs {
   std::vector<std::string> include_roots;
   std::vector<std::string> params;
   int players = 0;
+  std::string timeout;  // --timeout: "" none
+  bool native = false, no_native = false;
 };
 
 int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted);
-int run_graph(const GraphArgs& args);
+int run_graph(const GraphArgs& args, const std::atomic<bool>& interrupted);
 int run_diff(const DiffArgs& args, const std::atomic<bool>& interrupted);
 int run_export(const ExportArgs& args);
-int run_explain(const ExplainArgs& args);
+int run_explain(const ExplainArgs& args, const std::atomic<bool>& interrupted);
 
 // Writes `text` to `path` atomically (temp file + rename); "" or "-" = stdout.
 bool write_output(const std::string& path, const std::string& text, std::string& error);

@@ -26,8 +26,8 @@
 #include "loophole/reports/process.hpp"
 
 #include "analyze.hpp"
+#include "command_line.hpp"
 #include "commands.hpp"
-#include "options.hpp"
 #include "signals.hpp"
 
 namespace loophole::cli {
@@ -314,24 +314,19 @@ int run_diff(const DiffArgs& args, const std::atomic<bool>& interrupted) {
   std::string error;
   model::LoadOptions load;
   load.override_origin = model::SourceSpan{"<command line>", 0, 0, 0};
-  for (const auto& p : args.params) {
-    const auto a = parse_param(p, error);
-    if (!a) {
-      std::cerr << "loophole: error: --param: " << error << "\n";
-      return 2;
-    }
-    load.param_overrides[a->name] = a->value;
-  }
+  if (!apply_params(args.params, load)) return 2;
   if (args.players != 0) load.players = args.players;
   load.include_roots = args.include_roots;
 
   std::vector<std::string> sides;
-  if (args.files.size() == 2 && args.revs.empty()) {
-    sides = args.files;
-  } else if (args.files.size() == 1 && args.revs.size() == 2) {
-    sides = {args.revs[0] + ":" + args.files[0], args.revs[1] + ":" + args.files[0]};
-  } else if (args.files.size() == 1 && args.revs.size() == 1) {
-    sides = {args.revs[0] + ":" + args.files[0], args.files[0]};
+  const std::string& file = args.old_version;
+  const bool one_file = args.new_version.empty();
+  if (!one_file && args.revs.empty()) {
+    sides = {args.old_version, args.new_version};
+  } else if (one_file && args.revs.size() == 2) {
+    sides = {args.revs[0] + ":" + file, args.revs[1] + ":" + file};
+  } else if (one_file && args.revs.size() == 1) {
+    sides = {args.revs[0] + ":" + file, file};
   } else {
     std::cerr << "loophole: error: diff takes OLD NEW, or FILE with one or two --rev\n";
     return 2;
@@ -353,8 +348,17 @@ int run_diff(const DiffArgs& args, const std::atomic<bool>& interrupted) {
   explore.native = native_mode(args.native, args.no_native);
   explore.max_states = args.max_states;
   explore.interrupt = &interrupted;
+  if (!apply_timeout(args.timeout, explore)) return 2;
   model::SourceManager sources;
   model::DiagnosticSink sink;
+  for (auto& v : versions) {
+    if (v.path != "-") continue;
+    if (!read_stdin_if_dash(v.path, sources, sink)) {
+      std::cerr << sink.render(sources);
+      return 2;
+    }
+    v.display = v.path;
+  }
   std::vector<model::Game> games;
   for (const auto& v : versions) {
     // A revision's includes come from the revision: its tree, which holds

@@ -6,29 +6,28 @@
 // (reports::render_explain). Ids are the same at any thread count, so the id
 // a CI run printed names the same finding here.
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <iostream>
 
 #include "loophole/reports/report.hpp"
 
 #include "analyze.hpp"
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 #include "project.hpp"
+#include "signals.hpp"
 
 namespace loophole::cli {
 
-int run_explain(const ExplainArgs& args) {
+int run_explain(const ExplainArgs& args, const std::atomic<bool>& interrupted) {
   model::LoadOptions load;
-  std::string error;
-  for (const auto& p : args.params) {
-    const auto a = parse_param(p, error);
-    if (!a) {
-      std::cerr << "loophole: error: --param: " << error << "\n";
-      return 2;
-    }
-    load.param_overrides[a->name] = a->value;
-  }
+  if (!apply_params(args.params, load)) return 2;
+  checker::ExplicitOptions explore;
+  explore.interrupt = &interrupted;
+  explore.native = native_mode(args.native, args.no_native);
+  if (!apply_timeout(args.timeout, explore)) return 2;
   if (args.players != 0) load.players = args.players;
   load.include_roots = args.include_roots;
   model::SourceManager sources;
@@ -53,26 +52,34 @@ int run_explain(const ExplainArgs& args) {
   }
 
   std::vector<std::string> seen;  // every id of every ruleset, for the error
+  bool complete = true;
   for (const auto& [file, entry] : targets) {
     model::LoadOptions scoped = load;
     if (entry != nullptr) apply_scope(*entry, scoped);
-    checker::ExplicitOptions explore;
-    auto analyzed = analyze(file, file, scoped, explore, sources, sink);
+    auto game = model::load_game(file, scoped, sources, sink);
     if (!sink.all().empty()) std::cerr << sink.render(sources);
-    if (!analyzed) return 2;
+    if (!game) return 2;
+    signals_ask_to_stop();
+    auto analyzed = analyze(std::move(*game), file, explore);
+    complete = complete && analyzed.report.completion == checker::Completion::complete;
     if (entry != nullptr) {
-      std::vector<reports::RulesetReport> runs{analyzed->report};
+      std::vector<reports::RulesetReport> runs{analyzed.report};
       apply_baseline(*entry, runs);
-      analyzed->report = std::move(runs.front());
+      analyzed.report = std::move(runs.front());
     }
-    const auto ids = reports::finding_ids(analyzed->report);
+    const auto ids = reports::finding_ids(analyzed.report);
     const auto it = std::find(ids.begin(), ids.end(), args.id);
     if (it != ids.end()) {
       std::cout << reports::render_explain(
-          analyzed->report, static_cast<std::size_t>(it - ids.begin()), sources, false);
+          analyzed.report, static_cast<std::size_t>(it - ids.begin()), sources, false);
       return 0;
     }
     for (const auto& id : ids) seen.push_back(file + ": " + id);
+  }
+  if (!complete) {
+    std::cerr << "loophole: inconclusive: no finding '" << model::terminal_safe(args.id)
+              << "' in what was explored before the search stopped\n";
+    return 3;
   }
   std::cerr << "loophole: error: no finding '" << model::terminal_safe(args.id) << "'";
   if (seen.empty()) {

@@ -2,13 +2,14 @@
 // same states and moves (docs/promela.md), for cross-checking loophole's
 // verdicts with an independent model checker.
 #include <iostream>
+#include <optional>
 
 #include "loophole/model/diagnostics.hpp"
 #include "loophole/model/game.hpp"
 #include "loophole/promela/promela.hpp"
 
+#include "command_line.hpp"
 #include "commands.hpp"
-#include "options.hpp"
 #include "signals.hpp"
 
 namespace loophole::cli {
@@ -16,25 +17,20 @@ namespace loophole::cli {
 int run_export(const ExportArgs& args) {
   model::LoadOptions load;
   std::string error;
-  for (const auto& p : args.params) {
-    const auto a = parse_param(p, error);
-    if (!a) {
-      std::cerr << "loophole: error: --param: " << error << "\n";
-      return 2;
-    }
-    load.param_overrides[a->name] = a->value;
-  }
+  if (!apply_params(args.params, load)) return 2;
   if (args.players > 0) load.players = args.players;
   load.override_origin = model::SourceSpan{"<command line>", 0, 0, 0};
   load.include_roots = args.include_roots;
   model::SourceManager sources;
   model::DiagnosticSink sink;
-  auto game = model::load_game(args.file, load, sources, sink);
+  std::string file = args.file;
+  std::optional<model::Game> game;
+  if (read_stdin_if_dash(file, sources, sink)) game = model::load_game(file, load, sources, sink);
   if (!sink.all().empty()) std::cerr << sink.render(sources);
   if (!game) return 2;
   std::string text;
   try {
-    text = promela::to_promela(*game, args.file);
+    text = promela::to_promela(*game, file);
   } catch (const promela::Unsupported& e) {
     model::DiagnosticSink refused;
     refused.error(e.where(), e.what());

@@ -20,16 +20,20 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   using loophole::cli::GraphArgs;
   CLI::App app{"loophole: a model checker for the rules of card games"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string(loophole::cli::version()));
-  app.footer(
-      "Exit codes: 0 no finding at or above --fail-on (findings accepted in loophole.yaml\n"
-      "do not count), 1 findings (diff: the edit adds findings), 2 bad input or usage,\n"
-      "3 inconclusive (a state, memory or time limit was reached first).\n"
-      "See docs/cli.md.");
+  app.set_version_flag("--version", loophole::cli::version_text,
+                       "print the version, the git revision and the Z3 version, and exit");
+  // Each subcommand has a footer of its own (a subcommand inherits the
+  // footer set before it is added, so this one is set after them, below).
+  const std::string file_help = "A ruleset FILE of '-' is read from standard input.\n";
 
   CheckArgs check;
   auto* c =
       app.add_subcommand("check", "check rulesets: load, type-check, explore, report findings");
+  c->footer(file_help +
+            "Exit codes: 0 no finding at or above --fail-on (findings accepted in loophole.yaml\n"
+            "do not count), 1 findings, 2 bad input or usage, 3 inconclusive (a state, memory\n"
+            "or time limit was reached first, or the run was interrupted).\n"
+            "See docs/cli.md.");
   c->add_option("files", check.files,
                 "ruleset files (none: the rulesets of ./loophole.yaml or --project)");
   c->add_option("--include-root", check.include_roots,
@@ -73,25 +77,39 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   c->add_option("--report", check.reports,
                 "also write the report as FORMAT to FILE: FORMAT:FILE (repeatable)")
       ->allow_extra_args(false);
-  c->add_option("--color", check.color, "auto | always | never")
+  c->add_option("--color", check.color,
+                "auto | always | never (auto: NO_COLOR and CLICOLOR_FORCE, else a terminal)")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   c->add_flag("--no-stats", check.no_stats,
               "omit the statistics line (text) and timings (json, html)");
 
   GraphArgs graph;
   auto* g = app.add_subcommand("graph", "print the phase/step graph of a ruleset");
+  g->footer(file_help +
+            "Exit codes: 0 the graph was written, 2 bad input or usage (or no such finding\n"
+            "for --trace), 3 --trace's search reached a limit (--timeout) or was interrupted\n"
+            "before the finding was found.\n"
+            "See docs/cli.md.");
   g->add_option("file", graph.file, "ruleset file")->required();
   g->add_option("--format", graph.format, "dot | svg (svg runs graphviz's dot)")
       ->check(CLI::IsMember({"dot", "svg"}));
   g->add_option("--trace", graph.trace,
                 "highlight the path of this finding's trace (a finding id, as in the reports)");
   g->add_option("--players", graph.players, "player count, for --trace")->check(CLI::Range(1, 64));
+  g->add_option("--timeout", graph.timeout,
+                "--trace: stop the search (inconclusive, exit 3) after this long, e.g. 30s");
+  g->add_flag("--detail", graph.detail,
+              "show each step's actions, triggers and end conditions, not only its name");
   g->add_option("-p,--param", graph.params, "override a param: NAME=VALUE (repeatable)");
   g->add_option("-o,--output", graph.output, "write to FILE (atomically)");
   g->add_option("--include-root", graph.include_roots, "as for check")->allow_extra_args(false);
 
   loophole::cli::ExportArgs exp;
   auto* x = app.add_subcommand("export", "write the ruleset as a model for another checker");
+  x->footer(file_help +
+            "Exit codes: 0 the model was written, 2 bad input or usage. (export runs no\n"
+            "search, so it has no --timeout.)\n"
+            "See docs/cli.md and docs/promela.md.");
   x->add_option("file", exp.file, "ruleset file")->required();
   x->add_option("--format", exp.format, "promela (a SPIN model, docs/promela.md)")
       ->check(CLI::IsMember({"promela"}));
@@ -106,9 +124,17 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
       "diff",
       "compare two versions of a ruleset: findings added and removed, ends that became "
       "(un)reachable, state-space size; exit 1 when the edit adds findings");
-  d->add_option("files", diff.files, "OLD NEW (files or REV:path), or one FILE with --rev")
-      ->required()
-      ->expected(1, 2);
+  d->footer(
+      "OLD or NEW may be '-' (standard input).\n"
+      "Exit codes: 0 the edit adds no finding at or above --fail-on, 1 it adds findings,\n"
+      "2 bad input or usage, 3 no finding added but a search was inconclusive (a limit\n"
+      "was reached first, or the run was interrupted).\n"
+      "See docs/cli.md.");
+  // Two positionals rather than one of 1..2 values, which CLI11's usage line
+  // shows as `files(1x)`.
+  d->add_option("old", diff.old_version, "OLD: a file, REV:path or '-'; or the FILE of --rev")
+      ->required();
+  d->add_option("new", diff.new_version, "NEW: a file, REV:path or '-'");
   d->add_option("--rev", diff.revs, "a git revision of FILE (give one or two; one = vs. FILE)")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -120,6 +146,8 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   d->add_flag("--no-native", diff.no_native, "as for check")->excludes(diff_native);
   d->add_option("--max-states", diff.max_states, "stop (inconclusive) after this many states")
       ->check(CLI::PositiveNumber);
+  d->add_option("--timeout", diff.timeout,
+                "stop each search (inconclusive) after this long, e.g. 30s");
   d->add_option("--fail-on", diff.fail_on,
                 "lowest severity of an added finding that fails (exit 1)")
       ->check(CLI::IsMember({"error", "warning", "note"}));
@@ -138,6 +166,16 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
       ->allow_extra_args(false);
   ex->add_option("--players", explain.players, "player count")->check(CLI::Range(1, 64));
   ex->add_option("--include-root", explain.include_roots, "as for check")->allow_extra_args(false);
+  ex->add_option("--timeout", explain.timeout, "stop (inconclusive) after this long, e.g. 30s");
+  auto* ex_native = ex->add_flag("--native", explain.native, "as for check");
+  ex->add_flag("--no-native", explain.no_native, "as for check")->excludes(ex_native);
+  ex->footer(
+      "Exit codes: 0 the finding was printed, 2 bad input, usage or an unknown id (the\n"
+      "ids there are are listed), 3 the search was cut short (time limit, signal)\n"
+      "before the finding could be found. See docs/cli.md.");
+  app.footer(
+      "Exit codes: 0 no finding, 1 findings, 2 bad input or usage, 3 inconclusive;\n"
+      "each subcommand's --help says what they mean for it. See docs/cli.md.");
 
   try {
     app.parse(argc, argv);
@@ -152,10 +190,10 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
 
   try {
     if (c->parsed()) return loophole::cli::run_check(check, loophole::cli::interrupted());
-    if (g->parsed()) return loophole::cli::run_graph(graph);
+    if (g->parsed()) return loophole::cli::run_graph(graph, loophole::cli::interrupted());
     if (x->parsed()) return loophole::cli::run_export(exp);
     if (d->parsed()) return loophole::cli::run_diff(diff, loophole::cli::interrupted());
-    if (ex->parsed()) return loophole::cli::run_explain(explain);
+    if (ex->parsed()) return loophole::cli::run_explain(explain, loophole::cli::interrupted());
   } catch (const std::bad_alloc&) {
     std::cerr << "loophole: error: out of memory (use --max-memory to end runs cleanly)\n";
     return 3;

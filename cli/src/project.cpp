@@ -81,7 +81,11 @@ void read_ruleset(Reader& r, const YAML::Node& n, const std::string& project, Pr
   if (!r.keys(n, "a ruleset entry", {"file", "players", "params", "accept"}, {"file"})) return;
   ProjectRuleset entry;
   if (n["file"]) {
-    if (const auto f = r.text(n["file"], "'file'")) entry.file = join_path(project, *f);
+    if (const auto f = r.text(n["file"], "'file'")) {
+      entry.file = join_path(project, *f);
+      entry.file_where = r.at(n["file"]);
+      entry.file_where.length = static_cast<std::uint32_t>(f->size());
+    }
   }
   if (n["players"]) {
     if (const auto p = r.integer(n["players"], "'players'")) {
@@ -99,6 +103,9 @@ void read_ruleset(Reader& r, const YAML::Node& n, const std::string& project, Pr
       for (const auto& kv : n["params"]) {
         if (const auto v = r.integer(kv.second, fmt::format("param '{}'", kv.first.Scalar()))) {
           entry.params[kv.first.Scalar()] = *v;
+          entry.param_where[kv.first.Scalar()] = r.at(kv.first);
+          entry.param_where[kv.first.Scalar()].length =
+              static_cast<std::uint32_t>(kv.first.Scalar().size());
         }
       }
     }
@@ -168,8 +175,24 @@ std::optional<Project> load_project(const std::string& path, model::SourceManage
   return project;
 }
 
+bool read_entry_file(const ProjectRuleset& entry, model::SourceManager& sources,
+                     model::DiagnosticSink& sink) {
+  if (sources.load(entry.file) != nullptr) return true;
+  const auto& failure = sources.failure();
+  // A file that is not UTF-8 is located in itself; anything else at the
+  // entry that names it.
+  sink.error(failure.where(entry.file, entry.file_where),
+             failure.message("ruleset file '" + entry.file + "'", entry.file));
+  return false;
+}
+
 void apply_scope(const ProjectRuleset& entry, model::LoadOptions& load) {
-  for (const auto& [name, value] : entry.params) load.param_overrides.emplace(name, value);
+  for (const auto& [name, value] : entry.params) {
+    if (!load.param_overrides.emplace(name, value).second) continue;
+    if (const auto at = entry.param_where.find(name); at != entry.param_where.end()) {
+      load.param_origins[name] = at->second;
+    }
+  }
   if (!load.players && entry.players != 0) load.players = entry.players;
 }
 

@@ -25,9 +25,11 @@
 namespace loophole::cli {
 
 struct ProjectRuleset {
-  std::string file;  // joined with the project file's directory
+  std::string file;              // joined with the project file's directory
+  model::SourceSpan file_where;  // the `file:` value in the project file
   std::map<std::string, std::int64_t> params;
-  int players = 0;  // 0 = the ruleset's default
+  std::map<std::string, model::SourceSpan> param_where;  // each param's key
+  int players = 0;                                       // 0 = the ruleset's default
   struct Accepted {
     std::string id;
     std::string reason;
@@ -46,8 +48,14 @@ struct Project {
 std::optional<Project> load_project(const std::string& path, model::SourceManager& sources,
                                     model::DiagnosticSink& sink);
 
+// Reads the entry's ruleset file into `sources`; a file that cannot be read
+// is reported at its `file:` line in the project file (not as a bare path
+// the designer has to find there). False when it cannot be read.
+bool read_entry_file(const ProjectRuleset& entry, model::SourceManager& sources,
+                     model::DiagnosticSink& sink);
+
 // The entry's scope, under what the command line already set (the command
-// line wins).
+// line wins); a param it sets is reported, if wrong, at its project line.
 void apply_scope(const ProjectRuleset& entry, model::LoadOptions& load);
 
 // Marks the entry's accepted findings in the runs of its ruleset (one, or

@@ -4,7 +4,8 @@
 // (reports are written at the end, atomically). Loading polls nothing, so
 // `timeout 10 loophole check huge.yaml` ends in time however slow the file.
 // Once a search runs, the first signal asks it to stop and report what it
-// explored (interrupted() turns true); a second ends the process.
+// explored (interrupted() turns true) and says "loophole: stopping..." on
+// stderr at once (write(2) from the handler); a second ends the process.
 // `diff` writes revisions to temporary trees before it loads them: those are
 // registered (remove_if_ended), and a signal while loading removes them.
 #pragma once

@@ -262,18 +262,36 @@ class DeclChecker {
       const std::int64_t value = override_entry.second;
       const auto it = std::find_if(game_.params.begin(), game_.params.end(),
                                    [&](const Param& p) { return p.name == name; });
+      // An override from a project file is reported where it is written.
+      const auto origin = options_.param_origins.find(name);
+      const bool from_file = origin != options_.param_origins.end();
+      const std::string from = from_file ? "" : " (from --param)";
       if (it == game_.params.end()) {
         std::vector<std::string> names;
         for (const Param& p : game_.params) names.push_back(p.name);
-        std::string message = "unknown param " + quote_name(name) + " (from --param)";
+        std::string message = "unknown param " + quote_name(name) +
+                              (from_file ? " in " + quote_name(rules_.file) : from);
         const std::string suggestion = suggest_name(name, names);
-        if (!suggestion.empty()) message += "; did you mean " + quote_name(suggestion) + "?";
-        sink_.error(rules_.params_where.value_or(rules_.start), message);
+        if (!suggestion.empty()) {
+          message += "; did you mean " + quote_name(suggestion) + "?";
+        } else if (names.empty()) {
+          message += "; the ruleset declares no params";
+        } else {
+          message += "; valid params are ";
+          for (std::size_t i = 0; i < names.size(); ++i) {
+            message += (i == 0 ? "" : ", ") + quote_name(names[i]);
+          }
+        }
+        sink_.error(from_file ? origin->second : rules_.params_where.value_or(rules_.start),
+                    message);
         continue;
       }
       if (outside(value, it->min, it->max)) {
-        sink_.error(it->where, "value " + std::to_string(value) + " for param " + quote_name(name) +
-                                   " (from --param) is " + range_text(it->min, it->max));
+        Diagnostic& d =
+            sink_.error(from_file ? origin->second : it->where,
+                        "value " + std::to_string(value) + " for param " + quote_name(name) + from +
+                            " is " + range_text(it->min, it->max));
+        if (from_file) DiagnosticSink::note(d, it->where, "declared here");
         continue;
       }
       it->value = value;

@@ -13,12 +13,15 @@
 #include "loophole/model/phase_graph.hpp"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
 
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/reverse_graph.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "dot_text.hpp"
 
@@ -243,6 +246,158 @@ std::string edge_label(const Game& game, const PhaseGraph& g,
   return "";
 }
 
+// "move 3", "moves 2, 5-7": a trace's move numbers, runs joined.
+std::string move_list(const std::vector<std::size_t>& moves) {
+  std::string out;
+  for (std::size_t i = 0; i < moves.size();) {
+    std::size_t j = i;
+    while (j + 1 < moves.size() && moves[j + 1] == moves[j] + 1) ++j;
+    out += (out.empty() ? "" : ", ") + std::to_string(moves[i]);
+    if (j > i) out += (j == i + 1 ? ", " : "-") + std::to_string(moves[j]);
+    i = j + 1;
+  }
+  return (moves.size() == 1 ? "move " : "moves ") + out;
+}
+
+// At most `limit` characters of a rule as written, on one line.
+std::string clipped(const std::string& text, std::size_t limit = 60) {
+  std::string line = one_line(text);
+  if (line.size() > limit) {
+    std::size_t cut = limit - 3;
+    while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0U) == 0x80U) --cut;
+    line = line.substr(0, cut) + "...";
+  }
+  return line;
+}
+
+// A step's `do` in the words of the language, by what each statement does
+// ("draw, set counters, if ..., fire discovered"): the expressions are
+// left out, since they are written once, in the ruleset.
+void summarize(const Game& game, const Stmt& s, std::vector<std::string>& out) {
+  switch (s.kind) {
+    case StmtKind::block:
+      for (const auto& b : s.bodies) summarize(game, *b, out);
+      return;
+    case StmtKind::assign:
+      out.push_back("set " + (s.target && !s.target->text.empty() ? s.target->text : "a var"));
+      return;
+    case StmtKind::if_:
+      out.emplace_back("if ...");
+      return;
+    case StmtKind::for_:
+      out.emplace_back("for ...");
+      return;
+    case StmtKind::choose:
+      out.emplace_back("choose");
+      return;
+    case StmtKind::pick:
+      out.emplace_back("pick");
+      return;
+    case StmtKind::draw:
+      out.emplace_back("draw");
+      return;
+    case StmtKind::move_kind:
+    case StmtKind::move_any:
+      out.emplace_back("move");
+      return;
+    case StmtKind::fire:
+      out.push_back("fire " + (s.ref >= 0 && s.ref < static_cast<int>(game.events.size())
+                                   ? game.events[s.ref].name
+                                   : std::string("an event")));
+      return;
+    case StmtKind::win:
+      out.emplace_back("win");
+      return;
+    case StmtKind::lose:
+      out.emplace_back("lose");
+      return;
+    case StmtKind::negate:
+      out.emplace_back("negate");
+      return;
+    case StmtKind::shuffle:
+      out.emplace_back("shuffle");
+      return;
+    case StmtKind::skip:
+      return;
+    case StmtKind::call:
+      out.push_back(s.text);
+      return;
+  }
+}
+
+// Who an end condition is about, as the note says it.
+const char* role_phrase(Role r) {
+  switch (r) {
+    case Role::active:
+      return "the active player";
+    case Role::opponent:
+      return "the opponent";
+    case Role::each:
+      return "a player";
+    case Role::any:
+      return "any player";
+    case Role::others:
+      return "another player";
+  }
+  return "a player";
+}
+
+// --detail: the lines under a step's name. Its `do`; the actions its window
+// allows; the triggers of its own events and, for the first and last step of
+// a phase, of the phase's.
+std::vector<std::string> step_detail(const Game& game, int s) {
+  const Step& step = game.steps[s];
+  std::vector<std::string> lines;
+  if (step.effects) {
+    std::vector<std::string> parts;
+    summarize(game, *step.effects, parts);
+    if (!parts.empty()) lines.push_back(clipped(fmt::format("do: {}", fmt::join(parts, ", "))));
+  }
+  if (step.window >= 0) {
+    std::vector<std::string> names;
+    for (const Action& a : game.actions) {
+      if (a.windows.empty() ||
+          std::find(a.windows.begin(), a.windows.end(), step.window) != a.windows.end()) {
+        names.push_back(a.name);
+      }
+    }
+    if (!names.empty()) {
+      std::string line = "actions:";
+      for (const auto& n : names) line += " " + n;
+      lines.push_back(clipped(line));
+    }
+  }
+  const Phase& phase = game.phases[step.phase];
+  const bool first = !phase.steps.empty() && phase.steps.front() == s;
+  const bool last = !phase.steps.empty() && phase.steps.back() == s;
+  const std::pair<int, const char*> events[] = {
+      {first ? phase.begin_event : -1, "phase begins"},
+      {step.begin_event, "begins"},
+      {step.end_event, "ends"},
+      {last ? phase.end_event : -1, "phase ends"},
+  };
+  for (const auto& [event, when] : events) {
+    if (event < 0) continue;
+    for (const Trigger& t : game.triggers) {
+      if (t.event != event) continue;
+      lines.push_back(
+          fmt::format("trigger: {} (when {}{})", t.name, when, t.optional ? ", optional" : ""));
+    }
+  }
+  return lines;
+}
+
+// --detail: the end conditions, in a note beside turn start, each with the
+// line it is written at (its condition is shown there, as written).
+std::string end_conditions_note(const Game& game) {
+  std::string text = "end conditions (checked after every move):";
+  for (const EndCondition& e : game.end_conditions) {
+    text += fmt::format("\n{} {} '{}'{}", role_phrase(e.who), e.win ? "wins by" : "loses by",
+                        e.name, e.where.line != 0 ? fmt::format(" (line {})", e.where.line) : "");
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string to_dot(const Game& game, const PhaseGraph& g, const DotOptions& options) {
@@ -260,6 +415,11 @@ std::string to_dot(const Game& game, const PhaseGraph& g, const DotOptions& opti
   for (const auto& [a, b] : options.highlight_edges) {
     const auto va = vertex_of(a), vb = vertex_of(b);
     if (va && vb) hot_edges.emplace(*va, *vb);
+  }
+  std::map<std::pair<PhaseVertexId, PhaseVertexId>, std::vector<std::size_t>> edge_moves;
+  for (const auto& [ends, moves] : options.edge_moves) {
+    const auto va = vertex_of(ends.first), vb = vertex_of(ends.second);
+    if (va && vb) edge_moves[{*va, *vb}] = moves;
   }
   // The turn vertices are highlighted when a highlighted edge touches them.
   for (const auto& [a, b] : hot_edges) {
@@ -287,32 +447,55 @@ std::string to_dot(const Game& game, const PhaseGraph& g, const DotOptions& opti
     for (const int s : phase.steps) {
       const Step& step = game.steps[s];
       const PhaseVertexId v = PhaseGraph::step_vertex(s);
-      out << "    " << node_id(game, g, v) << " [label=";
+      // Each line of the label escaped on its own, joined by DOT's line
+      // break `\n` (which must not be escaped itself).
+      std::vector<std::string> lines{step.name};
       if (step.window >= 0) {
         const Window& w = game.windows[step.window];
-        // `\n` is DOT's line break inside a label; it must not be escaped.
-        const std::string window =
-            "[window: " + w.name + " · " + std::string(protocol_name(w.protocol)) + "]";
-        out << '"' << dot_escaped(step.name) << "\\n" << dot_escaped(window) << "\", shape=box3d";
-      } else {
-        out << dot_quoted(step.name) << ", shape=box";
+        lines.push_back("[window: " + w.name + " · " + std::string(protocol_name(w.protocol)) +
+                        "]");
       }
+      if (options.detail) {
+        for (auto& line : step_detail(game, s)) lines.push_back(std::move(line));
+      }
+      if (const auto m = options.step_moves.find(s); m != options.step_moves.end()) {
+        lines.push_back(move_list(m->second));
+      }
+      const bool marked = options.marked_step == s;
+      if (marked) lines.emplace_back("finding here");
+      out << "    " << node_id(game, g, v) << " [label=\"";
+      for (std::size_t i = 0; i < lines.size(); ++i) {
+        out << (i != 0 ? "\\n" : "") << dot_escaped(lines[i]);
+      }
+      out << '"' << (step.window >= 0 ? ", shape=box3d" : ", shape=box");
       if (!reached[v]) out << ", color=gray60, fontcolor=gray60";
-      out << hot(v) << "];\n";
+      out << hot(v);
+      if (marked) out << ", style=filled, fillcolor=\"#ffd7d7\", peripheries=2";
+      out << "];\n";
     }
     out << "  }\n";
   }
   out << "  turn_end [label=\"turn end\", shape=oval, peripheries=2, style=filled, "
          "fillcolor=\"#eeeeee\""
-      << hot(g.end) << "];\n\n";
+      << hot(g.end) << "];\n";
+  if (options.detail && !game.end_conditions.empty()) {
+    out << "  end_conditions [label=" << dot_quoted(end_conditions_note(game))
+        << ", shape=note];\n";
+  }
+  out << "\n";
 
   for (PhaseVertexId v = 0; v < boost::num_vertices(g.graph); ++v) {
     for (const auto& e : boost::make_iterator_range(boost::out_edges(v, g.graph))) {
       const PhaseEdge& edge = g.graph[e];
       const PhaseVertexId to = boost::target(e, g.graph);
       std::vector<std::string> attrs;
-      if (const std::string label = edge_label(game, g, e); !label.empty())
-        attrs.push_back("label=" + dot_quoted(label));
+      std::string label = edge_label(game, g, e);
+      if (hot_edges.count({v, to}) != 0) {
+        if (const auto m = edge_moves.find({v, to}); m != edge_moves.end()) {
+          label = move_list(m->second) + (label.empty() ? "" : "\n" + label);
+        }
+      }
+      if (!label.empty()) attrs.push_back("label=" + dot_quoted(label));
       if (edge.conditional()) attrs.emplace_back("style=dashed");
       if (edge.kind == PhaseEdgeKind::new_turn) {
         attrs.emplace_back("style=dotted");

@@ -110,14 +110,28 @@ const std::string* SourceManager::load(const std::string& path) {
     failure_.kind = ReadFailure::Kind::not_regular;
     return nullptr;
   }
-  const std::string too_large = fmt::format(
-      "more than {} MiB, more than any ruleset or project file needs", max_file_bytes >> 20);
   if (static_cast<std::uint64_t>(st.st_size) > max_file_bytes) {
     ::close(fd);
-    return unreadable(too_large);
+    return unreadable(too_large_message());
   }
-  // Read up to one byte past the limit: a file may grow while it is read,
-  // and /proc files say they are empty.
+  const std::string* text = read_and_keep(fd, path);
+  ::close(fd);
+  return text;
+}
+
+std::string SourceManager::too_large_message() {
+  return fmt::format("more than {} MiB, more than any ruleset or project file needs",
+                     max_file_bytes >> 20);
+}
+
+// Reads `fd` to its end (bounded, UTF-8 checked) and keeps it as `path`.
+// Reads up to one byte past the limit: a file may grow while it is read,
+// and /proc files say they are empty.
+const std::string* SourceManager::read_and_keep(int fd, const std::string& path) {
+  const auto unreadable = [this](std::string reason) -> const std::string* {
+    failure_ = ReadFailure{ReadFailure::Kind::unreadable, std::move(reason), 0, 0, 0};
+    return nullptr;
+  };
   std::string text;
   std::array<char, 1 << 16> block{};
   int read_errno = 0;
@@ -128,9 +142,8 @@ const std::string* SourceManager::load(const std::string& path) {
     if (n <= 0) break;
     text.append(block.data(), static_cast<std::size_t>(n));
   }
-  ::close(fd);
   if (read_errno != 0) return unreadable(std::strerror(read_errno));
-  if (text.size() > max_file_bytes) return unreadable(too_large);
+  if (text.size() > max_file_bytes) return unreadable(too_large_message());
   if (const std::size_t bad = invalid_utf8_at(text); bad != std::string::npos) {
     const std::size_t line_begin = bad == 0 ? 0 : text.rfind('\n', bad - 1) + 1;
     failure_.kind = ReadFailure::Kind::invalid_utf8;
@@ -141,6 +154,12 @@ const std::string* SourceManager::load(const std::string& path) {
     return nullptr;
   }
   return &keep(path, std::move(text), false).text;
+}
+
+const std::string* SourceManager::load_stream(int fd, const std::string& name) {
+  if (const File* known = find(name)) return &known->text;
+  failure_ = ReadFailure{};
+  return read_and_keep(fd, name);
 }
 
 void SourceManager::add(const std::string& path, std::string text) {

@@ -1,13 +1,18 @@
 // One YAML document from a file's text, or located diagnostics. yaml-cpp
 // guards its own recursion (a DeepRecursion exception at 500 levels: 100,000
 // `[` cost 0.1 s and no stack), so no pre-scan is needed, only a message
-// that says what happened instead of its "bad file". LoadAll() rather than
+// that says what happened instead of its "bad file"; its other messages
+// ("end of map not found") are rephrased in the file's terms (yaml_message). LoadAll() rather than
 // Load(): the first would ignore everything after a `---`, and a ruleset
 // whose second half is silently unread is worse than one that fails.
 #include "loophole/model/yaml_document.hpp"
 
+#include <string>
+#include <utility>
+
 #include <fmt/format.h>
 #include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/exceptions.h>
 
 namespace loophole::model {
 namespace {
@@ -46,6 +51,44 @@ std::uint32_t second_document_line(std::string_view text) {
   return 0;
 }
 
+// yaml-cpp's message (its ErrorMsg constants) in the words of a designer
+// who wrote the file: what is wrong at the marked place and what usually
+// fixes it. A message not listed is passed through as it is.
+std::string yaml_message(const std::string& raw) {
+  namespace m = YAML::ErrorMsg;
+  static const std::pair<const char*, const char*> k_words[] = {
+      {m::END_OF_MAP,
+       "this line does not line up with the keys of the map above it; check its "
+       "indentation"},
+      {m::END_OF_SEQ,
+       "this line does not line up with the items of the list above it; check its "
+       "indentation"},
+      {m::END_OF_MAP_FLOW, "a '{' map is not closed with '}'"},
+      {m::END_OF_SEQ_FLOW, "a '[' list is not closed with ']'"},
+      {m::MAP_VALUE, "unexpected ':' (a value that holds ': ' must be quoted)"},
+      {m::MAP_KEY, "unexpected '?' (a key that starts with '?' must be quoted)"},
+      {m::BLOCK_ENTRY, "unexpected '- ' list item here; check its indentation"},
+      {m::FLOW_END, "a closing ']' or '}' with nothing open"},
+      {m::EOF_IN_SCALAR, "a quoted string is not closed before the end of the file"},
+      {m::DOC_IN_SCALAR, "a '---' or '...' line inside a quoted string"},
+      {m::CHAR_IN_SCALAR, "a character that cannot appear in an unquoted value; quote it"},
+      {m::TAB_IN_INDENTATION, "a tab in the indentation; YAML indents with spaces"},
+      {m::UNKNOWN_TOKEN, "a character YAML does not expect here"},
+      {m::UNKNOWN_ANCHOR, "'*' names an anchor that no '&' defines above it"},
+      {m::ALIAS_NOT_FOUND, "a '*' with no anchor name after it"},
+      {m::ANCHOR_NOT_FOUND, "a '&' with no anchor name after it"},
+      {m::CHAR_IN_BLOCK, "a character that cannot follow '|' or '>'"},
+  };
+  for (const auto& [from, to] : k_words) {
+    if (raw == from) return to;
+  }
+  if (raw.rfind(m::INVALID_ESCAPE, 0) == 0) {
+    return "unknown escape '\\" + raw.substr(std::string_view(m::INVALID_ESCAPE).size()) +
+           "' in a double-quoted string (use single quotes for a literal backslash)";
+  }
+  return raw;
+}
+
 }  // namespace
 
 std::optional<YAML::Node> parse_yaml_document(const std::string& path, const std::string& text,
@@ -57,7 +100,7 @@ std::optional<YAML::Node> parse_yaml_document(const std::string& path, const std
     sink.error(at_mark(path, e.mark), fmt::format("nesting deeper than {} levels", e.depth()));
     return std::nullopt;
   } catch (const YAML::Exception& e) {
-    sink.error(at_mark(path, e.mark), "malformed YAML: " + e.msg);
+    sink.error(at_mark(path, e.mark), "malformed YAML: " + yaml_message(e.msg));
     return std::nullopt;
   }
   if (documents.size() > 1) {

@@ -10,8 +10,10 @@
 #include <chrono>
 #include <exception>
 #include <iterator>
+#include <mutex>
 #include <thread>
 #include <tuple>
+#include <vector>
 
 #include "analyses.hpp"
 #include "context.hpp"
@@ -31,12 +33,18 @@ CheckSelection CheckSelection::only(Kind k) {
 }
 
 CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection& selection,
-                       const std::atomic<bool>* interrupt, int threads) {
+                       const std::atomic<bool>* interrupt, int threads,
+                       const AnalysisProgress& progress) {
   CheckResult result;
   using Clock = std::chrono::steady_clock;
   const auto seconds_since = [](Clock::time_point t) {
     return std::chrono::duration<double>(Clock::now() - t).count();
   };
+  const std::size_t selected = std::size_t{selection.deadlocks} + selection.response_loops +
+                               selection.stalemates + selection.unreachable_wins +
+                               selection.rule_gaps + selection.dead_rules +
+                               selection.user_properties;
+  if (progress) progress("", 0, selected);
   const auto started = Clock::now();
   const detail::Context cx(graph, selection, interrupt);
   result.seconds.emplace_back("context", seconds_since(started));
@@ -71,6 +79,21 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
   if (threads <= 0) threads = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   constexpr std::array<std::size_t, count> by_cost = {6, 1, 2, 5, 3, 0, 4};
   std::atomic<std::size_t> next{0};
+  // What the progress callback is told: the analyses running, oldest first.
+  std::mutex progress_mutex;
+  std::vector<const char*> running;
+  std::size_t finished = 0;
+  const auto report = [&](const char* name, bool starts) {
+    if (!progress) return;
+    const std::lock_guard lock(progress_mutex);
+    if (starts) {
+      running.push_back(name);
+    } else {
+      running.erase(std::find(running.begin(), running.end(), name));
+      ++finished;
+    }
+    progress(running.empty() ? "" : running.front(), finished, selected);
+  };
   const auto work = [&] {
     for (std::size_t k; (k = next.fetch_add(1)) < count;) {
       const std::size_t i = threads > 1 ? by_cost[k] : k;
@@ -81,11 +104,13 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
         continue;
       }
       const auto t = Clock::now();
+      report(parts[i].name, true);
       try {
         parts[i].run(cx, o.found);
       } catch (...) {
         o.error = std::current_exception();
       }
+      report(parts[i].name, false);
       o.seconds = seconds_since(t);
       if (cx.interrupted()) o.cut_short = true;
     }

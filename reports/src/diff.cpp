@@ -49,14 +49,41 @@ std::string end_label(const RulesetReport& rs, const std::string& rule) {
   return fmt::format("{} {} by '{}'", player, win ? "win" : "loss", name);
 }
 
+// "+1,204" or "-299,503", grouped like every other count.
 std::string signed_delta(std::int64_t d) {
-  return d >= 0 ? fmt::format("+{}", d) : fmt::format("{}", d);
+  const auto magnitude = d >= 0 ? static_cast<std::uint64_t>(d) : 0 - static_cast<std::uint64_t>(d);
+  return (d >= 0 ? "+" : "-") + group_digits(magnitude);
 }
 
 std::string finding_line(const RulesetReport& rs, const properties::Finding& f,
                          const std::string& id) {
   return fmt::format("  {}: {}: {}: {} [{}]\n", detail::location(rs, f),
                      properties::to_string(f.severity), detail::heading(f), f.message, id);
+}
+
+// What `check` prints under an added finding's line (its details and its
+// transcript), indented one level under the diff's line for it. It is
+// rendered by render_text itself, so a trace reads the same in both.
+std::string finding_body(const RulesetReport& rs, const properties::Finding& f) {
+  if (!f.trace && f.details.empty()) return "";
+  Report one;
+  RulesetReport alone;
+  alone.file = rs.file;
+  alone.model = rs.model;
+  alone.players = rs.players;
+  alone.findings.push_back(f);
+  one.rulesets.push_back(std::move(alone));
+  static const model::SourceManager k_no_sources;  // no quoted source lines
+  TextOptions options;
+  options.statistics = false;
+  const std::string text = render_text(one, k_no_sources, options);
+  std::string out;
+  for (auto at = text.find('\n') + 1; at < text.size();) {
+    const auto end = std::min(text.find('\n', at), text.size());
+    out += "  " + text.substr(at, end - at) + "\n";
+    at = end + 1;
+  }
+  return out;
 }
 
 }  // namespace
@@ -103,7 +130,10 @@ std::string render_diff_text(const RulesetDiff& d) {
   const auto new_ids = finding_ids(after);
   std::string out = fmt::format("loophole diff {} -> {}\n", before.file, after.file);
   out += fmt::format("findings added ({}):\n", d.added.size());
-  for (const auto i : d.added) out += finding_line(after, after.findings[i], new_ids[i]);
+  for (const auto i : d.added) {
+    out += finding_line(after, after.findings[i], new_ids[i]);
+    out += finding_body(after, after.findings[i]);
+  }
   out += fmt::format("findings removed ({}):\n", d.removed.size());
   for (const auto i : d.removed) out += finding_line(before, before.findings[i], old_ids[i]);
   out += fmt::format("findings unchanged: {}\n", d.kept.size());

@@ -27,6 +27,7 @@ namespace fs = std::filesystem;
 using loophole::test::Outcome;
 using loophole::test::run;
 using loophole::test::run_command;
+using loophole::test::run_on_terminal;
 using loophole::test::slurp;
 using loophole::test::temp_dir;
 
@@ -94,40 +95,6 @@ TEST(Cli, FailOnNoteIgnoresInconclusiveAndStaleNotes) {
                        "longer occurs"),
             std::string::npos)
       << r.out;
-}
-
-// Runs loophole with its stdout on a pseudo-terminal, as in a designer's
-// terminal (stderr goes to /dev/null); returns what it printed.
-std::string run_on_terminal(std::vector<std::string> args) {
-  args.insert(args.begin(), LOOPHOLE_BINARY);
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  int master = -1;
-  const pid_t pid = forkpty(&master, nullptr, nullptr, nullptr);
-  if (pid < 0) return "forkpty failed";
-  if (pid == 0) {
-    const int null = open("/dev/null", O_WRONLY);
-    dup2(null, STDERR_FILENO);
-    execv(LOOPHOLE_BINARY, argv.data());
-    _exit(127);
-  }
-  std::string out;
-  char buf[4096];
-  for (;;) {
-    const ssize_t n = read(master, buf, sizeof buf);
-    if (n > 0) {
-      out.append(buf, static_cast<std::size_t>(n));
-    } else if (n < 0 && errno == EINTR) {
-      continue;
-    } else {
-      break;  // EIO once the child closed the terminal
-    }
-  }
-  close(master);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return out;
 }
 
 TEST(Cli, TextIsColoredOnATerminalAndPlainOtherwise) {
@@ -409,8 +376,14 @@ TEST(Cli, InterruptReportsWhatWasExploredAndLeavesNoPartialFile) {
   waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 3);
-  EXPECT_NE(slurp(err).find("loophole: interrupted; the report covers what was explored"),
+  const std::string said = slurp(err);
+  EXPECT_NE(said.find("loophole: interrupted; the report covers what was explored"),
             std::string::npos);
+  // Said at once, from the signal handler, before the report is written.
+  EXPECT_EQ(said.find("loophole: stopping... (writing what was explored; signal again to quit "
+                      "at once)\n"),
+            0u)
+      << said;
   const std::string text = slurp(report);
   // Both win claims become inconclusive notes instead of findings.
   EXPECT_NE(text.find("tests/fixtures/cli/big.yaml: 2 findings  states "), std::string::npos)

@@ -54,6 +54,18 @@ TEST(ExplainCli, UnknownIdListsTheIdsThereAre) {
   EXPECT_NE(r.err.find("  " + ward + ": response-loop/action:ward\n"), std::string::npos) << r.err;
 }
 
+// --timeout as on every search: an id not met before the limit is
+// inconclusive (exit 3), not "no such finding".
+TEST(ExplainCli, TimeoutIsInconclusive) {
+  const Outcome r = run(
+      "explain deadlock/step:x --timeout 1s -p top=4000 --no-native tests/fixtures/cli/big.yaml");
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err,
+            "loophole: inconclusive: no finding 'deadlock/step:x' in what was explored before the "
+            "search stopped\n");
+}
+
 TEST(ExplainCli, BadInputIsExitTwo) {
   const Outcome r = run("explain deadlock/x tests/fixtures/does-not-exist.yaml");
   EXPECT_EQ(r.code, 2);

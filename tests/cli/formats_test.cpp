@@ -137,10 +137,18 @@ TEST(Formats, GraphSvgHighlightsTheTraceOfAFinding) {
   const std::string file = " tests/fixtures/findings/dead-rule/dead-action.yaml";
   const Outcome dot = run("graph --trace stalemate/step:main.play" + file);
   ASSERT_EQ(dot.code, 0) << dot.err;
-  EXPECT_NE(dot.out.find("turn_start -> \"main.play\" [color=red, fontcolor=red, penwidth=2.5];"),
+  // Each edge says which moves take it (numbered as in the transcript);
+  // the moves made inside the step, and the finding, are on the step.
+  EXPECT_NE(dot.out.find("turn_start -> \"main.play\" [label=\"moves 1, 4, 7, 10\", color=red, "
+                         "fontcolor=red, penwidth=2.5];"),
             std::string::npos)
       << dot.out;
-  EXPECT_NE(dot.out.find("\"main.play\" -> turn_end [color=red, fontcolor=red, penwidth=2.5];"),
+  EXPECT_NE(dot.out.find("\"main.play\" -> turn_end [label=\"moves 4, 7, 10\", color=red, "
+                         "fontcolor=red, penwidth=2.5];"),
+            std::string::npos)
+      << dot.out;
+  EXPECT_NE(dot.out.find("[label=\"play\\n[window: main · priority]\\nmoves 2, 3, 5, 6, 8, "
+                         "9\\nfinding here\", shape=box3d, "),
             std::string::npos)
       << dot.out;
   const Outcome plain = run("graph" + file);

@@ -2,6 +2,7 @@
 // run it and collect its exit code and output, or signal it while it runs.
 #pragma once
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -10,7 +11,10 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
+#include <fcntl.h>
+#include <pty.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -75,6 +79,50 @@ inline Outcome run_in(const std::filesystem::path& cwd, const std::string& args)
 }
 inline Outcome run(const std::string& args) {
   return run_command(std::string(LOOPHOLE_BINARY) + " " + args);
+}
+
+// Runs loophole with its stdout on a pseudo-terminal, as in a designer's
+// terminal, with `env` ("NAME=VALUE") added to its environment; stderr goes
+// to the terminal too when `stderr_too`, else to /dev/null. Returns what the
+// terminal showed.
+inline std::string run_on_terminal(std::vector<std::string> args,
+                                   const std::vector<std::string>& env = {},
+                                   bool stderr_too = false) {
+  args.insert(args.begin(), LOOPHOLE_BINARY);
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int master = -1;
+  const pid_t pid = forkpty(&master, nullptr, nullptr, nullptr);
+  if (pid < 0) return "forkpty failed";
+  if (pid == 0) {
+    for (const auto& e : env) {
+      const auto eq = e.find('=');
+      ::setenv(e.substr(0, eq).c_str(), e.substr(eq + 1).c_str(), 1);
+    }
+    if (!stderr_too) {
+      const int null = open("/dev/null", O_WRONLY);
+      dup2(null, STDERR_FILENO);
+    }
+    execv(LOOPHOLE_BINARY, argv.data());
+    _exit(127);
+  }
+  std::string out;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = read(master, buf, sizeof buf);
+    if (n > 0) {
+      out.append(buf, static_cast<std::size_t>(n));
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      break;  // EIO once the child closed the terminal
+    }
+  }
+  close(master);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return out;
 }
 
 // Whether process `pid` catches SIGINT, from the SigCgt mask in /proc; waits

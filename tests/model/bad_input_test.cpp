@@ -80,16 +80,19 @@ TEST(BadInput, SharedDeclarationsLoad) {
 
 TEST(BadInput, MalformedYamlUnclosedFlowList) {
   EXPECT_FIRST(load_text("loophole: 1\ngame: t\nspeeds: [1, 2\nturn: x\n"),
-               "malformed YAML: end of sequence flow not found", "4:5");
+               "malformed YAML: a '[' list is not closed with ']'", "4:5");
 }
 
 TEST(BadInput, MalformedYamlIllegalMapValue) {
-  EXPECT_FIRST(load_text("loophole: 1\ngame: t: u\n"), "malformed YAML: illegal map value", "2:8");
+  EXPECT_FIRST(load_text("loophole: 1\ngame: t: u\n"),
+               "malformed YAML: unexpected ':' (a value that holds ': ' must be quoted)", "2:8");
 }
 
 TEST(BadInput, MalformedYamlBadIndentation) {
   EXPECT_FIRST(load_text("loophole: 1\nkinds:\n  a: {copies: 1}\n b: 2\n"),
-               "malformed YAML: end of map not found", "4:2");
+               "malformed YAML: this line does not line up with the keys of the map above "
+               "it; check its indentation",
+               "4:2");
 }
 
 TEST(BadInput, UnknownTopLevelKeyWithSuggestion) {
@@ -230,7 +233,17 @@ TEST(BadInput, UnknownParamOverride) {
 TEST(BadInput, UnknownParamOverrideWithoutParams) {
   LoadOptions options;
   options.param_overrides["deck"] = 5;
-  EXPECT_FIRST(load_text(with_turn(""), options), "unknown param 'deck' (from --param)", "1:1");
+  EXPECT_FIRST(load_text(with_turn(""), options),
+               "unknown param 'deck' (from --param); the ruleset declares no params", "1:1");
+}
+
+TEST(BadInput, UnknownParamOverrideListsTheValidOnes) {
+  LoadOptions options;
+  options.param_overrides["nope"] = 1;
+  EXPECT_FIRST(load_text(with_turn("params:\n  deck: {default: 8, min: 1, max: 40}\n"
+                                   "  hand: {default: 3}\n"),
+                         options),
+               "unknown param 'nope' (from --param); valid params are 'deck', 'hand'", "3:1");
 }
 
 TEST(BadInput, ParamDefaultOutOfItsRange) {

@@ -333,6 +333,36 @@ TEST(PhaseGraphDot, HighlightsATracePathInBoldRed) {
   EXPECT_EQ(dot, to_dot(game, build_phase_graph(game), options));  // deterministic
 }
 
+TEST(PhaseGraphDot, DetailShowsEachStepsRulesAndTheEnds) {
+  const Game game = load_turn(
+      "state:\n  coins: {type: int, range: [0, 5]}\n"
+      "windows:\n  shop: {active: {}}\n"
+      "actions:\n  - name: buy\n    who: active\n    effect: \"coins -= 0\"\n"
+      "triggers:\n  - name: income\n    on: begin_phase(main)\n    optional: true\n"
+      "    do: \"coins := min(5, coins + 1)\"\n"
+      "end:\n  - name: rich\n    win: each\n    when: \"coins == 5\"\n",
+      "    - name: main\n      steps:\n        - name: earn\n          do: \"coins += 1\"\n"
+      "        - name: spend\n          window: shop\n");
+  DotOptions options;
+  options.detail = true;
+  const std::string dot = to_dot(game, build_phase_graph(game), options);
+  const auto has = [&](const std::string& line) { return dot.find(line) != std::string::npos; };
+  EXPECT_TRUE(
+      has("\"main.earn\" [label=\"earn\\ndo: set coins\\ntrigger: income (when phase "
+          "begins, optional)\", shape=box];"))
+      << dot;
+  EXPECT_TRUE(
+      has("\"main.spend\" [label=\"spend\\n[window: shop · priority]\\nactions: buy\", "
+          "shape=box3d];"))
+      << dot;
+  EXPECT_TRUE(
+      has("end_conditions [label=\"end conditions (checked after every move):\\na player "
+          "wins by 'rich' (line "))
+      << dot;
+  // Without --detail, none of it.
+  EXPECT_FALSE(to_dot(game, build_phase_graph(game), {}).find("do:") != std::string::npos);
+}
+
 TEST(PhaseGraphDot, ConstantAndUnreachableShapesAreMarked) {
   const Game game = load_turn("",
                               "    - name: a\n      steps:\n"

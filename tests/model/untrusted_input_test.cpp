@@ -104,11 +104,13 @@ TEST_F(Untrusted, IncludeThatIsNotYamlIsNotQuoted) {
   const std::string main = main_including("env.txt");
   const Loaded l = load_path(main);
   ASSERT_EQ(l.diags.size(), 1U) << l.rendered;
-  EXPECT_EQ(l.first().message, "malformed YAML: illegal map value");
+  EXPECT_EQ(l.first().message,
+            "malformed YAML: unexpected ':' (a value that holds ': ' must be quoted)");
   EXPECT_EQ(l.first().where.file, (dir_ / "rules/env.txt").string());
   EXPECT_EQ(at(l.first()), "1:5");
-  EXPECT_EQ(l.rendered,
-            (dir_ / "rules/env.txt").string() + ":1:5: error: malformed YAML: illegal map value\n");
+  EXPECT_EQ(l.rendered, (dir_ / "rules/env.txt").string() +
+                            ":1:5: error: malformed YAML: unexpected ':' (a value that holds "
+                            "': ' must be quoted)\n");
 }
 
 TEST_F(Untrusted, IncludeThatIsNotARulesetIsNotQuoted) {

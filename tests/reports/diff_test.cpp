@@ -55,6 +55,11 @@ TEST(Diff, AnEditThatAddsADeadlock) {
             "findings added (1):\n"
             "  tests/fixtures/diff/adds-deadlock/new.yaml:13:19: error: deadlock: in 'combat · "
             "fight', P1 holds priority and can neither act nor pass [deadlock/step:combat.fight]\n"
+            // The added finding's transcript, as check prints it.
+            "    trace (2 moves, shortest):\n"
+            "      after setup: no cards or variables\n"
+            "        1  T1 P1  combat · fight   start at combat · fight\n"
+            "        2  T1 P1  combat · fight   P1 plays 'strike' (speed 1)\n"
             "findings removed (1):\n"
             "  tests/fixtures/diff/adds-deadlock/old.yaml:11:17: warning: stalemate: from 'combat "
             "· fight' the game can go on forever: no sequence of moves ends it "
@@ -106,6 +111,24 @@ TEST(Diff, AnEditThatMakesAWinUnreachable) {
   EXPECT_EQ(back.became_reachable, (std::vector<std::string>{"end:points/P1", "end:points/P2"}));
   EXPECT_TRUE(back.added.empty());
   EXPECT_FALSE(adds_findings(back, properties::Severity::note));
+}
+
+// Size changes are grouped in thousands like every other count.
+TEST(Diff, SizeChangesAreGroupedInThousands) {
+  RulesetReport before, after;
+  before.file = "old.yaml";
+  after.file = "new.yaml";
+  before.statistics.emplace();
+  after.statistics.emplace();
+  before.statistics->states = 300000;
+  after.statistics->states = 497;
+  before.statistics->transitions = 1000;
+  after.statistics->transitions = 1235678;
+  const auto text = render_diff_text(diff_rulesets(before, after));
+  EXPECT_NE(text.find("states 300,000 -> 497 (-299,503)  transitions 1,000 -> 1,235,678 "
+                      "(+1,234,678)\n"),
+            std::string::npos)
+      << text;
 }
 
 }  // namespace

@@ -10,6 +10,12 @@
 
 namespace loophole::smt {
 
+std::string z3_version() {
+  unsigned major = 0, minor = 0, build = 0, revision = 0;
+  Z3_get_version(&major, &minor, &build, &revision);
+  return fmt::format("{}.{}.{}", major, minor, build);
+}
+
 std::string Unsupported::message() const {
   if (!where.known()) return "unsupported in the smt engine: " + construct;
   return fmt::format("{}:{}:{}: unsupported in the smt engine: {}", where.file, where.line,

@@ -256,6 +256,9 @@ struct LoadOptions {
   std::map<std::string, std::int64_t> param_overrides;  // --param NAME=V
   std::optional<int> players;                           // --players N
   SourceSpan override_origin;  // where overrides came from ("<command line>")
+  // Where a param override was written when it was not on the command line
+  // (a `params:` entry of loophole.yaml): its errors are reported there.
+  std::map<std::string, SourceSpan> param_origins;
   // Directories includes may also come from (--include-root, the project
   // file's directory), besides the ruleset's own directory tree.
   std::vector<std::string> include_roots;

@@ -7,7 +7,10 @@
 // kept as guarded edges labelled with the condition as written.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -86,6 +89,19 @@ struct DotOptions {
   // Ids that name no vertex or edge are ignored.
   std::vector<int> highlight_steps;
   std::vector<std::pair<int, int>> highlight_edges;
+  // Move numbers of the trace (1 = its first move), as the transcripts
+  // number them: on the highlighted edges the moves take ("moves 2, 5-7"),
+  // keyed like highlight_edges, and on the steps moves are made at without
+  // leaving them. reports::trace_dot_options fills all of these from a
+  // finding.
+  std::map<std::pair<int, int>, std::vector<std::size_t>> edge_moves;
+  std::map<int, std::vector<std::size_t>> step_moves;
+  // The step where the finding happens: filled, with "finding here".
+  std::optional<int> marked_step;
+  // Each step with its `do`, the actions of its window and the triggers of
+  // its events, and a note with the end conditions (checked after every
+  // move, so they belong to no one step).
+  bool detail = false;
 };
 
 // Deterministic DOT: one cluster per phase, steps in order, edges in vertex

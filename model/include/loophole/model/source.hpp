@@ -75,7 +75,11 @@ class SourceManager {
   // read (see ReadFailure), and then failure() says why. The file is opened
   // without blocking (a FIFO with no writer) and checked on the descriptor.
   const std::string* load(const std::string& path);
-  // Why the last load() that returned nullptr failed.
+  // The whole of an already open stream (standard input: `check -`), read
+  // into memory with the same bound and UTF-8 check and kept as the regular
+  // in-memory source `name`; nullptr and failure() as for load().
+  const std::string* load_stream(int fd, const std::string& name);
+  // Why the last load() or load_stream() that returned nullptr failed.
   [[nodiscard]] const ReadFailure& failure() const { return failure_; }
   // For in-memory rulesets (tests); quotable until set_quotable() says otherwise.
   void add(const std::string& path, std::string text);
@@ -94,6 +98,8 @@ class SourceManager {
   };
   std::vector<std::unique_ptr<File>> files_;
   [[nodiscard]] const File* find(const std::string& path) const;
+  const std::string* read_and_keep(int fd, const std::string& path);
+  static std::string too_large_message();
   File& keep(const std::string& path, std::string text, bool quotable);
 };
 

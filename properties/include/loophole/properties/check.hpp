@@ -9,7 +9,9 @@
 
 #include <atomic>
 #include <cstddef>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -59,7 +61,15 @@ struct CheckResult {
 // check_all that stops soon after `interrupt` is set (e.g. by SIGINT), with
 // the analyses run side by side on up to `threads` threads (the findings
 // are the same for every count).
+//
+// `progress`, when set, is called (from any of the threads, one call at a
+// time) before the shared pass and as each analysis starts and ends: the
+// name of one that is running ("" when none is), how many have finished,
+// and how many were selected. For the CLI's progress line.
+using AnalysisProgress =
+    std::function<void(std::string_view running, std::size_t done, std::size_t total)>;
 CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection& selection,
-                       const std::atomic<bool>* interrupt, int threads = 1);
+                       const std::atomic<bool>* interrupt, int threads = 1,
+                       const AnalysisProgress& progress = {});
 
 }  // namespace loophole::properties

@@ -29,6 +29,8 @@ RulesetDiff diff_rulesets(const RulesetReport& before, const RulesetReport& afte
 // Whether the edit introduces a violated finding at or above `threshold`.
 bool adds_findings(const RulesetDiff& d, properties::Severity threshold);
 
+// Each added finding with its details and transcript (as `check` prints
+// them); a removed one by its line only.
 std::string render_diff_text(const RulesetDiff& d);
 std::string render_diff_json(const RulesetDiff& d);  // schema: docs/cli.md, `loophole diff`
 

@@ -24,6 +24,9 @@
 
 namespace loophole::smt {
 
+// The version of the Z3 library linked in ("4.8.12"), for `loophole --version`.
+std::string z3_version();
+
 struct Options {
   int depth = 20;            // BMC: states up to `depth` moves from an initial state
   int max_k = 6;             // k-induction: the largest k tried
