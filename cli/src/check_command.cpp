@@ -29,6 +29,7 @@
 #include "loophole/properties/structural.hpp"
 #include "loophole/reports/graphviz.hpp"
 #include "loophole/reports/report.hpp"
+#include "loophole/reports/trace_graph.hpp"
 
 #include "analyze.hpp"
 #include "command_line.hpp"
@@ -49,19 +50,34 @@ properties::Severity severity_of(const std::string& s) {
   return properties::Severity::error;
 }
 
-// The HTML report shows each ruleset's phase graph; without `dot` it is
-// written without them (and says so on stderr).
+// The HTML report shows each ruleset's phase graph, and under each of the
+// first max_path_graphs findings with a trace its path on that graph
+// (reports::trace_dot_options, as `graph --trace` draws it); without `dot`
+// it is written without them (and says so on stderr).
+constexpr std::size_t max_path_graphs = 25;  // per ruleset: one `dot` run each
+
 void add_phase_graphs(const reports::Report& report, reports::RenderOptions& render) {
   for (const auto& rs : report.rulesets) {
     if (rs.model == nullptr || render.svg.count(rs.file) != 0) continue;
-    const auto dot = model::to_dot(*rs.model, model::build_phase_graph(*rs.model), {});
+    const auto graph = model::build_phase_graph(*rs.model);
     std::string error;
-    auto svg = reports::dot_to_svg(dot, error);
+    auto svg = reports::dot_to_svg(model::to_dot(*rs.model, graph, {}), error);
     if (!svg) {
       std::cerr << "loophole: warning: no phase graph in the HTML report: " << error << "\n";
       return;
     }
     render.svg[rs.file] = std::move(*svg);
+    const auto ids = reports::finding_ids(rs);
+    std::size_t drawn = 0;
+    for (std::size_t i = 0; i < rs.findings.size() && drawn < max_path_graphs; ++i) {
+      const auto& f = rs.findings[i];
+      if (!f.trace || f.trace->steps.empty()) continue;
+      auto path = reports::dot_to_svg(
+          model::to_dot(*rs.model, graph, reports::trace_dot_options(*rs.model, f)), error);
+      if (!path) continue;
+      render.path_svg[reports::path_key(rs.file, ids[i])] = std::move(*path);
+      ++drawn;
+    }
   }
 }
 

@@ -17,6 +17,8 @@
 
 namespace loophole::reports {
 
+std::string path_key(const std::string& file, const std::string& id) { return file + "\n" + id; }
+
 std::vector<std::string> finding_ids(const RulesetReport& rs) {
   std::vector<std::string> ids;
   std::map<std::string, int> seen;

@@ -110,7 +110,8 @@ void render_trace(std::string& out, const RulesetReport& rs, const checker::Trac
 
 void render_finding(std::string& out, const RulesetReport& rs, const properties::Finding& f,
                     const std::string& id, const std::string& merged, std::size_t ordinal,
-                    const model::SourceManager& sources, std::size_t max_lines) {
+                    const model::SourceManager& sources, const RenderOptions& options) {
+  const std::size_t max_lines = options.text.max_trace_lines;
   const auto accepted = rs.accepted.find(id);
   const std::string sev(properties::to_string(f.severity));
   out +=
@@ -139,6 +140,14 @@ void render_finding(std::string& out, const RulesetReport& rs, const properties:
   }
   if (!merged.empty()) out += fmt::format("<p class=\"identical\">{}</p>\n", xml_escape(merged));
   if (f.trace) render_trace(out, rs, *f.trace, max_lines);
+  // The path on the phase graph, closed like the ruleset's graph.
+  const auto path = options.path_svg.find(path_key(rs.file, id));
+  if (path != options.path_svg.end()) {
+    out += fmt::format(
+        "<details class=\"path\"><summary>the path in the phase graph</summary>\n<figure "
+        "class=\"graph path\">\n{}</figure>\n</details>\n",
+        strip_svg_prologue(path->second));
+  }
   out += "</section>\n";
 }
 
@@ -200,7 +209,7 @@ std::string render_html(const Report& report, const model::SourceManager& source
     for (std::size_t i = 0; i < rs.findings.size(); ++i) {
       if (same[i] != i) continue;  // shown once, with the first of its group
       render_finding(out, rs, rs.findings[i], ids[i], detail::identical_note(same, ids, i),
-                     ++ordinal, sources, options.text.max_trace_lines);
+                     ++ordinal, sources, options);
     }
     // The graph after the findings, closed: a designer opens the report for
     // the findings, and a 14-step turn's graph fills a screen.

@@ -6,7 +6,11 @@ built (not on the bytes loophole wrote), what a designer sees first:
   graph, and the graph is inside a <details class="graph"> that is closed
   (no `open` attribute), so it does not fill the first screen;
 - the finding's transcript starts with the state after setup (p.start) and
-  its last move is marked (li.last): the end of a trace is never dropped.
+  its last move is marked (li.last): the end of a trace is never dropped;
+- the first finding holds its path on the phase graph (details.path,
+  closed), drawn by Graphviz: the path's steps and edges painted, the edges
+  numbered by move ("move 1") and the finding's step marked ("finding
+  here").
 
 The report is a real one: `loophole check --format html` on a fixture, with
 the phase graph Graphviz drew. Without Chromium (scripts/setup installs it)
@@ -36,6 +40,11 @@ class Order(HTMLParser):
         self.open_details = []  # classes of the <details> we are inside
         self.start = False
         self.last_move = False
+        self.sections = 0  # depth inside the first finding's <section>
+        self.path = None  # attributes of the first finding's details.path
+        self.in_path = 0  # depth of <details class="path"> we are inside
+        self.path_text = []  # the text drawn in its svg
+        self.path_painted = False  # an svg element stroked in the highlight color
 
     def handle_starttag(self, tag, attrs):
         self.position += 1
@@ -43,6 +52,16 @@ class Order(HTMLParser):
         classes = (a.get("class") or "").split()
         if tag == "section" and "finding" in classes and self.first_finding is None:
             self.first_finding = self.position
+            self.sections = 1
+        elif tag == "section" and self.sections > 0:
+            self.sections += 1
+        if tag == "details" and "path" in classes and self.sections > 0 and self.path is None:
+            self.path = a
+            self.in_path = 1
+        elif tag == "details" and self.in_path > 0:
+            self.in_path += 1
+        if self.in_path > 0 and a.get("stroke") == "red":
+            self.path_painted = True
         if tag == "details":
             self.open_details.append(classes)
             if "graph" in classes and self.graph is None:
@@ -57,6 +76,14 @@ class Order(HTMLParser):
     def handle_endtag(self, tag):
         if tag == "details" and self.open_details:
             self.open_details.pop()
+        if tag == "details" and self.in_path > 0:
+            self.in_path -= 1
+        if tag == "section" and self.sections > 0:
+            self.sections -= 1
+
+    def handle_data(self, data):
+        if self.in_path > 0 and data.strip():
+            self.path_text.append(data.strip())
 
 
 def main():
@@ -102,10 +129,21 @@ def main():
         errors.append("no transcript starts with the state after setup (p.start)")
     if not order.last_move:
         errors.append("no transcript shows its last move (li.last)")
+    if order.path is None:
+        errors.append("the first finding has no path on the phase graph (details.path)")
+    else:
+        if "open" in order.path:
+            errors.append("the path's <details> is open")
+        if "finding here" not in order.path_text:
+            errors.append(f"the path does not mark the finding's step: {order.path_text}")
+        if not any(t.startswith("move") for t in order.path_text):
+            errors.append(f"the path's edges are not numbered by move: {order.path_text}")
+        if not order.path_painted:
+            errors.append("no element of the path is painted (stroke=red)")
     for e in errors:
         print(f"{FIXTURE}: {e}")
     if not errors:
-        print("ok: the first finding comes before the collapsed phase graph")
+        print("ok: the first finding comes before the collapsed phase graph, with its path")
     return 1 if errors else 0
 
 

@@ -88,7 +88,14 @@ struct RenderOptions {
   // HTML: the phase graph of each ruleset as SVG (by file), made by the caller
   // (see graphviz.hpp); a ruleset without one gets no graph.
   std::map<std::string, std::string> svg;
+  // HTML: a finding's path drawn on its ruleset's phase graph (the steps
+  // and edges its trace takes, numbered by move, its step marked), as SVG
+  // by path_key(file, id); a finding without one gets none.
+  std::map<std::string, std::string> path_svg;
 };
+
+// The key of RenderOptions::path_svg for finding `id` of ruleset `file`.
+[[nodiscard]] std::string path_key(const std::string& file, const std::string& id);
 
 // Every renderer is a pure function of the report (and the source text).
 std::string render_json(const Report& report, const RenderOptions& options);
