@@ -73,6 +73,23 @@ inline Outcome run_command(const std::string& cmd) {
   return r;
 }
 
+// Sends `sig` to process `pid` and waits for it: its exit code (or 128 +
+// the signal that ended it) and the seconds from the signal to its end.
+struct Ended {
+  int code = -1;
+  double seconds = 0;
+};
+inline Ended signal_and_wait(pid_t pid, int sig) {
+  const auto sent = std::chrono::steady_clock::now();
+  ::kill(pid, sig);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  Ended e;
+  e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+  e.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return e;
+}
+
 // Runs `loophole ARGS` in directory cwd, or in the current one.
 inline Outcome run_in(const std::filesystem::path& cwd, const std::string& args) {
   return run_command("cd '" + cwd.string() + "' && " + std::string(LOOPHOLE_BINARY) + " " + args);
