@@ -12,6 +12,9 @@ namespace loophole::properties::detail {
 
 void find_deadlocks(const Context& cx, std::vector<Finding>& out);
 void find_response_loops(const Context& cx, std::vector<Finding>& out);  // and unbounded chains
+void find_unbounded_chains(const Context& cx, std::vector<Finding>& out);
+void find_turn_loops(const Context& cx, std::vector<Finding>& out);
+void find_ties(const Context& cx, std::vector<Finding>& out);
 void find_stalemates(const Context& cx, std::vector<Finding>& out);
 void find_unreachable_wins(const Context& cx, std::vector<Finding>& out);
 void find_rule_gaps(const Context& cx, std::vector<Finding>& out);

@@ -21,10 +21,11 @@ namespace loophole::properties {
 CheckSelection CheckSelection::only(Kind k) {
   CheckSelection s;
   s.deadlocks = k == Kind::deadlock;
-  s.response_loops = k == Kind::response_loop || k == Kind::unbounded_chain;
+  s.response_loops =
+      k == Kind::response_loop || k == Kind::unbounded_chain || k == Kind::turn_loop;
   s.stalemates = k == Kind::stalemate;
   s.unreachable_wins = k == Kind::unreachable_win;
-  s.rule_gaps = k == Kind::rule_gap;
+  s.rule_gaps = k == Kind::rule_gap || k == Kind::tie;
   s.dead_rules = k == Kind::dead_rule;
   s.user_properties = k == Kind::property_violation;
   return s;
@@ -48,9 +49,11 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
   } parts[] = {
       {selection.deadlocks, "deadlocks", detail::find_deadlocks},
       {selection.response_loops, "response loops", detail::find_response_loops},
+      {selection.response_loops, "turn loops", detail::find_turn_loops},
       {selection.stalemates, "stalemates", detail::find_stalemates},
       {selection.unreachable_wins, "unreachable wins", detail::find_unreachable_wins},
       {selection.rule_gaps, "rule gaps", detail::find_rule_gaps},
+      {selection.rule_gaps, "ties", detail::find_ties},
       {selection.dead_rules, "dead rules", detail::find_dead_rules},
       {selection.user_properties, "user properties", detail::check_user_properties},
   };
@@ -69,7 +72,7 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
   // first; on one, they run in the order above (so an interruption cuts off
   // a tail of it).
   if (threads <= 0) threads = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
-  constexpr std::array<std::size_t, count> by_cost = {6, 1, 2, 5, 3, 0, 4};
+  constexpr std::array<std::size_t, count> by_cost = {8, 1, 3, 2, 7, 4, 0, 5, 6};
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
     for (std::size_t k; (k = next.fetch_add(1)) < count;) {

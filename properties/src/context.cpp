@@ -36,9 +36,9 @@ Context::Context(const checker::ExploredGraph& explored, const CheckSelection& c
   std::vector<Edge> out;
   // (Only the control fields: unpacking every field of every state cost as
   // much again as the rest of this pass.)
-  const std::array<int, 6> control = {layout.over,  layout.gap,    layout.step,
-                                      layout.stage, layout.active, layout.window_holder};
-  std::array<std::int32_t, 6> c{};
+  const std::array<int, 7> control = {layout.over,   layout.gap,           layout.step, layout.stage,
+                                      layout.active, layout.window_holder, layout.turn};
+  std::array<std::int32_t, 7> c{};
   for (StateId v = 0; v < n; ++v) {
     if (interrupted()) break;  // every analysis sees the flag and stops too
     graph.edges_into(v, out);
@@ -50,6 +50,7 @@ Context::Context(const checker::ExploredGraph& explored, const CheckSelection& c
     p.step = c[2];
     p.stage = static_cast<std::int8_t>(c[3]);
     p.active = static_cast<std::int8_t>(c[4]);
+    p.turn = static_cast<std::int8_t>(c[6]);
     if (p.stage == static_cast<std::int8_t>(checker::Stage::window)) {
       p.holder = static_cast<std::int8_t>(c[5]);
     }

@@ -24,6 +24,10 @@ std::string_view to_string(Kind k) {
       return "property-violation";
     case Kind::structure:
       return "structure";
+    case Kind::tie:
+      return "tie";
+    case Kind::turn_loop:
+      return "turn-loop";
   }
   return "unknown-kind";
 }

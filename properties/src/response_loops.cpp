@@ -6,7 +6,7 @@
 // choices on it. Components that repeat the same actions under the same
 // class are one finding, and one that needs several players (or nature) is
 // folded into a loop of the same rules that one player controls. A chain that instead grows until
-// the stack is full ends in a stack-overflow gap state, reported here as an unbounded chain.
+// the stack is full ends in a stack-overflow gap state: unbounded_chains.cpp.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -207,36 +207,11 @@ void find_loops(const Context& cx, std::vector<Finding>& out) {
   }
 }
 
-void find_unbounded_chains(const Context& cx, std::vector<Finding>& out) {
-  const auto& gaps = cx.semantics.gaps();
-  std::map<int, StateId> first;  // gap site -> earliest state
-  for (StateId v = 0; v < cx.size(); ++v) {
-    if (cx.interrupted()) return;
-    const Point& p = cx.points[v];
-    if (p.over != 2 || p.gap <= 0 || static_cast<std::size_t>(p.gap) > gaps.size()) continue;
-    if (gaps[p.gap - 1].kind != checker::GapSite::Kind::stack_overflow) continue;
-    auto [it, fresh] = first.try_emplace(p.gap, v);
-    if (!fresh && cx.earlier(v, it->second)) it->second = v;
-  }
-  for (const auto& [gap, v] : first) {
-    const checker::GapSite& site = gaps[gap - 1];
-    Finding f = cx.finding(Kind::unbounded_chain, Severity::error);
-    f.rule = site.rule;
-    f.where = site.where;
-    f.message =
-        fmt::format("response chain can grow until the stack holds {} entries (scope.stack)",
-                    cx.game.scope.stack);
-    if (!site.message.empty()) f.details.push_back(site.message);
-    f.trace = cx.trace(v);
-    out.push_back(std::move(f));
-  }
-}
-
 }  // namespace
 
 void find_response_loops(const Context& cx, std::vector<Finding>& out) {
   find_loops(cx, out);
-  find_unbounded_chains(cx, out);
+  find_unbounded_chains(cx, out);  // unbounded_chains.cpp
 }
 
 }  // namespace loophole::properties::detail

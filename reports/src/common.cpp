@@ -196,6 +196,11 @@ std::string kind_description(properties::Kind k) {
     case properties::Kind::structure:
       return "The turn structure itself is broken: a step nothing leads to, a step that never "
              "lets go, a turn that never passes on.";
+    case properties::Kind::tie:
+      return "Several end conditions hold at once and the rules do not say who wins: the first "
+             "declared silently decides.";
+    case properties::Kind::turn_loop:
+      return "Steps can be entered again and again without the turn ever moving on.";
   }
   return "";
 }

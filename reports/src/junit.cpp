@@ -49,6 +49,7 @@ bool cut_short(const RulesetReport& rs, const std::string& name) {
     const bool hit =
         (a == "deadlocks" && name == "deadlock") ||
         (a == "response loops" && (name == "response-loop" || name == "unbounded-chain")) ||
+        (a == "turn loops" && name == "turn-loop") || (a == "ties" && name == "tie") ||
         (a == "stalemates" && name == "stalemate") ||
         (a == "unreachable wins" && name == "unreachable-win") ||
         (a == "rule gaps" && name == "rule-gap") || (a == "dead rules" && name == "dead-rule") ||

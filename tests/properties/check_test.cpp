@@ -236,6 +236,10 @@ std::string analysis_of(Kind k) {
       return "dead rules";
     case Kind::property_violation:
       return "user properties";
+    case Kind::tie:
+      return "ties";
+    case Kind::turn_loop:
+      return "turn loops";
     case Kind::structure:
       break;
   }
@@ -250,8 +254,9 @@ TEST(RunChecks, InterruptedBeforeStartRunsNothing) {
   const auto result = run_checks(graph, CheckSelection{}, &stop);
   EXPECT_TRUE(result.findings.empty());
   EXPECT_EQ(
-      (std::vector<std::string>{"deadlocks", "response loops", "stalemates", "unreachable wins",
-                                "rule gaps", "dead rules", "user properties"}),
+      (std::vector<std::string>{"deadlocks", "response loops", "turn loops", "stalemates",
+                                "unreachable wins", "rule gaps", "ties", "dead rules",
+                                "user properties"}),
       result.not_run);
   auto only = CheckSelection::only(Kind::dead_rule);
   EXPECT_EQ(std::vector<std::string>{"dead rules"}, run_checks(graph, only, &stop).not_run);
@@ -261,9 +266,9 @@ TEST(RunChecks, InterruptedBeforeStartRunsNothing) {
 // before the flag keep exactly the findings an uninterrupted run gives them;
 // the one it cut short and all later ones report nothing and are named.
 TEST(RunChecks, InterruptionKeepsOnlyFinishedAnalyses) {
-  const std::vector<std::string> order{"deadlocks",        "response loops", "stalemates",
-                                       "unreachable wins", "rule gaps",      "dead rules",
-                                       "user properties"};
+  const std::vector<std::string> order{
+      "deadlocks", "response loops", "turn loops", "stalemates",     "unreachable wins",
+      "rule gaps", "ties",           "dead rules", "user properties"};
   for (const char* file : {"response-loop/ward-duel.yaml", "dead-rule/dead-action.yaml",
                            "property-violation/hand-limit.yaml"}) {
     SCOPED_TRACE(file);

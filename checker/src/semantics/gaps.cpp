@@ -396,7 +396,7 @@ void collect_gaps(const model::Game& game, const std::vector<bool>& window_used,
       gaps.push_site[i] =
           c.add(rule, a.where,
                 "'" + a.name + "' pushed onto a full stack (scope stack = " +
-                    std::to_string(game.scope.stack) + "): an unbounded response chain",
+                    std::to_string(game.scope.stack) + ")",
                 Kind::stack_overflow);
     }
   }

@@ -24,6 +24,8 @@ enum class Kind : std::uint8_t {
   dead_rule,
   property_violation,
   structure,  // phase/step graph problems found without exploring
+  tie,        // several end conditions hold at once and name no single winner
+  turn_loop,  // a cycle that re-enters steps without the turn moving on
 };
 
 enum class Severity : std::uint8_t { note, warning, error };
