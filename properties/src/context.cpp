@@ -36,8 +36,9 @@ Context::Context(const checker::ExploredGraph& explored, const CheckSelection& c
   std::vector<Edge> out;
   // (Only the control fields: unpacking every field of every state cost as
   // much again as the rest of this pass.)
-  const std::array<int, 7> control = {layout.over,   layout.gap,           layout.step, layout.stage,
-                                      layout.active, layout.window_holder, layout.turn};
+  const std::array<int, 7> control = {layout.over,  layout.gap,    layout.step,
+                                      layout.stage, layout.active, layout.window_holder,
+                                      layout.turn};
   std::array<std::int32_t, 7> c{};
   for (StateId v = 0; v < n; ++v) {
     if (interrupted()) break;  // every analysis sees the flag and stops too

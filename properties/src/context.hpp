@@ -26,7 +26,7 @@ struct Point {
   std::int8_t over = 0;   // 0 running, 1 game over, 2 rule gap
   std::int8_t stage = 0;  // checker::Stage
   std::int8_t active = 0;
-  std::int8_t turn = 0;  // turn_number (saturating at scope.turns)
+  std::int8_t turn = 0;     // turn_number (saturating at scope.turns)
   std::int8_t holder = -1;  // the player to move in an open window, else -1
 };
 

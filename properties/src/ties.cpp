@@ -63,8 +63,8 @@ void find_ties(const Context& cx, std::vector<Finding>& out) {
       all += outcome(conditions[pairs[i].first], pairs[i].second);
     }
     f.message = fmt::format("{} hold at once and the rules do not say who wins", all);
-    f.details.push_back(fmt::format("the first in declaration order decides: {}",
-                                    outcome(conditions[c0], p0)));
+    f.details.push_back(
+        fmt::format("the first in declaration order decides: {}", outcome(conditions[c0], p0)));
     f.trace = cx.trace(v);
     out.push_back(std::move(f));
   }

@@ -51,8 +51,8 @@ void find_turn_loops(const Context& cx, std::vector<Finding>& out) {
   const auto same_turn = [&](StateId from, const Edge& e) {
     const Point& a = cx.points[from];
     const Point& b = cx.points[e.to];
-    return a.over == 0 && b.over == 0 && a.active == b.active && a.turn == b.turn &&
-           a.step >= 0 && b.step >= 0;
+    return a.over == 0 && b.over == 0 && a.active == b.active && a.turn == b.turn && a.step >= 0 &&
+           b.step >= 0;
   };
   const EdgePredicate keep = same_turn;
   const EdgePredicate enters = [](StateId, const Edge& e) { return e.progress; };
@@ -99,12 +99,12 @@ void find_turn_loops(const Context& cx, std::vector<Finding>& out) {
     f.rule = cx.step_rule(loop.step);
     f.where = loop.step >= 0 ? cx.game.steps[loop.step].where : cx.game.where;
     const bool stall = can_end[loop.entry] && loop.choice.loop != LoopClass::mandatory;
-    f.message =
-        stall ? fmt::format("'{}' can be re-entered forever while the game could still end: the "
+    f.message = stall ? fmt::format(
+                            "'{}' can be re-entered forever while the game could still end: the "
                             "turn never moves on (a stall)",
                             cx.step_label(loop.step))
-              : fmt::format("'{}' is re-entered forever: the turn never moves on",
-                            cx.step_label(loop.step));
+                      : fmt::format("'{}' is re-entered forever: the turn never moves on",
+                                    cx.step_label(loop.step));
     f.details.push_back(fmt::format("the cycle has {} move{}; {}", loop.cycle.size(),
                                     loop.cycle.size() == 1 ? "" : "s", who_detail(loop.choice)));
     if (const auto n = places.at(key); n > 1) {

@@ -69,8 +69,7 @@ void find_unbounded_chains(const Context& cx, std::vector<Finding>& out) {
     overflows[p.gap].push_back(v);
   }
   for (auto& [gap, states] : overflows) {
-    std::sort(states.begin(), states.end(),
-              [&](StateId a, StateId b) { return cx.earlier(a, b); });
+    std::sort(states.begin(), states.end(), [&](StateId a, StateId b) { return cx.earlier(a, b); });
     const checker::GapSite& site = gaps[gap - 1];
     Repeat r;
     bool repeats = false;
@@ -99,9 +98,10 @@ void find_unbounded_chains(const Context& cx, std::vector<Finding>& out) {
           "raise scope.stack to see whether it ends",
           cx.game.scope.stack);
       if (examined < states.size()) {
-        f.details.push_back(fmt::format("the chains of the {} shallowest of {} overflow states were "
-                                        "read back; none repeats",
-                                        examined, states.size()));
+        f.details.push_back(
+            fmt::format("the chains of the {} shallowest of {} overflow states were "
+                        "read back; none repeats",
+                        examined, states.size()));
       }
       f.trace = cx.trace(states.front());
     }

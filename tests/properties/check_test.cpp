@@ -253,11 +253,10 @@ TEST(RunChecks, InterruptedBeforeStartRunsNothing) {
   const std::atomic<bool> stop{true};
   const auto result = run_checks(graph, CheckSelection{}, &stop);
   EXPECT_TRUE(result.findings.empty());
-  EXPECT_EQ(
-      (std::vector<std::string>{"deadlocks", "response loops", "turn loops", "stalemates",
-                                "unreachable wins", "rule gaps", "ties", "dead rules",
-                                "user properties"}),
-      result.not_run);
+  EXPECT_EQ((std::vector<std::string>{"deadlocks", "response loops", "turn loops", "stalemates",
+                                      "unreachable wins", "rule gaps", "ties", "dead rules",
+                                      "user properties"}),
+            result.not_run);
   auto only = CheckSelection::only(Kind::dead_rule);
   EXPECT_EQ(std::vector<std::string>{"dead rules"}, run_checks(graph, only, &stop).not_run);
 }
@@ -266,9 +265,9 @@ TEST(RunChecks, InterruptedBeforeStartRunsNothing) {
 // before the flag keep exactly the findings an uninterrupted run gives them;
 // the one it cut short and all later ones report nothing and are named.
 TEST(RunChecks, InterruptionKeepsOnlyFinishedAnalyses) {
-  const std::vector<std::string> order{
-      "deadlocks", "response loops", "turn loops", "stalemates",     "unreachable wins",
-      "rule gaps", "ties",           "dead rules", "user properties"};
+  const std::vector<std::string> order{"deadlocks",  "response loops",   "turn loops",
+                                       "stalemates", "unreachable wins", "rule gaps",
+                                       "ties",       "dead rules",       "user properties"};
   for (const char* file : {"response-loop/ward-duel.yaml", "dead-rule/dead-action.yaml",
                            "property-violation/hand-limit.yaml"}) {
     SCOPED_TRACE(file);
