@@ -94,8 +94,8 @@ void find_unbounded_chains(const Context& cx, std::vector<Finding>& out) {
     } else {
       f.verdict = Verdict::unknown;
       f.message = fmt::format(
-          "response chain reaches the {} entries of scope.stack without repeating: inconclusive, "
-          "raise scope.stack to see whether it ends",
+          "response chain reaches the {} entries of scope.stack without repeating: raise "
+          "scope.stack to see whether it ends",
           cx.game.scope.stack);
       if (examined < states.size()) {
         f.details.push_back(
