@@ -16,6 +16,7 @@ void find_unbounded_chains(const Context& cx, std::vector<Finding>& out);
 void find_turn_loops(const Context& cx, std::vector<Finding>& out);
 void find_ties(const Context& cx, std::vector<Finding>& out);
 void find_stalemates(const Context& cx, std::vector<Finding>& out);
+void find_ends_out_of_reach(const Context& cx, std::vector<Finding>& out);
 void find_unreachable_wins(const Context& cx, std::vector<Finding>& out);
 void find_rule_gaps(const Context& cx, std::vector<Finding>& out);
 void find_dead_rules(const Context& cx, std::vector<Finding>& out);

@@ -22,7 +22,7 @@ CheckSelection CheckSelection::only(Kind k) {
   CheckSelection s;
   s.deadlocks = k == Kind::deadlock;
   s.response_loops = k == Kind::response_loop || k == Kind::unbounded_chain || k == Kind::turn_loop;
-  s.stalemates = k == Kind::stalemate;
+  s.stalemates = k == Kind::stalemate || k == Kind::cannot_lose || k == Kind::cannot_end;
   s.unreachable_wins = k == Kind::unreachable_win;
   s.rule_gaps = k == Kind::rule_gap || k == Kind::tie;
   s.dead_rules = k == Kind::dead_rule;
@@ -50,6 +50,7 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
       {selection.response_loops, "response loops", detail::find_response_loops},
       {selection.response_loops, "turn loops", detail::find_turn_loops},
       {selection.stalemates, "stalemates", detail::find_stalemates},
+      {selection.stalemates, "ends out of reach", detail::find_ends_out_of_reach},
       {selection.unreachable_wins, "unreachable wins", detail::find_unreachable_wins},
       {selection.rule_gaps, "rule gaps", detail::find_rule_gaps},
       {selection.rule_gaps, "ties", detail::find_ties},
@@ -71,7 +72,7 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
   // first; on one, they run in the order above (so an interruption cuts off
   // a tail of it).
   if (threads <= 0) threads = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
-  constexpr std::array<std::size_t, count> by_cost = {8, 1, 3, 2, 7, 4, 0, 5, 6};
+  constexpr std::array<std::size_t, count> by_cost = {9, 1, 3, 4, 2, 8, 5, 0, 6, 7};
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
     for (std::size_t k; (k = next.fetch_add(1)) < count;) {

@@ -28,6 +28,10 @@ std::string_view to_string(Kind k) {
       return "tie";
     case Kind::turn_loop:
       return "turn-loop";
+    case Kind::cannot_lose:
+      return "cannot-lose";
+    case Kind::cannot_end:
+      return "cannot-end";
   }
   return "unknown-kind";
 }

@@ -201,6 +201,11 @@ std::string kind_description(properties::Kind k) {
              "declared silently decides.";
     case properties::Kind::turn_loop:
       return "Steps can be entered again and again without the turn ever moving on.";
+    case properties::Kind::cannot_lose:
+      return "From some reachable state a player can neither lose nor win any more.";
+    case properties::Kind::cannot_end:
+      return "From some reachable state no end condition can hold any more: only a rule gap "
+             "stops the game.";
   }
   return "";
 }

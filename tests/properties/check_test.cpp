@@ -240,6 +240,9 @@ std::string analysis_of(Kind k) {
       return "ties";
     case Kind::turn_loop:
       return "turn loops";
+    case Kind::cannot_lose:
+    case Kind::cannot_end:
+      return "ends out of reach";
     case Kind::structure:
       break;
   }
@@ -254,8 +257,8 @@ TEST(RunChecks, InterruptedBeforeStartRunsNothing) {
   const auto result = run_checks(graph, CheckSelection{}, &stop);
   EXPECT_TRUE(result.findings.empty());
   EXPECT_EQ((std::vector<std::string>{"deadlocks", "response loops", "turn loops", "stalemates",
-                                      "unreachable wins", "rule gaps", "ties", "dead rules",
-                                      "user properties"}),
+                                      "ends out of reach", "unreachable wins", "rule gaps", "ties",
+                                      "dead rules", "user properties"}),
             result.not_run);
   auto only = CheckSelection::only(Kind::dead_rule);
   EXPECT_EQ(std::vector<std::string>{"dead rules"}, run_checks(graph, only, &stop).not_run);
@@ -265,9 +268,9 @@ TEST(RunChecks, InterruptedBeforeStartRunsNothing) {
 // before the flag keep exactly the findings an uninterrupted run gives them;
 // the one it cut short and all later ones report nothing and are named.
 TEST(RunChecks, InterruptionKeepsOnlyFinishedAnalyses) {
-  const std::vector<std::string> order{"deadlocks",  "response loops",   "turn loops",
-                                       "stalemates", "unreachable wins", "rule gaps",
-                                       "ties",       "dead rules",       "user properties"};
+  const std::vector<std::string> order{
+      "deadlocks",        "response loops", "turn loops", "stalemates", "ends out of reach",
+      "unreachable wins", "rule gaps",      "ties",       "dead rules", "user properties"};
   for (const char* file : {"response-loop/ward-duel.yaml", "dead-rule/dead-action.yaml",
                            "property-violation/hand-limit.yaml"}) {
     SCOPED_TRACE(file);

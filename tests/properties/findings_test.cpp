@@ -176,6 +176,16 @@ const Case cases[] = {
   }},
   {"tie/one-winner.yaml", Kind::tie, 4, {}},
 
+  // Once both have hidden, only a rule gap (or nothing) stops the game; that
+  // neither can lose from there is listed under the one finding.
+  {"cannot-end/hide.yaml", Kind::cannot_end, 135, {
+    {"step:main.fight", 20, 17, 6, -1, none, -1, Severity::warning},
+  }},
+  {"cannot-end/clean.yaml", Kind::cannot_end, 13, {}},
+  {"cannot-lose/bystander.yaml", Kind::cannot_lose, 44, {
+    {"step:main.fight/P3", 17, 17, 10, -1, none, -1, Severity::warning},
+  }},
+
   {"unreachable-win/impossible-combo.yaml", Kind::unreachable_win, 12, {
     {"end:triple_red/P1", 21, 11},
     {"end:triple_red/P2", 21, 11},

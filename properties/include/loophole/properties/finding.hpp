@@ -23,9 +23,11 @@ enum class Kind : std::uint8_t {
   rule_gap,
   dead_rule,
   property_violation,
-  structure,  // phase/step graph problems found without exploring
-  tie,        // several end conditions hold at once and name no single winner
-  turn_loop,  // a cycle that re-enters steps without the turn moving on
+  structure,    // phase/step graph problems found without exploring
+  tie,          // several end conditions hold at once and name no single winner
+  turn_loop,    // a cycle that re-enters steps without the turn moving on
+  cannot_lose,  // from a reachable state a player can neither lose nor win any more
+  cannot_end,   // from a reachable state no end condition can hold; only a rule gap stops it
 };
 
 enum class Severity : std::uint8_t { note, warning, error };
