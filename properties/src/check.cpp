@@ -21,7 +21,8 @@ namespace loophole::properties {
 CheckSelection CheckSelection::only(Kind k) {
   CheckSelection s;
   s.deadlocks = k == Kind::deadlock;
-  s.response_loops = k == Kind::response_loop || k == Kind::unbounded_chain || k == Kind::turn_loop;
+  s.response_loops = k == Kind::response_loop || k == Kind::unbounded_chain ||
+                     k == Kind::turn_loop || k == Kind::stall;
   s.stalemates = k == Kind::stalemate || k == Kind::cannot_lose || k == Kind::cannot_end;
   s.unreachable_wins = k == Kind::unreachable_win;
   s.rule_gaps = k == Kind::rule_gap || k == Kind::tie;

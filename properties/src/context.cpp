@@ -168,4 +168,33 @@ checker::Trace Context::trace(StateId from, const std::vector<Edge>& path,
   return t;
 }
 
+Outcomes outcomes(const Context& cx) {
+  const auto np = static_cast<std::size_t>(cx.game.players);
+  Outcomes o{std::vector<std::vector<bool>>(np, std::vector<bool>(cx.size(), false)), {}};
+  o.wins = o.loses;
+  std::vector<std::pair<int, int>> holding;
+  checker::StateVec state;
+  for (StateId v = 0; v < cx.size(); ++v) {
+    if (cx.interrupted()) break;  // the caller sees the flag too
+    if (cx.points[v].over != 1) continue;
+    holding.clear();
+    cx.graph.state_into(v, state);
+    cx.semantics.end_conditions_holding(state, holding);
+    for (const auto& [c, p] : holding) {
+      const bool win = cx.game.end_conditions[static_cast<std::size_t>(c)].win;
+      for (std::size_t q = 0; q < np; ++q) {
+        const bool named = q == static_cast<std::size_t>(p);
+        if (win) {
+          (named ? o.wins : o.loses)[q][v] = true;
+        } else if (named) {
+          o.loses[q][v] = true;
+        } else if (np == 2) {
+          o.wins[q][v] = true;
+        }
+      }
+    }
+  }
+  return o;
+}
+
 }  // namespace loophole::properties::detail

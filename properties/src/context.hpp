@@ -92,6 +92,14 @@ class Context {
   bool depth_ordered_ = false;  // ExploredGraph::numbered_by_depth
 };
 
+// Who loses and who wins in each game-over state, per player: a win names
+// its player (and, with two players, a loss names the other as winner). When
+// a tie leaves it open every outcome named is kept (ties.cpp reports ties).
+struct Outcomes {
+  std::vector<std::vector<bool>> loses, wins;  // [player][state]
+};
+Outcomes outcomes(const Context& cx);
+
 // A state chosen for a shortest trace among several: the earliest.
 template <class Range>
 StateId earliest(const Context& cx, const Range& states) {

@@ -18,32 +18,6 @@
 namespace loophole::properties::detail {
 namespace {
 
-// Who loses and who wins in a game-over state (an over-approximation when a
-// tie leaves it open, which ties.cpp reports).
-struct Outcome {
-  std::vector<bool> loses, wins;
-};
-
-Outcome outcome_of(const Context& cx, const std::vector<std::pair<int, int>>& holding) {
-  const int players = cx.game.players;
-  Outcome o{std::vector<bool>(static_cast<std::size_t>(players), false),
-            std::vector<bool>(static_cast<std::size_t>(players), false)};
-  for (const auto& [c, p] : holding) {
-    const bool win = cx.game.end_conditions[static_cast<std::size_t>(c)].win;
-    for (int q = 0; q < players; ++q) {
-      const auto i = static_cast<std::size_t>(q);
-      if (win) {
-        (q == p ? o.wins : o.loses)[i] = true;
-      } else if (q == p) {
-        o.loses[i] = true;
-      } else if (players == 2) {
-        o.wins[i] = true;  // the other of two players wins
-      }
-    }
-  }
-  return o;
-}
-
 // The earliest running, expanded state satisfying `pick`.
 template <class Pick>
 StateId first_state(const Context& cx, const Pick& pick) {
@@ -71,26 +45,16 @@ void find_ends_out_of_reach(const Context& cx, std::vector<Finding>& out) {
   if (n == 0 || cx.game.end_conditions.empty()) return;
   const auto np = static_cast<std::size_t>(players);
   std::vector<bool> any_final(n, false), real_end(n, false);
-  std::vector<std::vector<bool>> loss(np, std::vector<bool>(n, false)), win = loss;
-  std::vector<std::pair<int, int>> holding;
-  checker::StateVec state;
+  Outcomes o = outcomes(cx);
+  if (cx.interrupted()) return;
+  auto& loss = o.loses;
+  auto& win = o.wins;
   for (StateId v = 0; v < n; ++v) {
-    if (cx.interrupted()) return;
     const bool beyond = cx.frontier(v);
     any_final[v] = cx.final_state(v) || beyond;
     real_end[v] = cx.points[v].over == 1 || beyond;
-    if (cx.points[v].over != 1) {
-      for (std::size_t p = 0; p < np; ++p) loss[p][v] = win[p][v] = beyond;
-      continue;
-    }
-    holding.clear();
-    cx.graph.state_into(v, state);
-    cx.semantics.end_conditions_holding(state, holding);
-    const Outcome o = outcome_of(cx, holding);
-    for (std::size_t p = 0; p < np; ++p) {
-      loss[p][v] = o.loses[p];
-      win[p][v] = o.wins[p];
-    }
+    if (!beyond) continue;
+    for (std::size_t p = 0; p < np; ++p) loss[p][v] = win[p][v] = true;
   }
   const std::vector<bool> can_finish = can_reach(cx.moves, any_final);
   const std::vector<bool> can_end = can_reach(cx.moves, real_end);

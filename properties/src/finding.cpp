@@ -32,6 +32,8 @@ std::string_view to_string(Kind k) {
       return "cannot-lose";
     case Kind::cannot_end:
       return "cannot-end";
+    case Kind::stall:
+      return "stall";
   }
   return "unknown-kind";
 }

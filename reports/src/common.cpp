@@ -87,7 +87,7 @@ std::string pretty_step(const RulesetReport& rs, int step) {
 std::string heading(const properties::Finding& f) {
   std::string h(properties::to_string(f.kind));
   std::replace(h.begin(), h.end(), '-', ' ');
-  if (f.kind == properties::Kind::response_loop) {
+  if (f.kind == properties::Kind::response_loop || f.kind == properties::Kind::stall) {
     if (f.loop == properties::LoopClass::optional_one && f.loop_player >= 0) {
       h += fmt::format(" (optional, P{} controls it)", f.loop_player + 1);
     } else if (f.loop != properties::LoopClass::none) {
@@ -203,6 +203,8 @@ std::string kind_description(properties::Kind k) {
       return "Steps can be entered again and again without the turn ever moving on.";
     case properties::Kind::cannot_lose:
       return "From some reachable state a player can neither lose nor win any more.";
+    case properties::Kind::stall:
+      return "A player can keep a loop going forever because every way out of it loses for them.";
     case properties::Kind::cannot_end:
       return "From some reachable state no end condition can hold any more: only a rule gap "
              "stops the game.";

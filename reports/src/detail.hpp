@@ -19,7 +19,7 @@ inline constexpr properties::Kind all_kinds[] = {
     properties::Kind::dead_rule,       properties::Kind::property_violation,
     properties::Kind::structure,       properties::Kind::tie,
     properties::Kind::turn_loop,       properties::Kind::cannot_lose,
-    properties::Kind::cannot_end,
+    properties::Kind::cannot_end,      properties::Kind::stall,
 };
 
 std::string step_label(const RulesetReport& rs, int step);   // "combat.fight", "setup"

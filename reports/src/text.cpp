@@ -42,7 +42,7 @@ std::string severity_code(properties::Severity s) {
 std::string heading(const properties::Finding& f) {
   std::string h(properties::to_string(f.kind));
   std::replace(h.begin(), h.end(), '-', ' ');
-  if (f.kind == properties::Kind::response_loop) {
+  if (f.kind == properties::Kind::response_loop || f.kind == properties::Kind::stall) {
     if (f.loop == properties::LoopClass::optional_one && f.loop_player >= 0) {
       h += fmt::format(" (optional, P{} controls it)", f.loop_player + 1);
     } else if (f.loop != properties::LoopClass::none) {

@@ -225,6 +225,7 @@ std::string analysis_of(Kind k) {
       return "deadlocks";
     case Kind::response_loop:
     case Kind::unbounded_chain:
+    case Kind::stall:
       return "response loops";
     case Kind::stalemate:
       return "stalemates";

@@ -182,6 +182,10 @@ const Case cases[] = {
     {"step:main.fight", 20, 17, 6, -1, none, -1, Severity::warning},
   }},
   {"cannot-end/clean.yaml", Kind::cannot_end, 13, {}},
+  // P1, doomed at the end of the turn, can lead 'ponder' forever instead.
+  {"stall/doomed-turn.yaml", Kind::stall, 8, {
+    {"action:ponder", 29, 11, 5, 2, optional_one, 0},
+  }},
   {"cannot-lose/bystander.yaml", Kind::cannot_lose, 44, {
     {"step:main.fight/P3", 17, 17, 10, -1, none, -1, Severity::warning},
   }},

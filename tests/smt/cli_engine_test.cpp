@@ -209,7 +209,7 @@ TEST(CliEngine, SmtRunsSayWhatTheyDoNotCheck) {
   const std::string xml = s.str();
   // Each test case the SMT engine does not check is skipped, not passed.
   for (const char* name : {"response-loop", "unbounded-chain", "turn-loop", "stalemate",
-                           "cannot-lose", "cannot-end", "tie", "dead-rule"}) {
+                           "cannot-lose", "cannot-end", "tie", "stall", "dead-rule"}) {
     const auto at = xml.find(std::string("<testcase name=\"") + name + "\"");
     ASSERT_NE(at, std::string::npos) << name;
     const auto end = xml.find("</testcase>", at);

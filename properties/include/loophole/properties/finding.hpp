@@ -28,6 +28,7 @@ enum class Kind : std::uint8_t {
   turn_loop,    // a cycle that re-enters steps without the turn moving on
   cannot_lose,  // from a reachable state a player can neither lose nor win any more
   cannot_end,   // from a reachable state no end condition can hold; only a rule gap stops it
+  stall,        // a loop one player keeps going because every way out of it loses
 };
 
 enum class Severity : std::uint8_t { note, warning, error };
