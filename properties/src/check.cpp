@@ -112,12 +112,14 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
     std::move(o.found.begin(), o.found.end(), std::back_inserter(result.findings));
   }
   auto& found = result.findings;
-  std::stable_sort(found.begin(), found.end(), [](const Finding& a, const Finding& b) {
+  const auto order = [](const Finding& a, const Finding& b) {
     return std::forward_as_tuple(b.severity, a.where.file, a.where.line, a.where.col, a.rule,
                                  a.message) < std::forward_as_tuple(a.severity, b.where.file,
                                                                     b.where.line, b.where.col,
                                                                     b.rule, b.message);
-  });
+  };
+  std::stable_sort(found.begin(), found.end(), order);
+  if (!cx.interrupted()) detail::group_root_causes(cx, found, order);
   return result;
 }
 

@@ -225,6 +225,7 @@ void find_loops(const Context& cx, std::vector<Finding>& out) {
   };
 
   std::set<Loop::Key> reported;
+  std::vector<std::pair<Loop::Key, std::size_t>> shown;  // key -> index in out
   for (const Loop& loop : loops) {
     if (folded.count(loop.key.rules) != 0 && folded.at(loop.key.rules).count(loop.key.loop))
       continue;
@@ -267,7 +268,25 @@ void find_loops(const Context& cx, std::vector<Finding>& out) {
       }
     }
     f.trace = cx.trace(loop.entry, {}, loop.cycle);
+    shown.emplace_back(loop.key, out.size());
     out.push_back(std::move(f));
+  }
+
+  // A loop that a card (or trigger) only joins, around a smaller loop the
+  // same player keeps going (or the same nobody), is that loop's consequence.
+  for (const auto& [key, i] : shown) {
+    const std::pair<Loop::Key, std::size_t>* best = nullptr;
+    for (const auto& other : shown) {
+      const Loop::Key& k = other.first;
+      if (k.loop != key.loop || k.player != key.player || k.rules.size() >= key.rules.size() ||
+          !std::includes(key.rules.begin(), key.rules.end(), k.rules.begin(), k.rules.end())) {
+        continue;
+      }
+      if (best == nullptr || k.rules.size() < best->first.rules.size()) best = &other;
+    }
+    if (best == nullptr) continue;
+    const Finding& cause = out[best->second];
+    out[i].cause = Finding::Cause{cause.kind, cause.rule, cause.loop_player};
   }
 }
 

@@ -14,16 +14,7 @@
 namespace loophole::reports {
 
 std::vector<std::string> finding_ids(const RulesetReport& rs) {
-  std::vector<std::string> ids;
-  std::map<std::string, int> seen;
-  ids.reserve(rs.findings.size());
-  for (const auto& f : rs.findings) {
-    std::string id = fmt::format("{}/{}", properties::to_string(f.kind), f.rule);
-    const int n = ++seen[id];
-    if (n > 1) id += fmt::format("#{}", n);
-    ids.push_back(std::move(id));
-  }
-  return ids;
+  return properties::finding_ids(rs.findings);
 }
 
 std::string short_hash(std::string_view text) {

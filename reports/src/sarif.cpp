@@ -154,6 +154,7 @@ std::string render_sarif(const Report& report, const RenderOptions& /*options*/)
                     {"game", rs.game},
                     {"players", rs.players},
                     {"params", rs.params}}}};
+      if (!f.caused_by.empty()) result["properties"]["caused_by"] = f.caused_by;
       if (!rs.swept.empty()) {
         result["properties"]["sweep"] = {{"param", rs.swept}, {"value", rs.swept_value}};
       }

@@ -182,6 +182,31 @@ TEST(CheckAll, OrdersBySeverityThenLocation) {
   }
 }
 
+// Every play stops at the setup's rule gap: the gap is the one error, and the
+// dead rules and unreachable wins are notes beneath it, naming it by id.
+TEST(CheckAll, WhatASetupGapCausesIsListedBeneathIt) {
+  const auto l = load_fixture("rule-gap/setup-gap.yaml");
+  ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
+  const TestGraph graph(*l->sem);
+  const auto found = check_all(graph, CheckSelection{});
+  ASSERT_EQ(found.size(), 5u);
+  EXPECT_EQ(found[0].kind, Kind::rule_gap);
+  EXPECT_EQ(found[0].severity, Severity::error);
+  EXPECT_EQ(found[0].caused_by, "");
+  const std::vector<std::string> ids = finding_ids(found);
+  EXPECT_EQ(ids, (std::vector<std::string>{
+                     "rule-gap/setup", "dead-rule/step:main.play", "dead-rule/action:score_point",
+                     "unreachable-win/end:scored/P1", "unreachable-win/end:scored/P2"}));
+  for (std::size_t i = 1; i < found.size(); ++i) {
+    SCOPED_TRACE(ids[i]);
+    EXPECT_EQ(found[i].severity, Severity::note);
+    EXPECT_EQ(found[i].caused_by, "rule-gap/setup");
+    EXPECT_EQ(std::count(found[0].details.begin(), found[0].details.end(),
+                         "it causes " + ids[i] + ": " + found[i].message),
+              1);
+  }
+}
+
 // Forwards to a graph and sets `flag` at the `trip`-th call of state(): an
 // interruption that arrives at a chosen point of the analyses.
 class Tripwire final : public checker::ExploredGraph {
