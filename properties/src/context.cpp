@@ -81,6 +81,19 @@ std::string Context::step_label(int step) const {
   return fmt::format("{} · {}", game.phases[s.phase].name, s.name);
 }
 
+std::string Context::place(StateId v) const {
+  const Point& p = points[v];
+  const std::string label = fmt::format("'{}'", step_label(p.step));
+  if (p.stage != static_cast<std::int8_t>(checker::Stage::start) || p.turn > 1 || p.active != 0) {
+    return label;
+  }
+  for (StateId u = v;; u = graph.parent(u)) {  // entered a step on the way here?
+    if (points[u].stage != static_cast<std::int8_t>(checker::Stage::start)) return label;
+    if (depth(u) == 0) break;
+  }
+  return fmt::format("setup, before {} begins", label);
+}
+
 std::string Context::step_rule(int step) const {
   if (step < 0 || static_cast<std::size_t>(step) >= game.steps.size()) return "setup";
   const model::Step& s = game.steps[step];

@@ -68,8 +68,12 @@ class Context {
   // the action or trigger they took).
   [[nodiscard]] checker::Successor move(StateId from, const Edge& e) const;
 
-  [[nodiscard]] std::string step_label(int step) const;      // "combat · fight"
-  [[nodiscard]] std::string step_rule(int step) const;       // "step:combat.fight"
+  [[nodiscard]] std::string step_label(int step) const;  // "combat · fight"
+  [[nodiscard]] std::string step_rule(int step) const;   // "step:combat.fight"
+  // Where state v is, for a message: "'combat · fight'", or, before the first
+  // step of the game is entered, "setup, before 'main · only' begins" (so a
+  // loop there is not placed in a step reported as never reached).
+  [[nodiscard]] std::string place(StateId v) const;
   [[nodiscard]] std::string action_label(int action) const;  // "'mirror_ward' (speed 3)"
   [[nodiscard]] static std::string player(int p);            // "P2"
   // "the exploration stopped at the state limit after 1,000 states"

@@ -72,33 +72,32 @@ std::string loop_message(const Context& cx, const Loop& loop) {
       answers += u.answers;
     }
   }
-  const std::string where = cx.step_label(cx.points[loop.entry].step);
-  if (all.empty())
-    return fmt::format("the game can repeat forever without advancing in '{}'", where);
+  const std::string where = cx.place(loop.entry);
+  if (all.empty()) return fmt::format("the game can repeat forever without advancing in {}", where);
   if (triggers.empty()) {
     // "Answer" only for actions played on a non-empty stack; the others lead
     // (or resolve at once) again and again.
     if (actions.size() == 1) {
-      return answers > 0 ? fmt::format("{} can answer itself forever in '{}'", actions[0], where)
+      return answers > 0 ? fmt::format("{} can answer itself forever in {}", actions[0], where)
                          : fmt::format(
-                               "{} can be played again and again forever in '{}', each "
+                               "{} can be played again and again forever in {}, each "
                                "time on an empty stack",
                                actions[0], where);
     }
     return answers > 0
-               ? fmt::format("{} can answer each other forever in '{}'", joined(actions), where)
+               ? fmt::format("{} can answer each other forever in {}", joined(actions), where)
                : fmt::format(
-                     "{} can be played one after another forever in '{}', each "
+                     "{} can be played one after another forever in {}, each "
                      "time on an empty stack",
                      joined(actions), where);
   }
   if (actions.empty()) {
     if (triggers.size() == 1) {
-      return fmt::format("trigger {} re-fires itself forever in '{}'", triggers[0], where);
+      return fmt::format("trigger {} re-fires itself forever in {}", triggers[0], where);
     }
-    return fmt::format("triggers {} re-fire each other forever in '{}'", joined(triggers), where);
+    return fmt::format("triggers {} re-fire each other forever in {}", joined(triggers), where);
   }
-  return fmt::format("{} keep repeating forever in '{}'", joined(all), where);
+  return fmt::format("{} keep repeating forever in {}", joined(all), where);
 }
 
 // A stall: by every move out of the loop (and there is one) the loop's

@@ -182,6 +182,26 @@ TEST(CheckAll, OrdersBySeverityThenLocation) {
   }
 }
 
+// A loop the setup starts is placed in the setup, not in the first step
+// (which the dead-rule analysis reports as never reached); the ward loops
+// are leads on an empty stack, not answers.
+TEST(CheckAll, LoopMessagesSayWhereAndHow) {
+  const auto message = [](const std::string& file) {
+    const auto l = load_fixture(file);
+    const TestGraph graph(*l->sem);
+    const auto found = check_all(graph, CheckSelection::only(Kind::response_loop));
+    return found.empty() ? std::string() : found[0].message;
+  };
+  EXPECT_EQ(message("response-loop/setup-pair.yaml"),
+            "triggers 'ping_back' and 'pong_back' re-fire each other forever in setup, before "
+            "'main · only' begins");
+  EXPECT_EQ(message("response-loop/trigger-pair.yaml"),
+            "triggers 'ping_back' and 'pong_back' re-fire each other forever in 'main · only'");
+  EXPECT_EQ(message("response-loop/ward-duel.yaml"),
+            "'ward' (speed 3) can be played again and again forever in 'primary · main', each "
+            "time on an empty stack");
+}
+
 // Every play stops at the setup's rule gap: the gap is the one error, and the
 // dead rules and unreachable wins are notes beneath it, naming it by id.
 TEST(CheckAll, WhatASetupGapCausesIsListedBeneathIt) {

@@ -131,6 +131,10 @@ const Case cases[] = {
   {"response-loop/trigger-pair.yaml", Kind::response_loop, 3, {
     {"trigger:ping_back", 15, 11, 3, 1, mandatory, -1},
   }},
+  // The same pair fired by the setup: the loop starts at move 0.
+  {"response-loop/setup-pair.yaml", Kind::response_loop, 2, {
+    {"trigger:ping_back", 19, 11, 2, 0, mandatory, -1},
+  }},
   {"response-loop/coin-return.yaml", Kind::response_loop, 33, {
     {"action:mirror_ward", 27, 11, 5, 1, chance, -1},
   }},
