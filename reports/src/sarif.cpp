@@ -34,6 +34,8 @@ properties::Severity default_severity(properties::Kind k) {
   switch (k) {
     case properties::Kind::stalemate:
     case properties::Kind::dead_rule:
+    case properties::Kind::cannot_lose:
+    case properties::Kind::cannot_end:
       return properties::Severity::warning;
     default:
       return properties::Severity::error;
