@@ -83,7 +83,7 @@ std::string Context::step_label(int step) const {
 
 std::string Context::place(StateId v) const {
   const Point& p = points[v];
-  const std::string label = fmt::format("'{}'", step_label(p.step));
+  std::string label = fmt::format("'{}'", step_label(p.step));
   if (p.stage != static_cast<std::int8_t>(checker::Stage::start) || p.turn > 1 || p.active != 0) {
     return label;
   }
