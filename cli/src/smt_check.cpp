@@ -53,7 +53,8 @@ void leads_to_unknown(const model::Game& game, std::vector<properties::Finding>&
 }  // namespace
 
 const std::vector<std::string>& smt_not_checked() {
-  static const std::vector<std::string> names{"response loops", "stalemates", "dead rules"};
+  static const std::vector<std::string> names{"response loops",    "turn loops", "stalemates",
+                                              "ends out of reach", "ties",       "dead rules"};
   return names;
 }
 

@@ -2,6 +2,7 @@
 // on one shared Context and sorts what they found.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "loophole/properties/finding.hpp"
@@ -12,10 +13,19 @@ namespace loophole::properties::detail {
 
 void find_deadlocks(const Context& cx, std::vector<Finding>& out);
 void find_response_loops(const Context& cx, std::vector<Finding>& out);  // and unbounded chains
+void find_unbounded_chains(const Context& cx, std::vector<Finding>& out);
+void find_turn_loops(const Context& cx, std::vector<Finding>& out);
+void find_ties(const Context& cx, std::vector<Finding>& out);
 void find_stalemates(const Context& cx, std::vector<Finding>& out);
+void find_ends_out_of_reach(const Context& cx, std::vector<Finding>& out);
 void find_unreachable_wins(const Context& cx, std::vector<Finding>& out);
 void find_rule_gaps(const Context& cx, std::vector<Finding>& out);
 void find_dead_rules(const Context& cx, std::vector<Finding>& out);
 void check_user_properties(const Context& cx, std::vector<Finding>& out);
+
+// Not an analysis: run last, on the sorted findings of all of them
+// (root_causes.cpp); `order` is the order they are sorted in.
+void group_root_causes(const Context& cx, std::vector<Finding>& found,
+                       const std::function<bool(const Finding&, const Finding&)>& order);
 
 }  // namespace loophole::properties::detail

@@ -23,10 +23,11 @@ namespace loophole::properties {
 CheckSelection CheckSelection::only(Kind k) {
   CheckSelection s;
   s.deadlocks = k == Kind::deadlock;
-  s.response_loops = k == Kind::response_loop || k == Kind::unbounded_chain;
-  s.stalemates = k == Kind::stalemate;
+  s.response_loops = k == Kind::response_loop || k == Kind::unbounded_chain ||
+                     k == Kind::turn_loop || k == Kind::stall;
+  s.stalemates = k == Kind::stalemate || k == Kind::cannot_lose || k == Kind::cannot_end;
   s.unreachable_wins = k == Kind::unreachable_win;
-  s.rule_gaps = k == Kind::rule_gap;
+  s.rule_gaps = k == Kind::rule_gap || k == Kind::tie;
   s.dead_rules = k == Kind::dead_rule;
   s.user_properties = k == Kind::property_violation;
   return s;
@@ -56,9 +57,12 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
   } parts[] = {
       {selection.deadlocks, "deadlocks", detail::find_deadlocks},
       {selection.response_loops, "response loops", detail::find_response_loops},
+      {selection.response_loops, "turn loops", detail::find_turn_loops},
       {selection.stalemates, "stalemates", detail::find_stalemates},
+      {selection.stalemates, "ends out of reach", detail::find_ends_out_of_reach},
       {selection.unreachable_wins, "unreachable wins", detail::find_unreachable_wins},
       {selection.rule_gaps, "rule gaps", detail::find_rule_gaps},
+      {selection.rule_gaps, "ties", detail::find_ties},
       {selection.dead_rules, "dead rules", detail::find_dead_rules},
       {selection.user_properties, "user properties", detail::check_user_properties},
   };
@@ -77,7 +81,7 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
   // first; on one, they run in the order above (so an interruption cuts off
   // a tail of it).
   if (threads <= 0) threads = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
-  constexpr std::array<std::size_t, count> by_cost = {6, 1, 2, 5, 3, 0, 4};
+  constexpr std::array<std::size_t, count> by_cost = {9, 1, 3, 4, 2, 8, 5, 0, 6, 7};
   std::atomic<std::size_t> next{0};
   // What the progress callback is told: the analyses running, oldest first.
   std::mutex progress_mutex;
@@ -133,12 +137,14 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
     std::move(o.found.begin(), o.found.end(), std::back_inserter(result.findings));
   }
   auto& found = result.findings;
-  std::stable_sort(found.begin(), found.end(), [](const Finding& a, const Finding& b) {
+  const auto order = [](const Finding& a, const Finding& b) {
     return std::forward_as_tuple(b.severity, a.where.file, a.where.line, a.where.col, a.rule,
                                  a.message) < std::forward_as_tuple(a.severity, b.where.file,
                                                                     b.where.line, b.where.col,
                                                                     b.rule, b.message);
-  });
+  };
+  std::stable_sort(found.begin(), found.end(), order);
+  if (!cx.interrupted()) detail::group_root_causes(cx, found, order);
   return result;
 }
 

@@ -36,9 +36,10 @@ Context::Context(const checker::ExploredGraph& explored, const CheckSelection& c
   std::vector<Edge> out;
   // (Only the control fields: unpacking every field of every state cost as
   // much again as the rest of this pass.)
-  const std::array<int, 6> control = {layout.over,  layout.gap,    layout.step,
-                                      layout.stage, layout.active, layout.window_holder};
-  std::array<std::int32_t, 6> c{};
+  const std::array<int, 7> control = {layout.over,  layout.gap,    layout.step,
+                                      layout.stage, layout.active, layout.window_holder,
+                                      layout.turn};
+  std::array<std::int32_t, 7> c{};
   for (StateId v = 0; v < n; ++v) {
     if (interrupted()) break;  // every analysis sees the flag and stops too
     graph.edges_into(v, out);
@@ -50,6 +51,7 @@ Context::Context(const checker::ExploredGraph& explored, const CheckSelection& c
     p.step = c[2];
     p.stage = static_cast<std::int8_t>(c[3]);
     p.active = static_cast<std::int8_t>(c[4]);
+    p.turn = static_cast<std::int8_t>(c[6]);
     if (p.stage == static_cast<std::int8_t>(checker::Stage::window)) {
       p.holder = static_cast<std::int8_t>(c[5]);
     }
@@ -77,6 +79,19 @@ std::string Context::step_label(int step) const {
   if (step < 0 || static_cast<std::size_t>(step) >= game.steps.size()) return "setup";
   const model::Step& s = game.steps[step];
   return fmt::format("{} · {}", game.phases[s.phase].name, s.name);
+}
+
+std::string Context::place(StateId v) const {
+  const Point& p = points[v];
+  std::string label = fmt::format("'{}'", step_label(p.step));
+  if (p.stage != static_cast<std::int8_t>(checker::Stage::start) || p.turn > 1 || p.active != 0) {
+    return label;
+  }
+  for (StateId u = v;; u = graph.parent(u)) {  // entered a step on the way here?
+    if (points[u].stage != static_cast<std::int8_t>(checker::Stage::start)) return label;
+    if (depth(u) == 0) break;
+  }
+  return fmt::format("setup, before {} begins", label);
 }
 
 std::string Context::step_rule(int step) const {
@@ -164,6 +179,35 @@ checker::Trace Context::trace(StateId from, const std::vector<Edge>& path,
                     replay.error));
   }
   return t;
+}
+
+Outcomes outcomes(const Context& cx) {
+  const auto np = static_cast<std::size_t>(cx.game.players);
+  Outcomes o{std::vector<std::vector<bool>>(np, std::vector<bool>(cx.size(), false)), {}};
+  o.wins = o.loses;
+  std::vector<std::pair<int, int>> holding;
+  checker::StateVec state;
+  for (StateId v = 0; v < cx.size(); ++v) {
+    if (cx.interrupted()) break;  // the caller sees the flag too
+    if (cx.points[v].over != 1) continue;
+    holding.clear();
+    cx.graph.state_into(v, state);
+    cx.semantics.end_conditions_holding(state, holding);
+    for (const auto& [c, p] : holding) {
+      const bool win = cx.game.end_conditions[static_cast<std::size_t>(c)].win;
+      for (std::size_t q = 0; q < np; ++q) {
+        const bool named = q == static_cast<std::size_t>(p);
+        if (win) {
+          (named ? o.wins : o.loses)[q][v] = true;
+        } else if (named) {
+          o.loses[q][v] = true;
+        } else if (np == 2) {
+          o.wins[q][v] = true;
+        }
+      }
+    }
+  }
+  return o;
 }
 
 }  // namespace loophole::properties::detail

@@ -26,6 +26,7 @@ struct Point {
   std::int8_t over = 0;   // 0 running, 1 game over, 2 rule gap
   std::int8_t stage = 0;  // checker::Stage
   std::int8_t active = 0;
+  std::int8_t turn = 0;     // turn_number (saturating at scope.turns)
   std::int8_t holder = -1;  // the player to move in an open window, else -1
 };
 
@@ -67,8 +68,12 @@ class Context {
   // the action or trigger they took).
   [[nodiscard]] checker::Successor move(StateId from, const Edge& e) const;
 
-  [[nodiscard]] std::string step_label(int step) const;      // "combat · fight"
-  [[nodiscard]] std::string step_rule(int step) const;       // "step:combat.fight"
+  [[nodiscard]] std::string step_label(int step) const;  // "combat · fight"
+  [[nodiscard]] std::string step_rule(int step) const;   // "step:combat.fight"
+  // Where state v is, for a message: "'combat · fight'", or, before the first
+  // step of the game is entered, "setup, before 'main · only' begins" (so a
+  // loop there is not placed in a step reported as never reached).
+  [[nodiscard]] std::string place(StateId v) const;
   [[nodiscard]] std::string action_label(int action) const;  // "'mirror_ward' (speed 3)"
   [[nodiscard]] static std::string player(int p);            // "P2"
   // "the exploration stopped at the state limit after 1,000 states"
@@ -90,6 +95,14 @@ class Context {
   const std::atomic<bool>* interrupt_ = nullptr;
   bool depth_ordered_ = false;  // ExploredGraph::numbered_by_depth
 };
+
+// Who loses and who wins in each game-over state, per player: a win names
+// its player (and, with two players, a loss names the other as winner). When
+// a tie leaves it open every outcome named is kept (ties.cpp reports ties).
+struct Outcomes {
+  std::vector<std::vector<bool>> loses, wins;  // [player][state]
+};
+Outcomes outcomes(const Context& cx);
 
 // A state chosen for a shortest trace among several: the earliest.
 template <class Range>

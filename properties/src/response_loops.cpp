@@ -5,8 +5,10 @@
 // the cycle is classified as the MTG rules classify loops, by who makes the
 // choices on it. Components that repeat the same actions under the same
 // class are one finding, and one that needs several players (or nature) is
-// folded into a loop of the same rules that one player controls. A chain that instead grows until
-// the stack is full ends in a stack-overflow gap state, reported here as an unbounded chain.
+// folded into a loop of the same rules that one player controls. A loop that
+// one player keeps going while every way out of it loses for that player is
+// a stall. A chain that instead grows until the stack is full ends in a
+// stack-overflow gap state: unbounded_chains.cpp.
 #include <algorithm>
 #include <map>
 #include <set>
@@ -22,10 +24,12 @@ struct RuleUse {
   bool trigger = false;
   int ref = -1;
   int count = 0;
+  int answers = 0;  // uses played on a non-empty stack (the others lead or resolve at once)
 };
 
 struct Loop {
   StateId entry = checker::no_state;
+  std::vector<StateId> members;  // its component of non-progress moves
   std::vector<Edge> cycle;
   LoopChoice choice;
   std::vector<RuleUse> uses;  // in order of first appearance on the cycle
@@ -57,7 +61,7 @@ std::string joined(const std::vector<std::string>& names) {
 
 std::string loop_message(const Context& cx, const Loop& loop) {
   std::vector<std::string> actions, triggers, all;
-  bool answerable = true;
+  int answers = 0;
   for (const RuleUse& u : loop.uses) {
     if (u.trigger) {
       triggers.push_back(fmt::format("'{}'", cx.game.triggers[u.ref].name));
@@ -65,26 +69,51 @@ std::string loop_message(const Context& cx, const Loop& loop) {
     } else {
       actions.push_back(cx.action_label(u.ref));
       all.push_back(actions.back());
-      answerable = answerable && cx.game.actions[u.ref].answerable;
+      answers += u.answers;
     }
   }
-  const std::string where = cx.step_label(cx.points[loop.entry].step);
-  if (all.empty())
-    return fmt::format("the game can repeat forever without advancing in '{}'", where);
+  const std::string where = cx.place(loop.entry);
+  if (all.empty()) return fmt::format("the game can repeat forever without advancing in {}", where);
   if (triggers.empty()) {
+    // "Answer" only for actions played on a non-empty stack; the others lead
+    // (or resolve at once) again and again.
     if (actions.size() == 1) {
-      return fmt::format("{} can {} forever in '{}'", actions[0],
-                         answerable ? "answer itself" : "be taken again and again", where);
+      return answers > 0 ? fmt::format("{} can answer itself forever in {}", actions[0], where)
+                         : fmt::format(
+                               "{} can be played again and again forever in {}, each "
+                               "time on an empty stack",
+                               actions[0], where);
     }
-    return fmt::format("{} can answer each other forever in '{}'", joined(actions), where);
+    return answers > 0
+               ? fmt::format("{} can answer each other forever in {}", joined(actions), where)
+               : fmt::format(
+                     "{} can be played one after another forever in {}, each "
+                     "time on an empty stack",
+                     joined(actions), where);
   }
   if (actions.empty()) {
     if (triggers.size() == 1) {
-      return fmt::format("trigger {} re-fires itself forever in '{}'", triggers[0], where);
+      return fmt::format("trigger {} re-fires itself forever in {}", triggers[0], where);
     }
-    return fmt::format("triggers {} re-fire each other forever in '{}'", joined(triggers), where);
+    return fmt::format("triggers {} re-fire each other forever in {}", joined(triggers), where);
   }
-  return fmt::format("{} keep repeating forever in '{}'", joined(all), where);
+  return fmt::format("{} keep repeating forever in {}", joined(all), where);
+}
+
+// A stall: by every move out of the loop (and there is one) the loop's
+// player can no longer reach any end but their own loss, so keeping it going
+// is the only way not to lose. (`doomed`: states from which only that loss
+// is reachable, however long the players put it off.)
+bool stalls(const Context& cx, const Loop& loop, const std::vector<bool>& doomed) {
+  bool exit = false;
+  for (const StateId v : loop.members) {
+    for (const Edge& e : cx.moves.out(v)) {
+      if (std::binary_search(loop.members.begin(), loop.members.end(), e.to)) continue;
+      if (!doomed[e.to]) return false;
+      exit = true;
+    }
+  }
+  return exit;
 }
 
 std::string choice_detail(const LoopChoice& c) {
@@ -116,6 +145,7 @@ void find_loops(const Context& cx, std::vector<Finding>& out) {
     loop.entry = earliest(cx, members);
     loop.cycle = shortest_cycle(cx.moves, loop.entry, members, quiet);
     if (loop.cycle.empty()) continue;
+    loop.members = members;
     loops.push_back(std::move(loop));
   }
   // Shortest lassos first, so that of several components with the same
@@ -129,8 +159,11 @@ void find_loops(const Context& cx, std::vector<Finding>& out) {
   for (Loop& loop : loops) {
     loop.choice = classify_cycle(cx.moves, loop.entry, loop.cycle);
     StateId at = loop.entry;
+    const int stack_size = cx.semantics.layout().stack_size;
     for (const Edge& e : loop.cycle) {
       const checker::Successor m = cx.move(at, e);
+      const bool on_stack = stack_size >= 0 && cx.graph.state(at)[stack_size] > 0 &&
+                            cx.points[at].stage == static_cast<std::int8_t>(checker::Stage::window);
       const bool is_action = m.kind == checker::MoveKind::action;
       const bool is_trigger =
           m.kind == checker::MoveKind::trigger || m.kind == checker::MoveKind::decline;
@@ -141,6 +174,7 @@ void find_loops(const Context& cx, std::vector<Finding>& out) {
         if (it == loop.uses.end())
           it = loop.uses.insert(loop.uses.end(), RuleUse{is_trigger, m.ref, 0});
         ++it->count;
+        if (is_action && on_stack) ++it->answers;
       }
       at = e.to;
     }
@@ -167,12 +201,36 @@ void find_loops(const Context& cx, std::vector<Finding>& out) {
     }
   }
 
+  // The states from which a player can reach their own loss and nothing
+  // else (no other end, no rule gap, no unexplored state): computed once,
+  // when some loop is one player's to keep going.
+  std::vector<std::vector<bool>> doomed;
+  const auto stall_of = [&](const Loop& loop) {
+    if (loop.choice.loop != LoopClass::optional_one) return false;
+    if (doomed.empty()) {
+      for (const auto& loses : outcomes(cx).loses) {
+        std::vector<bool> other(cx.size(), false);
+        for (StateId v = 0; v < cx.size(); ++v) {
+          other[v] = (cx.final_state(v) && !loses[v]) || cx.frontier(v);
+        }
+        const std::vector<bool> can_lose = can_reach(cx.moves, loses);
+        const std::vector<bool> can_escape = can_reach(cx.moves, other);
+        std::vector<bool> d(cx.size(), false);
+        for (StateId v = 0; v < cx.size(); ++v) d[v] = can_lose[v] && !can_escape[v];
+        doomed.push_back(std::move(d));
+      }
+    }
+    return stalls(cx, loop, doomed[static_cast<std::size_t>(loop.choice.player)]);
+  };
+
   std::set<Loop::Key> reported;
+  std::vector<std::pair<Loop::Key, std::size_t>> shown;  // key -> index in out
   for (const Loop& loop : loops) {
     if (folded.count(loop.key.rules) != 0 && folded.at(loop.key.rules).count(loop.key.loop))
       continue;
     if (!reported.insert(loop.key).second) continue;
-    Finding f = cx.finding(Kind::response_loop, Severity::error);
+    const bool stall = stall_of(loop);
+    Finding f = cx.finding(stall ? Kind::stall : Kind::response_loop, Severity::error);
     f.loop = loop.choice.loop;
     f.loop_player = loop.choice.player;
     const RuleUse* most = nullptr;  // the first of the most used
@@ -191,6 +249,12 @@ void find_loops(const Context& cx, std::vector<Finding>& out) {
     f.message = loop_message(cx, loop);
     f.details.push_back(fmt::format("the cycle has {} move{}; {}", loop.cycle.size(),
                                     loop.cycle.size() == 1 ? "" : "s", choice_detail(loop.choice)));
+    if (stall) {
+      f.details.push_back(fmt::format(
+          "a stall: every way out of the loop leads to {0}'s loss, so {0} can keep it going "
+          "to refuse losing",
+          Context::player(loop.choice.player)));
+    }
     if (const auto n = places.at(loop.key); n > 1) {
       f.details.push_back(fmt::format("the same loop occurs in {} places of the state graph", n));
     }
@@ -203,32 +267,25 @@ void find_loops(const Context& cx, std::vector<Finding>& out) {
       }
     }
     f.trace = cx.trace(loop.entry, {}, loop.cycle);
+    shown.emplace_back(loop.key, out.size());
     out.push_back(std::move(f));
   }
-}
 
-void find_unbounded_chains(const Context& cx, std::vector<Finding>& out) {
-  const auto& gaps = cx.semantics.gaps();
-  std::map<int, StateId> first;  // gap site -> earliest state
-  for (StateId v = 0; v < cx.size(); ++v) {
-    if (cx.interrupted()) return;
-    const Point& p = cx.points[v];
-    if (p.over != 2 || p.gap <= 0 || static_cast<std::size_t>(p.gap) > gaps.size()) continue;
-    if (gaps[p.gap - 1].kind != checker::GapSite::Kind::stack_overflow) continue;
-    auto [it, fresh] = first.try_emplace(p.gap, v);
-    if (!fresh && cx.earlier(v, it->second)) it->second = v;
-  }
-  for (const auto& [gap, v] : first) {
-    const checker::GapSite& site = gaps[gap - 1];
-    Finding f = cx.finding(Kind::unbounded_chain, Severity::error);
-    f.rule = site.rule;
-    f.where = site.where;
-    f.message =
-        fmt::format("response chain can grow until the stack holds {} entries (scope.stack)",
-                    cx.game.scope.stack);
-    if (!site.message.empty()) f.details.push_back(site.message);
-    f.trace = cx.trace(v);
-    out.push_back(std::move(f));
+  // A loop that a card (or trigger) only joins, around a smaller loop the
+  // same player keeps going (or the same nobody), is that loop's consequence.
+  for (const auto& [key, i] : shown) {
+    const std::pair<Loop::Key, std::size_t>* best = nullptr;
+    for (const auto& other : shown) {
+      const Loop::Key& k = other.first;
+      if (k.loop != key.loop || k.player != key.player || k.rules.size() >= key.rules.size() ||
+          !std::includes(key.rules.begin(), key.rules.end(), k.rules.begin(), k.rules.end())) {
+        continue;
+      }
+      if (best == nullptr || k.rules.size() < best->first.rules.size()) best = &other;
+    }
+    if (best == nullptr) continue;
+    const Finding& cause = out[best->second];
+    out[i].cause = Finding::Cause{cause.kind, cause.rule, cause.loop_player};
   }
 }
 
@@ -236,7 +293,7 @@ void find_unbounded_chains(const Context& cx, std::vector<Finding>& out) {
 
 void find_response_loops(const Context& cx, std::vector<Finding>& out) {
   find_loops(cx, out);
-  find_unbounded_chains(cx, out);
+  find_unbounded_chains(cx, out);  // unbounded_chains.cpp
 }
 
 }  // namespace loophole::properties::detail

@@ -3,8 +3,11 @@
 // exploration, from the unexpanded frontier, which might still end) marks
 // every state that can still finish; the rest are doomed. The strongly
 // connected components of the doomed states that contain a progress move are
-// the stalemates. Usually the whole tail of a broken game is one component,
-// so only the shortest few lassos are reported and the rest counted.
+// the stalemates, when a cycle through them starts a new turn (cycles within
+// one turn are turn loops: turn_loops.cpp). Usually the whole tail of a
+// broken game is one component, so only the shortest few lassos are reported
+// and the rest counted. A cycle on which nobody chooses is a hang: an error,
+// not a warning.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -31,13 +34,17 @@ void find_stalemates(const Context& cx, std::vector<Finding>& out) {
 
   // Edges out of a doomed state only lead to doomed states.
   const EdgePredicate doomed = [&](StateId from, const Edge&) { return !can_end[from]; };
-  const EdgePredicate progress = [](StateId, const Edge& e) { return e.progress; };
+  const EdgePredicate new_turn = [&](StateId from, const Edge& e) {
+    const Point& a = cx.points[from];
+    const Point& b = cx.points[e.to];
+    return a.active != b.active || a.turn != b.turn;
+  };
   std::vector<Stalemate> found;
   for (const auto& members : cyclic_components(cx.moves, doomed)) {
     if (cx.interrupted()) return;
     Stalemate s;
     s.entry = earliest(cx, members);
-    s.cycle = shortest_cycle(cx.moves, s.entry, members, doomed, progress);
+    s.cycle = shortest_cycle(cx.moves, s.entry, members, doomed, new_turn);
     if (!s.cycle.empty()) found.push_back(std::move(s));
   }
   std::sort(found.begin(), found.end(), [&](const Stalemate& a, const Stalemate& b) {
@@ -49,15 +56,19 @@ void find_stalemates(const Context& cx, std::vector<Finding>& out) {
   for (std::size_t i = 0; i < shown; ++i) {
     const Stalemate& s = found[i];
     const int step = cx.points[s.entry].step;
-    Finding f = cx.finding(Kind::stalemate, Severity::warning);
+    const LoopChoice choice = classify_cycle(cx.moves, s.entry, s.cycle);
+    const bool hang = choice.loop == LoopClass::mandatory;
+    Finding f = cx.finding(Kind::stalemate, hang ? Severity::error : Severity::warning);
+    if (hang) f.loop = LoopClass::mandatory;
     f.rule = cx.step_rule(step);
     f.where = step >= 0 ? cx.game.steps[step].where : cx.game.where;
     f.message = fmt::format("from '{}' the game can go on forever: no sequence of moves ends it",
                             cx.step_label(step));
     const auto advancing =
         std::count_if(s.cycle.begin(), s.cycle.end(), [](const Edge& e) { return e.progress; });
-    f.details.push_back(fmt::format("the cycle has {} move{}, {} of them entering a step",
-                                    s.cycle.size(), s.cycle.size() == 1 ? "" : "s", advancing));
+    f.details.push_back(fmt::format("the cycle has {} move{}, {} of them entering a step{}",
+                                    s.cycle.size(), s.cycle.size() == 1 ? "" : "s", advancing,
+                                    hang ? "; nobody has a choice on it: the game hangs" : ""));
     if (found.size() > 1) {
       f.details.push_back(fmt::format(
           "{} separate parts of the state graph never end; the {} shortest are reported",

@@ -20,16 +20,7 @@ namespace loophole::reports {
 std::string path_key(const std::string& file, const std::string& id) { return file + "\n" + id; }
 
 std::vector<std::string> finding_ids(const RulesetReport& rs) {
-  std::vector<std::string> ids;
-  std::map<std::string, int> seen;
-  ids.reserve(rs.findings.size());
-  for (const auto& f : rs.findings) {
-    std::string id = fmt::format("{}/{}", properties::to_string(f.kind), f.rule);
-    const int n = ++seen[id];
-    if (n > 1) id += fmt::format("#{}", n);
-    ids.push_back(std::move(id));
-  }
-  return ids;
+  return properties::finding_ids(rs.findings);
 }
 
 std::string short_hash(std::string_view text) {
@@ -93,7 +84,7 @@ std::string pretty_step(const RulesetReport& rs, int step) {
 std::string heading(const properties::Finding& f) {
   std::string h(properties::to_string(f.kind));
   std::replace(h.begin(), h.end(), '-', ' ');
-  if (f.kind == properties::Kind::response_loop) {
+  if (f.kind == properties::Kind::response_loop || f.kind == properties::Kind::stall) {
     if (f.loop == properties::LoopClass::optional_one && f.loop_player >= 0) {
       h += fmt::format(" (optional, P{} controls it)", f.loop_player + 1);
     } else if (f.loop != properties::LoopClass::none) {
@@ -337,6 +328,18 @@ std::string kind_description(properties::Kind k) {
     case properties::Kind::structure:
       return "The turn structure itself is broken: a step nothing leads to, a step that never "
              "lets go, a turn that never passes on.";
+    case properties::Kind::tie:
+      return "Several end conditions hold at once and the rules do not say who wins: the first "
+             "declared silently decides.";
+    case properties::Kind::turn_loop:
+      return "Steps can be entered again and again without the turn ever moving on.";
+    case properties::Kind::cannot_lose:
+      return "From some reachable state a player can neither lose nor win any more.";
+    case properties::Kind::stall:
+      return "A player can keep a loop going forever because every way out of it loses for them.";
+    case properties::Kind::cannot_end:
+      return "From some reachable state no end condition can hold any more: only a rule gap "
+             "stops the game.";
   }
   return "";
 }

@@ -17,7 +17,9 @@ inline constexpr properties::Kind all_kinds[] = {
     properties::Kind::unbounded_chain, properties::Kind::stalemate,
     properties::Kind::unreachable_win, properties::Kind::rule_gap,
     properties::Kind::dead_rule,       properties::Kind::property_violation,
-    properties::Kind::structure,
+    properties::Kind::structure,       properties::Kind::tie,
+    properties::Kind::turn_loop,       properties::Kind::cannot_lose,
+    properties::Kind::cannot_end,      properties::Kind::stall,
 };
 
 std::string step_label(const RulesetReport& rs, int step);   // "combat.fight", "setup"

@@ -67,7 +67,8 @@ json finding_json(const RulesetReport& rs, const properties::Finding& f, const s
            {"location", span_json(f.where)},
            {"message", f.message},
            {"details", f.details},
-           {"engine", f.engine}};
+           {"engine", f.engine},
+           {"caused_by", f.caused_by.empty() ? json(nullptr) : json(f.caused_by)}};
   if (f.loop != properties::LoopClass::none) {
     json c{{"loop", properties::to_string(f.loop)}};
     if (f.loop_player >= 0) c["player"] = f.loop_player + 1;

@@ -41,8 +41,11 @@ bool cut_short(const RulesetReport& rs, const std::string& name) {
   for (const auto& a : rs.not_checked) {
     const bool hit =
         (a == "deadlocks" && name == "deadlock") ||
-        (a == "response loops" && (name == "response-loop" || name == "unbounded-chain")) ||
+        (a == "response loops" &&
+         (name == "response-loop" || name == "unbounded-chain" || name == "stall")) ||
+        (a == "turn loops" && name == "turn-loop") || (a == "ties" && name == "tie") ||
         (a == "stalemates" && name == "stalemate") ||
+        (a == "ends out of reach" && (name == "cannot-lose" || name == "cannot-end")) ||
         (a == "unreachable wins" && name == "unreachable-win") ||
         (a == "rule gaps" && name == "rule-gap") || (a == "dead rules" && name == "dead-rule") ||
         (a == "user properties" && name.rfind("property:", 0) == 0);

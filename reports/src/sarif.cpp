@@ -34,6 +34,8 @@ properties::Severity default_severity(properties::Kind k) {
   switch (k) {
     case properties::Kind::stalemate:
     case properties::Kind::dead_rule:
+    case properties::Kind::cannot_lose:
+    case properties::Kind::cannot_end:
       return properties::Severity::warning;
     default:
       return properties::Severity::error;
@@ -158,6 +160,7 @@ std::string render_sarif(const Report& report, const RenderOptions& /*options*/)
                     {"players", rs.players},
                     {"params", rs.params}}}};
       if (same[i] != i) result["properties"]["identicalTo"] = ids[same[i]];
+      if (!f.caused_by.empty()) result["properties"]["caused_by"] = f.caused_by;
       if (!rs.swept.empty()) {
         result["properties"]["sweep"] = {{"param", rs.swept}, {"value", rs.swept_value}};
       }

@@ -59,9 +59,10 @@ TEST(Cli, FailOnDecidesWhatFails) {
 }
 
 TEST(Cli, FailOnWarningAndNoteFailOnWarnings) {
-  // Only warnings (a stalemate, two losses nobody can suffer): they fail the
-  // run at --fail-on warning and note, not at the default error.
-  const std::string file = " tests/fixtures/findings/stalemate/refill.yaml";
+  // Only a warning (a stalemate in which the players still choose; one where
+  // nobody chooses is a hang, an error): it fails the run at --fail-on
+  // warning and note, not at the default error.
+  const std::string file = " tests/fixtures/findings/deadlock/clean.yaml";
   Outcome r = run("check --no-stats" + file);
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find(": warning: stalemate: "), std::string::npos) << r.out;
@@ -111,7 +112,7 @@ TEST(Cli, TextIsColoredOnATerminalAndPlainOtherwise) {
   EXPECT_EQ(r.code, 1);
   EXPECT_EQ(r.out.rfind("\x1b[1m" + file + ":14:19\x1b[0m: " + red_error, 0), 0u) << r.out;
   const Outcome warning =
-      run("check --no-stats --color always tests/fixtures/findings/stalemate/refill.yaml");
+      run("check --no-stats --color always tests/fixtures/findings/deadlock/clean.yaml");
   EXPECT_NE(warning.out.find("\x1b[1;35mwarning\x1b[0m: stalemate: "), std::string::npos)
       << warning.out;
   // On a terminal, auto colors; --color never does not.
@@ -408,7 +409,7 @@ TEST(Cli, UnreachableStepIsReportedOnceAsStructure) {
                     "the turn",
                 f + ":8:11: error: unreachable win: P1 can never win by 'never'",
                 f + ":8:11: error: unreachable win: P2 can never win by 'never'",
-                f + ":15:17: warning: stalemate: from 'main · only' the game can go on forever: no "
+                f + ":15:17: error: stalemate: from 'main · only' the game can go on forever: no "
                     "sequence of moves ends it"}));
 }
 

@@ -182,6 +182,51 @@ TEST(CheckAll, OrdersBySeverityThenLocation) {
   }
 }
 
+// A loop the setup starts is placed in the setup, not in the first step
+// (which the dead-rule analysis reports as never reached); the ward loops
+// are leads on an empty stack, not answers.
+TEST(CheckAll, LoopMessagesSayWhereAndHow) {
+  const auto message = [](const std::string& file) {
+    const auto l = load_fixture(file);
+    const TestGraph graph(*l->sem);
+    const auto found = check_all(graph, CheckSelection::only(Kind::response_loop));
+    return found.empty() ? std::string() : found[0].message;
+  };
+  EXPECT_EQ(message("response-loop/setup-pair.yaml"),
+            "triggers 'ping_back' and 'pong_back' re-fire each other forever in setup, before "
+            "'main · only' begins");
+  EXPECT_EQ(message("response-loop/trigger-pair.yaml"),
+            "triggers 'ping_back' and 'pong_back' re-fire each other forever in 'main · only'");
+  EXPECT_EQ(message("response-loop/ward-duel.yaml"),
+            "'ward' (speed 3) can be played again and again forever in 'primary · main', each "
+            "time on an empty stack");
+}
+
+// Every play stops at the setup's rule gap: the gap is the one error, and the
+// dead rules and unreachable wins are notes beneath it, naming it by id.
+TEST(CheckAll, WhatASetupGapCausesIsListedBeneathIt) {
+  const auto l = load_fixture("rule-gap/setup-gap.yaml");
+  ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
+  const TestGraph graph(*l->sem);
+  const auto found = check_all(graph, CheckSelection{});
+  ASSERT_EQ(found.size(), 5u);
+  EXPECT_EQ(found[0].kind, Kind::rule_gap);
+  EXPECT_EQ(found[0].severity, Severity::error);
+  EXPECT_EQ(found[0].caused_by, "");
+  const std::vector<std::string> ids = finding_ids(found);
+  EXPECT_EQ(ids, (std::vector<std::string>{
+                     "rule-gap/setup", "dead-rule/step:main.play", "dead-rule/action:score_point",
+                     "unreachable-win/end:scored/P1", "unreachable-win/end:scored/P2"}));
+  for (std::size_t i = 1; i < found.size(); ++i) {
+    SCOPED_TRACE(ids[i]);
+    EXPECT_EQ(found[i].severity, Severity::note);
+    EXPECT_EQ(found[i].caused_by, "rule-gap/setup");
+    EXPECT_EQ(std::count(found[0].details.begin(), found[0].details.end(),
+                         "it causes " + ids[i] + ": " + found[i].message),
+              1);
+  }
+}
+
 // Forwards to a graph and sets `flag` at the `trip`-th call of state(): an
 // interruption that arrives at a chosen point of the analyses.
 class Tripwire final : public checker::ExploredGraph {
@@ -225,6 +270,7 @@ std::string analysis_of(Kind k) {
       return "deadlocks";
     case Kind::response_loop:
     case Kind::unbounded_chain:
+    case Kind::stall:
       return "response loops";
     case Kind::stalemate:
       return "stalemates";
@@ -236,6 +282,13 @@ std::string analysis_of(Kind k) {
       return "dead rules";
     case Kind::property_violation:
       return "user properties";
+    case Kind::tie:
+      return "ties";
+    case Kind::turn_loop:
+      return "turn loops";
+    case Kind::cannot_lose:
+    case Kind::cannot_end:
+      return "ends out of reach";
     case Kind::structure:
       break;
   }
@@ -249,10 +302,10 @@ TEST(RunChecks, InterruptedBeforeStartRunsNothing) {
   const std::atomic<bool> stop{true};
   const auto result = run_checks(graph, CheckSelection{}, &stop);
   EXPECT_TRUE(result.findings.empty());
-  EXPECT_EQ(
-      (std::vector<std::string>{"deadlocks", "response loops", "stalemates", "unreachable wins",
-                                "rule gaps", "dead rules", "user properties"}),
-      result.not_run);
+  EXPECT_EQ((std::vector<std::string>{"deadlocks", "response loops", "turn loops", "stalemates",
+                                      "ends out of reach", "unreachable wins", "rule gaps", "ties",
+                                      "dead rules", "user properties"}),
+            result.not_run);
   auto only = CheckSelection::only(Kind::dead_rule);
   EXPECT_EQ(std::vector<std::string>{"dead rules"}, run_checks(graph, only, &stop).not_run);
 }
@@ -261,9 +314,9 @@ TEST(RunChecks, InterruptedBeforeStartRunsNothing) {
 // before the flag keep exactly the findings an uninterrupted run gives them;
 // the one it cut short and all later ones report nothing and are named.
 TEST(RunChecks, InterruptionKeepsOnlyFinishedAnalyses) {
-  const std::vector<std::string> order{"deadlocks",        "response loops", "stalemates",
-                                       "unreachable wins", "rule gaps",      "dead rules",
-                                       "user properties"};
+  const std::vector<std::string> order{
+      "deadlocks",        "response loops", "turn loops", "stalemates", "ends out of reach",
+      "unreachable wins", "rule gaps",      "ties",       "dead rules", "user properties"};
   for (const char* file : {"response-loop/ward-duel.yaml", "dead-rule/dead-action.yaml",
                            "property-violation/hand-limit.yaml"}) {
     SCOPED_TRACE(file);

@@ -131,32 +131,68 @@ const Case cases[] = {
   {"response-loop/trigger-pair.yaml", Kind::response_loop, 3, {
     {"trigger:ping_back", 15, 11, 3, 1, mandatory, -1},
   }},
+  // The same pair fired by the setup: the loop starts at move 0.
+  {"response-loop/setup-pair.yaml", Kind::response_loop, 2, {
+    {"trigger:ping_back", 19, 11, 2, 0, mandatory, -1},
+  }},
   {"response-loop/coin-return.yaml", Kind::response_loop, 33, {
     {"action:mirror_ward", 27, 11, 5, 1, chance, -1},
   }},
   {"response-loop/charges-run-out.yaml", Kind::response_loop, 79, {}},
 
+  // Finite chains that only overflow the bound: inconclusive notes (raise
+  // scope.stack); a chain that repeats one entry deeper: an error.
   {"unbounded-chain/counter-war.yaml", Kind::unbounded_chain, 203, {
-    {"action:counter", 27, 11, 4},
+    {"action:counter", 27, 11, 4, -1, none, -1, Severity::note, Verdict::unknown},
   }},
   {"unbounded-chain/self-answer.yaml", Kind::unbounded_chain, 217, {
-    {"action:surge", 26, 11, 6},
+    {"action:surge", 26, 11, 6, -1, none, -1, Severity::note, Verdict::unknown},
   }},
   {"unbounded-chain/three-players.yaml", Kind::unbounded_chain, 202, {
-    {"action:counter", 26, 11, 4},
+    {"action:counter", 26, 11, 4, -1, none, -1, Severity::note, Verdict::unknown},
+  }},
+  {"unbounded-chain/free-shout.yaml", Kind::unbounded_chain, 107, {
+    {"action:shout", 24, 11, 5},
   }},
   {"unbounded-chain/bounded.yaml", Kind::unbounded_chain, 53, {}},
 
+  // Turns pass forever and nobody chooses anything: a hang, an error.
   {"stalemate/no-end.yaml", Kind::stalemate, 4, {
-    {"step:main.only", 9, 17, 4, 2, none, -1, Severity::warning},
+    {"step:main.only", 9, 17, 4, 2, mandatory, -1},
   }},
   {"stalemate/frozen-score.yaml", Kind::stalemate, 4, {
-    {"step:main.score", 12, 17, 4, 2, none, -1, Severity::warning},
+    {"step:main.score", 12, 17, 4, 2, mandatory, -1},
   }},
   {"stalemate/refill.yaml", Kind::stalemate, 10, {
-    {"step:main.draw", 17, 17, 10, 4, none, -1, Severity::warning},
+    {"step:main.draw", 17, 17, 10, 4, mandatory, -1},
   }},
   {"stalemate/race.yaml", Kind::stalemate, 4, {}},
+
+  {"turn-loop/reopen.yaml", Kind::turn_loop, 8, {
+    {"step:main.bid", 19, 17, 5, 1, optional_one, 0},
+  }},
+  {"turn-loop/hang.yaml", Kind::turn_loop, 2, {
+    {"step:main.tick", 14, 17, 2, 1, mandatory, -1},
+  }},
+
+  {"tie/double-knockout.yaml", Kind::tie, 3, {
+    {"end:knocked_out/P1", 20, 11, 2},
+  }},
+  {"tie/one-winner.yaml", Kind::tie, 4, {}},
+
+  // Once both have hidden, only a rule gap (or nothing) stops the game; that
+  // neither can lose from there is listed under the one finding.
+  {"cannot-end/hide.yaml", Kind::cannot_end, 135, {
+    {"step:main.fight", 20, 17, 6, -1, none, -1, Severity::warning},
+  }},
+  {"cannot-end/clean.yaml", Kind::cannot_end, 13, {}},
+  // P1, doomed at the end of the turn, can lead 'ponder' forever instead.
+  {"stall/doomed-turn.yaml", Kind::stall, 8, {
+    {"action:ponder", 29, 11, 5, 2, optional_one, 0},
+  }},
+  {"cannot-lose/bystander.yaml", Kind::cannot_lose, 44, {
+    {"step:main.fight/P3", 17, 17, 10, -1, none, -1, Severity::warning},
+  }},
 
   {"unreachable-win/impossible-combo.yaml", Kind::unreachable_win, 12, {
     {"end:triple_red/P1", 21, 11},

@@ -204,7 +204,9 @@ TEST(FindingIds, AreTheSameAtEveryThreadCount) {
     ids.push_back(finding_ids(a->report));
   }
   EXPECT_EQ(ids[0], ids[1]);
-  EXPECT_EQ(ids[0].front(), "unbounded-chain/action:counter");
+  // (The chain is finite: an inconclusive note, listed after the errors.)
+  EXPECT_NE(std::find(ids[0].begin(), ids[0].end(), "unbounded-chain/action:counter"),
+            ids[0].end());
 }
 
 TEST(Fails, AcceptedAndUnknownFindingsNeverFail) {

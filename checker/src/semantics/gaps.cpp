@@ -398,11 +398,10 @@ void collect_gaps(const model::Game& game, const std::vector<bool>& window_used,
       in_priority = in_priority || listed;
     }
     if (a.answerable && in_priority) {
-      gaps.push_site[i] =
-          c.add(rule, a.where,
-                "'" + a.name + "' pushed onto a full stack (scope stack = " +
-                    std::to_string(game.scope.stack) + "): an unbounded response chain",
-                Kind::stack_overflow);
+      gaps.push_site[i] = c.add(rule, a.where,
+                                "'" + a.name + "' pushed onto a full stack (scope stack = " +
+                                    std::to_string(game.scope.stack) + ")",
+                                Kind::stack_overflow);
     }
   }
   for (const auto& t : game.triggers) {

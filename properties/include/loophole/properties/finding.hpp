@@ -23,7 +23,12 @@ enum class Kind : std::uint8_t {
   rule_gap,
   dead_rule,
   property_violation,
-  structure,  // phase/step graph problems found without exploring
+  structure,    // phase/step graph problems found without exploring
+  tie,          // several end conditions hold at once and name no single winner
+  turn_loop,    // a cycle that re-enters steps without the turn moving on
+  cannot_lose,  // from a reachable state a player can neither lose nor win any more
+  cannot_end,   // from a reachable state no end condition can hold; only a rule gap stops it
+  stall,        // a loop one player keeps going because every way out of it loses
 };
 
 enum class Severity : std::uint8_t { note, warning, error };
@@ -51,7 +56,22 @@ struct Finding {
   std::vector<std::string> details;     // further lines for a designer
   std::optional<checker::Trace> trace;  // every violated finding from search has one
   std::string engine;                   // "explicit", "smt", "structure"
+  // The finding this one follows from, when it is a consequence (a loop that
+  // only adds a card to a smaller loop, everything a rule gap in setup makes
+  // unreachable): what identifies the cause, as an analysis sets it; then
+  // check.cpp makes it a note and names the cause's stable id in caused_by.
+  struct Cause {
+    Kind kind = Kind::structure;
+    std::string rule;
+    int loop_player = -1;  // matched too when set
+  };
+  std::optional<Cause> cause;
+  std::string caused_by;  // "response-loop/action:research#2"; empty when it stands alone
 };
+
+// The stable id of each finding, in order: kind/rule, plus #2, #3... for
+// later findings of the same kind about the same rule.
+std::vector<std::string> finding_ids(const std::vector<Finding>& findings);
 
 std::string_view to_string(Kind k);      // "deadlock", "response-loop", ...
 std::string_view to_string(Severity s);  // "error", ...

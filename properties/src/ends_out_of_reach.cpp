@@ -1,0 +1,142 @@
+// Ends out of reach: from some reachable state a player can neither lose nor
+// win any more (cannot-lose), or no end condition can be reached at all and
+// only a rule gap still stops the game (cannot-end). Rule gaps do not count
+// as ends here: a game that ends only by running into one has no end its
+// rules wrote. One backward search per target set (real ends, each player's
+// losses and wins) marks the states that can still get there; the frontier
+// of an incomplete exploration counts as reaching everything, so what is
+// reported holds whatever lies beyond it. Each (player, kind) is reported
+// once, at the earliest such state, with the shortest trace to it. States
+// that cannot reach any final state are stalemates (stalemate.cpp), and a
+// win nobody ever reaches is an unreachable win: neither is repeated here.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "analyses.hpp"
+
+namespace loophole::properties::detail {
+namespace {
+
+// The earliest running, expanded state satisfying `pick`.
+template <class Pick>
+StateId first_state(const Context& cx, const Pick& pick) {
+  StateId best = checker::no_state;
+  for (StateId v = 0; v < cx.size(); ++v) {
+    if (cx.points[v].over != 0 || cx.frontier(v) || !pick(v)) continue;
+    if (best == checker::no_state || cx.earlier(v, best)) best = v;
+  }
+  return best;
+}
+
+// Whether some initial state (one per outcome of the setup) is marked.
+bool from_start(const Context& cx, const std::vector<bool>& marked) {
+  for (StateId v = 0; v < cx.size(); ++v) {
+    if (cx.depth(v) == 0 && marked[v]) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void find_ends_out_of_reach(const Context& cx, std::vector<Finding>& out) {
+  const StateId n = cx.size();
+  const int players = cx.game.players;
+  if (n == 0 || cx.game.end_conditions.empty()) return;
+  const auto np = static_cast<std::size_t>(players);
+  std::vector<bool> any_final(n, false), real_end(n, false);
+  Outcomes o = outcomes(cx);
+  if (cx.interrupted()) return;
+  auto& loss = o.loses;
+  auto& win = o.wins;
+  for (StateId v = 0; v < n; ++v) {
+    const bool beyond = cx.frontier(v);
+    any_final[v] = cx.final_state(v) || beyond;
+    real_end[v] = cx.points[v].over == 1 || beyond;
+    if (!beyond) continue;
+    for (std::size_t p = 0; p < np; ++p) loss[p][v] = win[p][v] = true;
+  }
+  const std::vector<bool> can_finish = can_reach(cx.moves, any_final);
+  const std::vector<bool> can_end = can_reach(cx.moves, real_end);
+  // Whether the game can go on forever from a state (a cycle is reachable);
+  // when it cannot, every way on runs into a rule gap and the finding is
+  // that gap's consequence (often a scope effect: the deck runs out first).
+  std::vector<bool> on_cycle(n, false);
+  for (const auto& members :
+       cyclic_components(cx.moves, [](StateId, const Edge&) { return true; })) {
+    for (const StateId v : members) on_cycle[v] = true;
+  }
+  const std::vector<bool> endless = can_reach(cx.moves, on_cycle);
+  if (cx.interrupted()) return;
+  const auto severity = [&](StateId v) { return endless[v] ? Severity::warning : Severity::note; };
+  const auto gap_detail = [&](StateId v) {
+    return endless[v] ? std::string(
+                            "from here the game can go on forever, or stop at a rule "
+                            "gap, which is no end")
+                      : std::string(
+                            "every way on from here stops at a rule gap, which is no "
+                            "end: a consequence of that gap, or of a scope too small to "
+                            "reach an end");
+  };
+
+  // Where every end is out of reach but a rule gap still stops the game (with
+  // no final state at all it is a stalemate). Not from the start: then every
+  // end is an unreachable win.
+  const StateId stuck =
+      from_start(cx, can_end)
+          ? first_state(cx, [&](StateId s) { return can_finish[s] && !can_end[s]; })
+          : checker::no_state;
+  std::vector<std::string> also_stuck;  // players who can no longer lose there too
+
+  // Where a player, still able to lose from the start, can no longer lose or
+  // win. (One who can still win is winning, not stuck.) At the state where
+  // the game can no longer end this is a consequence, listed under it.
+  for (int p = 0; p < players; ++p) {
+    const auto i = static_cast<std::size_t>(p);
+    const std::vector<bool> can_lose = can_reach(cx.moves, loss[i]);
+    if (!from_start(cx, can_lose)) continue;  // an unreachable loss: unreachable_win.cpp
+    const std::vector<bool> can_win = can_reach(cx.moves, win[i]);
+    const StateId v =
+        first_state(cx, [&](StateId s) { return can_finish[s] && !can_lose[s] && !can_win[s]; });
+    if (v == checker::no_state) continue;
+    if (v == stuck) {
+      also_stuck.push_back(Context::player(p));
+      continue;
+    }
+    const int step = cx.points[v].step;
+    Finding f = cx.finding(Kind::cannot_lose, severity(v));
+    f.rule = fmt::format("{}/{}", cx.step_rule(step), Context::player(p));
+    f.where = step >= 0 ? cx.game.steps[static_cast<std::size_t>(step)].where : cx.game.where;
+    f.message = fmt::format("from '{}' {} can no longer lose, nor win", cx.step_label(step),
+                            Context::player(p));
+    f.details.push_back(
+        can_end[v] ? fmt::format("the game can still end, but never with {} losing or winning",
+                                 Context::player(p))
+                   : std::string("no end condition can hold any more"));
+    if (!can_end[v]) f.details.push_back(gap_detail(v));
+    f.trace = cx.trace(v);
+    out.push_back(std::move(f));
+  }
+
+  if (stuck == checker::no_state) return;
+  const int step = cx.points[stuck].step;
+  Finding f = cx.finding(Kind::cannot_end, severity(stuck));
+  f.rule = cx.step_rule(step);
+  f.where = step >= 0 ? cx.game.steps[static_cast<std::size_t>(step)].where : cx.game.where;
+  f.message =
+      fmt::format("from '{}' the game can no longer end: no end condition can hold any more",
+                  cx.step_label(step));
+  f.details.push_back(gap_detail(stuck));
+  if (!also_stuck.empty()) {
+    std::string who;
+    for (std::size_t i = 0; i < also_stuck.size(); ++i) {
+      if (i > 0) who += i + 1 == also_stuck.size() ? " and " : ", ";
+      who += also_stuck[i];
+    }
+    f.details.push_back(fmt::format("so from here {} can no longer lose", who));
+  }
+  f.trace = cx.trace(stuck);
+  out.push_back(std::move(f));
+}
+
+}  // namespace loophole::properties::detail

@@ -1,0 +1,74 @@
+// Root causes: a finding that follows from another is listed beneath it, not
+// reported as a problem of its own. The analyses say what a consequence
+// follows from (Finding::cause: a loop that only adds a card to a smaller
+// loop of the same player); here, when every play runs into one rule gap
+// already in setup, every unreachable win and dead rule is made that gap's
+// consequence. Then each consequence whose cause was found becomes a note
+// naming the cause's stable id, and the cause lists it in its details. Runs
+// once on the sorted findings (ids depend on the order), and sorts again.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "analyses.hpp"
+
+namespace loophole::properties::detail {
+namespace {
+
+bool matches(const Finding& f, const Finding::Cause& c) {
+  return f.kind == c.kind && f.rule == c.rule &&
+         (c.loop_player < 0 || f.loop_player == c.loop_player);
+}
+
+std::size_t cause_of(const std::vector<Finding>& found, const Finding& f) {
+  for (std::size_t j = 0; j < found.size(); ++j) {
+    if (&found[j] != &f && !found[j].cause && matches(found[j], *f.cause)) return j;
+  }
+  return found.size();
+}
+
+// The rule of the one gap that every initial state ends in, or "".
+std::string setup_gap(const Context& cx) {
+  int gap = 0;
+  for (StateId v = 0; v < cx.size(); ++v) {
+    if (cx.depth(v) != 0) continue;
+    if (cx.points[v].over != 2 || (gap != 0 && cx.points[v].gap != gap)) return "";
+    gap = cx.points[v].gap;
+  }
+  return gap > 0 ? cx.semantics.gaps()[static_cast<std::size_t>(gap - 1)].rule : "";
+}
+
+}  // namespace
+
+void group_root_causes(const Context& cx, std::vector<Finding>& found,
+                       const std::function<bool(const Finding&, const Finding&)>& order) {
+  if (const std::string gap = setup_gap(cx); !gap.empty()) {
+    for (Finding& f : found) {
+      if (f.kind == Kind::unreachable_win || f.kind == Kind::dead_rule) {
+        f.cause = Finding::Cause{Kind::rule_gap, gap, -1};
+      }
+    }
+  }
+  bool any = false;
+  for (Finding& f : found) {
+    if (!f.cause) continue;
+    if (cause_of(found, f) == found.size()) {
+      f.cause.reset();  // its cause was not checked: it stands on its own
+    } else {
+      f.severity = Severity::note;
+      any = true;
+    }
+  }
+  if (!any) return;
+  std::stable_sort(found.begin(), found.end(), order);
+  const std::vector<std::string> ids = finding_ids(found);
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    if (!found[i].cause) continue;
+    const std::size_t j = cause_of(found, found[i]);
+    found[i].caused_by = ids[j];
+    found[i].details.push_back(fmt::format("it follows from {}", ids[j]));
+    found[j].details.push_back(fmt::format("it causes {}: {}", ids[i], found[i].message));
+  }
+}
+
+}  // namespace loophole::properties::detail
