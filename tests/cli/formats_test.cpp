@@ -119,12 +119,18 @@ TEST(Formats, HtmlReportRendersInChromiumWithGraphAndEveryFinding) {
       run_command("chromium --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir=" +
                   profile.string() + " --dump-dom file://" + fs::absolute(html).string());
   ASSERT_EQ(dom.code, 0) << dom.err;
-  // Two rulesets, two phase graphs drawn by graphviz (with their step nodes).
-  std::size_t svgs = 0;
+  // Two rulesets, two phase graphs drawn by graphviz (with their step
+  // nodes), and each finding with a trace its path on that graph (all 8).
+  std::size_t svgs = 0, paths = 0;
   for (auto at = dom.out.find("<svg"); at != std::string::npos; at = dom.out.find("<svg", at + 1)) {
     ++svgs;
   }
-  EXPECT_EQ(svgs, 2u);
+  const std::string path = "<details class=\"path\">";
+  for (auto at = dom.out.find(path); at != std::string::npos; at = dom.out.find(path, at + 1)) {
+    ++paths;
+  }
+  EXPECT_EQ(paths, 7u);
+  EXPECT_EQ(svgs, 2u + paths);
   EXPECT_NE(dom.out.find("<title>main.play</title>"), std::string::npos);
   EXPECT_NE(dom.out.find("<title>primary.main</title>"), std::string::npos);
   for (const auto& id : ids) {
