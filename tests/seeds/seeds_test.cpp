@@ -41,6 +41,18 @@
 namespace loophole {
 namespace {
 
+// A parameterised case's name: the ruleset's file name without its
+// extension, letters and digits only ("speedbiomespoolgame").
+std::string case_name(const char* ruleset) {
+  const char* r = ruleset;
+  if (const char* slash = std::strrchr(r, '/')) r = slash + 1;
+  std::string name;
+  for (const char* p = r; *p != 0 && *p != '.'; ++p) {
+    if (std::isalnum(static_cast<unsigned char>(*p)) != 0) name += *p;
+  }
+  return name;
+}
+
 namespace fs = std::filesystem;
 
 std::string source_dir() { return LOOPHOLE_SOURCE_DIR; }
@@ -401,13 +413,7 @@ INSTANTIATE_TEST_SUITE_P(Rulesets, SeedGapTable,
                                            GapTableCase{"examples/speed-biomes-pool-game.yaml",
                                                         {63, 6, 0, 97, 3, 0}}),
                          [](const ::testing::TestParamInfo<GapTableCase>& info) {
-                           std::string name;
-                           const char* r = info.param.ruleset;
-                           if (const char* slash = std::strrchr(r, '/')) r = slash + 1;
-                           for (const char* p = r; *p != 0 && *p != '.'; ++p) {
-                             if (std::isalnum(static_cast<unsigned char>(*p)) != 0) name += *p;
-                           }
-                           return name;
+                           return case_name(info.param.ruleset);
                          });
 
 // ---------------------------------------------------------------------------
@@ -527,6 +533,26 @@ TEST(SeedScopes, CosmereWithTwoAcesHasNoUnboundedChain) {
   const auto graph = checker::explore(sem, {});
   ASSERT_EQ(graph->completion(), checker::Completion::complete);
   EXPECT_EQ(graph->size(), 87811U);
+  for (const properties::Finding& f : properties::check_all(
+           *graph, properties::CheckSelection::only(properties::Kind::unbounded_chain))) {
+    EXPECT_NE(f.kind, properties::Kind::unbounded_chain) << f.message;
+  }
+}
+
+// Two tactics per deck: chains four deep, which the old fixed bound of 3
+// reported as an unbounded chain; the derived bound (4) holds them.
+TEST(SeedScopes, SpeedBiomesWithTwoTacticsHasNoUnboundedChain) {
+  auto l = test_support::load_game(ruleset_path("speed-biomes.yaml"),
+                                   {.params = {{"tactic_copies", 2},
+                                               {"opening_hand", 2},
+                                               {"sector_durability", 1},
+                                               {"gear_copies", 0}}});
+  ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
+  EXPECT_EQ(l->game->scope.stack, 4);
+  const checker::Semantics sem(*l->game);
+  const auto graph = checker::explore(sem, {});
+  ASSERT_EQ(graph->completion(), checker::Completion::complete);
+  EXPECT_EQ(graph->size(), 132286U);
   for (const properties::Finding& f : properties::check_all(
            *graph, properties::CheckSelection::only(properties::Kind::unbounded_chain))) {
     EXPECT_NE(f.kind, properties::Kind::unbounded_chain) << f.message;
@@ -696,13 +722,7 @@ INSTANTIATE_TEST_SUITE_P(
                         "dead-rule action:declare_advance warning 203:11",
                     }}),
     [](const ::testing::TestParamInfo<ExploreCase>& info) {
-      std::string name;
-      const char* r = info.param.ruleset;
-      if (const char* slash = std::strrchr(r, '/')) r = slash + 1;
-      for (const char* p = r; *p != 0 && *p != '.'; ++p) {
-        if (std::isalnum(static_cast<unsigned char>(*p)) != 0) name += *p;
-      }
-      return name;
+      return case_name(info.param.ruleset);
     });
 
 }  // namespace
