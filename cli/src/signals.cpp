@@ -20,15 +20,17 @@ static_assert(std::atomic<bool>::is_always_lock_free);
 
 // remove_if_ended's paths. Only the main thread changes it, with SIGINT and
 // SIGTERM blocked; the handler only reads it (unlink and rmdir are
-// async-signal-safe).
-std::vector<std::string>& ended_paths() {
-  static std::vector<std::string> paths;
-  return paths;
-}
+// async-signal-safe). It is a namespace-scope object, constant-initialized
+// (vector's default constructor is constexpr): a function-local static
+// would be constructed
+// by the handler itself on the first signal, and registering its destructor
+// (__cxa_atexit) from a handler that interrupted malloc corrupts the heap
+// (seen: "malloc assertion failure in sysmalloc" on SIGTERM while loading).
+constinit std::vector<std::string> g_ended_paths;
 
 extern "C" void on_signal(int sig) {
   if (!g_cooperative.load()) {
-    const auto& paths = ended_paths();
+    const auto& paths = g_ended_paths;
     for (auto p = paths.rbegin(); p != paths.rend(); ++p) {
       if (::unlink(p->c_str()) != 0) ::rmdir(p->c_str());
     }
@@ -71,7 +73,7 @@ void remove_if_ended(const std::string& path) {
   sigaddset(&both, SIGINT);
   sigaddset(&both, SIGTERM);
   ::pthread_sigmask(SIG_BLOCK, &both, &previous);
-  ended_paths().push_back(path);
+  g_ended_paths.push_back(path);
   ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
 }
 
