@@ -61,12 +61,7 @@ void find_ends_out_of_reach(const Context& cx, std::vector<Finding>& out) {
   // Whether the game can go on forever from a state (a cycle is reachable);
   // when it cannot, every way on runs into a rule gap and the finding is
   // that gap's consequence (often a scope effect: the deck runs out first).
-  std::vector<bool> on_cycle(n, false);
-  for (const auto& members :
-       cyclic_components(cx.moves, [](StateId, const Edge&) { return true; })) {
-    for (const StateId v : members) on_cycle[v] = true;
-  }
-  const std::vector<bool> endless = can_reach(cx.moves, on_cycle);
+  const std::vector<bool> endless = can_go_on_forever(cx.moves);
   if (cx.interrupted()) return;
   const auto severity = [&](StateId v) { return endless[v] ? Severity::warning : Severity::note; };
   const auto gap_detail = [&](StateId v) {

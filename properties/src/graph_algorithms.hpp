@@ -60,6 +60,11 @@ bool shortest_path(const Digraph& g, StateId from, const StatePredicate& goal,
 std::vector<bool> can_reach(const Digraph& g, const std::vector<bool>& targets,
                             const EdgePredicate& keep = {});
 
+// For every state: whether an endless path starts there (a cycle can be
+// reached from it). The same as can_reach of the cyclic components' members,
+// without building the components: see graph_algorithms.cpp.
+std::vector<bool> can_go_on_forever(const Digraph& g);
+
 // Who keeps a cycle going: the choice points on it are the states with more
 // than one move; see LoopClass.
 struct LoopChoice {

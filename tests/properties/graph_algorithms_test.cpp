@@ -4,6 +4,7 @@
 #include "graph_algorithms.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <initializer_list>
 #include <vector>
 
@@ -54,6 +55,56 @@ TEST(CyclicComponents, FindsCyclesAndSelfLoopsOnly) {
 TEST(CyclicComponents, AcyclicGraphHasNone) {
   const Digraph g = graph({{to(1), to(2)}, {to(2)}, {}});
   EXPECT_TRUE(cyclic_components(g, all).empty());
+}
+
+// can_go_on_forever (sweeps, falling back to the components on long
+// backward chains) against its definition: can_reach of the cyclic
+// components' members, on a fixed graph and on random ones, some of them
+// chains that go back to earlier states many times.
+std::vector<bool> forever_by_definition(const Digraph& g) {
+  std::vector<bool> on_cycle(g.size(), false);
+  for (const auto& members : cyclic_components(g, [](StateId, const Edge&) { return true; })) {
+    for (const StateId v : members) on_cycle[v] = true;
+  }
+  return can_reach(g, on_cycle);
+}
+
+TEST(CanGoOnForever, IsReachingACycle) {
+  // 0 -> 1 -> 2 -> 1 (a cycle); 0 -> 3 (stops); 4 self-loop; 5 -> 4.
+  const Digraph g = graph({{to(1), to(3)}, {to(2)}, {to(1)}, {}, {to(4)}, {to(4)}});
+  EXPECT_EQ(can_go_on_forever(g), (std::vector<bool>{true, true, true, false, true, true}));
+  // A chain that leads back to earlier states 40 times: beyond the sweeps.
+  Digraph back;
+  for (StateId v = 0; v < 40; ++v) {
+    if (v == 0) {
+      back.add_state(std::vector<Edge>{});
+    } else {
+      back.add_state(std::vector<Edge>{to(v - 1)});
+    }
+  }
+  EXPECT_EQ(can_go_on_forever(back), std::vector<bool>(40, false));
+  std::uint64_t seed = 12345;
+  const auto next = [&](std::uint64_t m) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (seed >> 33) % m;
+  };
+  for (int round = 0; round < 200; ++round) {
+    const auto n = static_cast<StateId>(1 + next(60));
+    Digraph r;
+    for (StateId v = 0; v < n; ++v) {
+      std::vector<Edge> out;
+      const auto k = next(3);
+      for (std::uint64_t i = 0; i < k; ++i) {
+        // Mostly forward edges, as a breadth-first numbering gives.
+        const bool back_edge = next(5) == 0;
+        const StateId t = back_edge || v + 1 >= n ? static_cast<StateId>(next(n))
+                                                  : static_cast<StateId>(v + 1 + next(n - v - 1));
+        out.push_back(to(t));
+      }
+      r.add_state(out);
+    }
+    EXPECT_EQ(can_go_on_forever(r), forever_by_definition(r)) << "round " << round;
+  }
 }
 
 TEST(ShortestCycle, ThroughEntryAndThroughARequiredEdge) {
