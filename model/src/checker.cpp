@@ -13,6 +13,7 @@
 #include <map>
 #include <set>
 
+#include "checker_support.hpp"
 #include "ruleset.hpp"
 
 namespace loophole::model {
@@ -25,18 +26,6 @@ constexpr int k_max_turns = 1000;
 constexpr int k_max_speed = 1000;
 constexpr int k_max_copies = 1000;
 constexpr int k_max_array = 256;
-
-// Names that expressions give a meaning of their own.
-constexpr std::string_view k_reserved[] = {
-    "active", "opponent",    "self",       "players",    "others",
-    "kinds",  "turn_number", "stack_size", "top_action", "top_controller",
-    "next",   "count",       "min",        "max",        "abs",
-    "clamp",  "tag",         "true",       "false",      "and",
-    "or",     "not",         "if",         "then",       "else",
-    "elif",   "end",         "for",        "in",         "do",
-    "choose", "pick",        "where",      "exists",     "forall",
-    "sum",    "skip",        "draw",       "move",       "fire",
-    "win",    "lose",        "negate",     "shuffle"};
 
 std::string range_text(std::optional<std::int64_t> lo, std::optional<std::int64_t> hi) {
   if (lo && hi) return "out of range " + std::to_string(*lo) + ".." + std::to_string(*hi);
@@ -122,7 +111,7 @@ class DeclChecker {
   }
 
   void not_reserved(std::string_view category, const std::string& name, const SourceSpan& where) {
-    if (std::find(std::begin(k_reserved), std::end(k_reserved), name) != std::end(k_reserved)) {
+    if (detail::is_reserved(name)) {
       sink_.error(
           where, quote_name(name) + " is a built-in name and cannot name " + std::string(category));
     }

@@ -128,8 +128,7 @@ void ExprChecker::not_constant(const SourceSpan& where, const std::string& what)
 }
 
 void ExprChecker::push_binder(const std::string& name, Type type, const SourceSpan& where) {
-  if (is_builtin_value(name) || player_number(name) != 0 || name == "players" || name == "others" ||
-      name == "kinds") {
+  if (is_builtin_value(name) || player_number(name) != 0 || listed(k_domains, name)) {
     sink_.error(where, quote_name(name) + " is a built-in name and cannot be bound");
   }
   binders_.emplace_back(name, type);

@@ -57,7 +57,7 @@ Type ExprChecker::resolve_name(Expr& x, const CheckContext& ctx, std::optional<T
     x.text.clear();
     return Type::player();
   }
-  if (name == "players" || name == "others" || name == "kinds") {
+  if (listed(k_domains, name)) {
     sink_.error(x.where, quote_name(name) + " is a domain, not a value; use it after 'in'");
     return Type{};
   }
@@ -527,7 +527,7 @@ bool ExprChecker::check_domain(Domain& d, std::vector<ExprPtr>& bounds, const Ch
           sink_.error(d.where, "unknown domain " + quote_name(d.text) +
                                    "; expected 'players', 'others', 'kinds', 'kinds tag t', an "
                                    "enum name or 'lo..hi'");
-      std::vector<std::string> candidates = {"players", "others", "kinds"};
+      std::vector<std::string> candidates(std::begin(k_domains), std::end(k_domains));
       for (const EnumDecl& en : game_.enums) candidates.push_back(en.name);
       const std::string suggestion = suggest_name(d.text, candidates);
       if (!suggestion.empty())

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "checker.hpp"
+#include "lexer.hpp"
 #include "yaml_reader.hpp"
 
 namespace loophole::model::detail {
@@ -17,8 +18,23 @@ using Category = NameDecl::Category;
 inline constexpr std::string_view k_builtin_values[] = {
     "active", "opponent", "self", "turn_number", "stack_size", "top_action", "top_controller"};
 inline constexpr std::string_view k_functions[] = {"count", "min", "max", "abs", "clamp", "next"};
-inline constexpr std::string_view k_statements[] = {"draw", "move",   "fire",   "win",
-                                                    "lose", "negate", "shuffle"};
+inline constexpr std::string_view k_statements[] = {"draw", "move",   "fire",    "win",
+                                                    "lose", "negate", "shuffle", "skip"};
+// The domains `for`/`pick`/`count` range over besides integer ranges.
+inline constexpr std::string_view k_domains[] = {"players", "others", "kinds"};
+
+template <std::size_t N>
+bool listed(const std::string_view (&names)[N], std::string_view name) {
+  return std::find(std::begin(names), std::end(names), name) != std::end(names);
+}
+
+// Names that expressions give a meaning of their own, so the ruleset cannot
+// declare them: the keywords, built-in values, functions, statements and
+// domains (one list each, above and in the lexer).
+inline bool is_reserved(std::string_view name) {
+  return is_keyword(name) || listed(k_builtin_values, name) || listed(k_functions, name) ||
+         listed(k_statements, name) || listed(k_domains, name);
+}
 
 inline bool is_builtin_value(std::string_view name) {
   return std::find(std::begin(k_builtin_values), std::end(k_builtin_values), name) !=

@@ -35,6 +35,18 @@ int Game::find_step(const std::string& phase_dot_step) const {
   return -1;
 }
 
+std::string Game::step_label(int step) const {
+  if (step < 0 || static_cast<std::size_t>(step) >= steps.size()) return "setup";
+  const Step& s = steps[static_cast<std::size_t>(step)];
+  if (s.phase < 0 || static_cast<std::size_t>(s.phase) >= phases.size()) return s.name;
+  return phases[static_cast<std::size_t>(s.phase)].name + " · " + s.name;
+}
+
+std::string Game::step_rule(int step) const {
+  if (step < 0 || static_cast<std::size_t>(step) >= steps.size()) return "setup";
+  return "step:" + step_name(step);
+}
+
 std::string Game::step_name(int step) const {
   if (step < 0 || static_cast<std::size_t>(step) >= steps.size()) return "?";
   const Step& s = steps[static_cast<std::size_t>(step)];

@@ -6,6 +6,7 @@
 // `skip`, ...) stay identifiers and the parser reads them in context.
 #include "lexer.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -75,6 +76,11 @@ std::string_view hint_for(char c) {
 }
 
 }  // namespace
+
+bool is_keyword(std::string_view word) {
+  return std::any_of(k_keywords.begin(), k_keywords.end(),
+                     [word](const Keyword& k) { return k.word == word; });
+}
 
 std::size_t utf8_length(std::string_view text, std::size_t i) {
   const auto lead = static_cast<unsigned char>(text[i]);

@@ -80,6 +80,9 @@ struct Token {
 // description for the others ("identifier", "newline", "end of expression").
 std::string_view token_name(Tok kind);
 
+// Whether `word` is one of the expression language's keywords ("and", "for").
+bool is_keyword(std::string_view word);
+
 // How a concrete token reads in "found ..." messages: "'x'", "'3'", "'do'",
 // "newline", "end of expression".
 std::string describe(const Token& token);

@@ -3,11 +3,11 @@
 // The graph follows the `post` stage of the semantics (docs/semantics.md):
 // after a step, the same step again while `repeat_while` holds, else turn
 // end if `end_turn_if` holds or the step is the last, else the next step.
-// Conditions are folded first, so a constant one either disappears (false)
-// or replaces the ways onward (true); only state-dependent ones become
-// guarded edges. Each operator folds as model::fold_operation does (the
-// checker's folder): a zero divisor or a result beyond 64 bits is no
-// constant, and the condition stays guarded. The DOT is written by hand rather than with
+// Conditions are folded first (model::fold_constant, the checker's one
+// folder), so a constant one either disappears (false) or replaces the ways
+// onward (true); only state-dependent ones, and those that would fail at
+// run time (a zero divisor, a result beyond 64 bits), become guarded
+// edges. The DOT is written by hand rather than with
 // boost::write_graphviz so that clusters, labels and order stay under our
 // control and the output is byte-stable for golden tests.
 #include "loophole/model/phase_graph.hpp"
@@ -18,6 +18,7 @@
 #include <set>
 #include <sstream>
 
+#include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/reverse_graph.hpp>
 #include <fmt/format.h>
@@ -28,65 +29,6 @@
 namespace loophole::model {
 
 namespace {
-
-std::optional<std::int64_t> constant_value(const Expr& e);
-
-std::optional<std::int64_t> constant_binary(const Expr& e) {
-  const auto lhs = constant_value(*e.args[0]);
-  // `and`/`or` fold when one side decides, whatever the other is.
-  if (e.op == Op::and_ || e.op == Op::or_) {
-    const bool decisive = e.op == Op::or_;  // or: true decides; and: false decides
-    const auto rhs = constant_value(*e.args[1]);
-    if ((lhs && (*lhs != 0) == decisive) || (rhs && (*rhs != 0) == decisive))
-      return decisive ? 1 : 0;
-    if (lhs && rhs) return decisive ? 0 : 1;
-    return std::nullopt;
-  }
-  const auto rhs = constant_value(*e.args[1]);
-  if (!lhs || !rhs) return std::nullopt;
-  return fold_operation(e.op, {*lhs, *rhs});
-}
-
-std::optional<std::int64_t> constant_builtin(const Expr& e) {
-  std::vector<std::int64_t> v;
-  for (const auto& a : e.args) {
-    const auto x = constant_value(*a);
-    if (!x) return std::nullopt;
-    v.push_back(*x);
-  }
-  const std::size_t arity = e.op == Op::abs ? 1 : e.op == Op::clamp ? 3 : 2;
-  return v.size() == arity ? fold_operation(e.op, v) : std::nullopt;
-}
-
-// The value of an expression that does not depend on the state, if it is one.
-std::optional<std::int64_t> constant_value(const Expr& e) {
-  switch (e.kind) {
-    case ExprKind::int_lit:
-    case ExprKind::bool_lit:
-    case ExprKind::enum_lit:
-    case ExprKind::kind_lit:
-    case ExprKind::action_lit:
-      return e.value;
-    case ExprKind::unary: {
-      if (e.args.size() != 1) return std::nullopt;
-      const auto x = constant_value(*e.args[0]);
-      if (!x) return std::nullopt;
-      return fold_operation(e.op, {*x});
-    }
-    case ExprKind::binary:
-      return e.args.size() == 2 ? constant_binary(e) : std::nullopt;
-    case ExprKind::cond: {
-      if (e.args.size() != 3) return std::nullopt;
-      const auto c = constant_value(*e.args[0]);
-      if (!c) return std::nullopt;
-      return constant_value(*e.args[*c != 0 ? 1 : 2]);
-    }
-    case ExprKind::builtin:
-      return constant_builtin(e);
-    default:
-      return std::nullopt;
-  }
-}
 
 // Whitespace runs (a condition written over several YAML lines) become one space.
 std::string one_line(const std::string& text) {
@@ -112,59 +54,53 @@ void add_edge(PhaseGraph& g, PhaseVertexId from, PhaseVertexId to, PhaseEdgeKind
     e.condition = condition;
     e.label = one_line(text);
   }
-  boost::add_edge(from, to, e, g.graph);
+  g.add_edge(from, to, std::move(e));
 }
 
 }  // namespace
 
-Guard fold_guard(const Expr* condition) {
-  if (condition == nullptr) return Guard::none;
-  const auto v = constant_value(*condition);
-  if (!v) return Guard::conditional;
-  return *v != 0 ? Guard::always : Guard::never;
+// --- the graph --------------------------------------------------------------
+
+struct PhaseGraph::Impl {
+  boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, PhaseVertex, PhaseEdge>
+      graph;
+};
+
+PhaseGraph::PhaseGraph() : impl_(std::make_unique<Impl>()) {}
+PhaseGraph::~PhaseGraph() = default;
+PhaseGraph::PhaseGraph(PhaseGraph&&) noexcept = default;
+PhaseGraph& PhaseGraph::operator=(PhaseGraph&&) noexcept = default;
+
+std::size_t PhaseGraph::vertex_count() const { return boost::num_vertices(impl_->graph); }
+std::size_t PhaseGraph::edge_count() const { return boost::num_edges(impl_->graph); }
+const PhaseVertex& PhaseGraph::vertex(PhaseVertexId v) const { return impl_->graph[v]; }
+
+std::vector<PhaseEdgeRef> PhaseGraph::out_edges(PhaseVertexId v) const {
+  std::vector<PhaseEdgeRef> out;
+  for (const auto& e : boost::make_iterator_range(boost::out_edges(v, impl_->graph))) {
+    out.push_back({v, boost::target(e, impl_->graph), &impl_->graph[e]});
+  }
+  return out;
 }
 
-PhaseGraph build_phase_graph(const Game& game) {
-  PhaseGraph g;
-  const int steps = static_cast<int>(game.steps.size());
-  PhaseVertex start;
-  start.kind = PhaseVertex::Kind::turn_start;
-  g.start = boost::add_vertex(start, g.graph);
-  for (int i = 0; i < steps; ++i) {
-    const Step& s = game.steps[i];
-    PhaseVertex v;
-    v.kind = PhaseVertex::Kind::step;
-    v.phase = s.phase;
-    v.step = i;
-    v.window = s.window;
-    v.repeat = fold_guard(s.repeat_while.get());
-    v.end_turn = fold_guard(s.end_turn_if.get());
-    boost::add_vertex(v, g.graph);
+std::vector<PhaseEdgeRef> PhaseGraph::edges() const {
+  std::vector<PhaseEdgeRef> out;
+  for (PhaseVertexId v = 0; v < vertex_count(); ++v) {
+    for (const PhaseEdgeRef& e : out_edges(v)) out.push_back(e);
   }
-  PhaseVertex end;
-  end.kind = PhaseVertex::Kind::turn_end;
-  g.end = boost::add_vertex(end, g.graph);
+  return out;
+}
 
-  add_edge(g, g.start, steps == 0 ? g.end : PhaseGraph::step_vertex(0), PhaseEdgeKind::next,
-           Guard::none, nullptr, "");
-  for (int i = 0; i < steps; ++i) {
-    const Step& s = game.steps[i];
-    const PhaseVertexId v = PhaseGraph::step_vertex(i);
-    const PhaseVertex p = g.graph[v];
-    if (p.repeat == Guard::always || p.repeat == Guard::conditional) {
-      add_edge(g, v, v, PhaseEdgeKind::repeat, p.repeat, s.repeat_while.get(), s.repeat_text);
-    }
-    if (p.repeat == Guard::always) continue;  // the step never lets go
-    if (p.end_turn == Guard::always || p.end_turn == Guard::conditional) {
-      add_edge(g, v, g.end, PhaseEdgeKind::end_turn_if, p.end_turn, s.end_turn_if.get(),
-               s.end_turn_text);
-    }
-    if (p.end_turn == Guard::always) continue;  // the turn always ends here
-    add_edge(g, v, i + 1 < steps ? PhaseGraph::step_vertex(i + 1) : g.end, PhaseEdgeKind::next,
-             Guard::none, nullptr, "");
-  }
-  add_edge(g, g.end, g.start, PhaseEdgeKind::new_turn, Guard::none, nullptr, "");
-  return g;
+PhaseVertexId PhaseGraph::add_vertex(const PhaseVertex& v) {
+  return boost::add_vertex(v, impl_->graph);
+}
+
+void PhaseGraph::add_edge(PhaseVertexId from, PhaseVertexId to, PhaseEdge e) {
+  boost::add_edge(from, to, std::move(e), impl_->graph);
+}
+
+void PhaseGraph::remove_edges(PhaseVertexId from, PhaseVertexId to) {
+  boost::remove_edge(from, to, impl_->graph);
 }
 
 namespace {
@@ -183,12 +119,64 @@ std::vector<bool> reachable(const Graph& graph, PhaseVertexId from) {
 
 }  // namespace
 
-std::vector<bool> reachable_from(const PhaseGraph& g, PhaseVertexId from) {
-  return reachable(g.graph, from);
+std::vector<bool> PhaseGraph::reachable_from(PhaseVertexId from) const {
+  return reachable(impl_->graph, from);
 }
 
-std::vector<bool> reaching(const PhaseGraph& g, PhaseVertexId to) {
-  return reachable(boost::make_reverse_graph(g.graph), to);
+std::vector<bool> PhaseGraph::reaching(PhaseVertexId to) const {
+  return reachable(boost::make_reverse_graph(impl_->graph), to);
+}
+
+// --- building ---------------------------------------------------------------
+
+Guard fold_guard(const Expr* condition) {
+  if (condition == nullptr) return Guard::none;
+  const auto v = fold_constant(*condition);
+  if (!v) return Guard::conditional;
+  return *v != 0 ? Guard::always : Guard::never;
+}
+
+PhaseGraph build_phase_graph(const Game& game) {
+  PhaseGraph g;
+  const int steps = static_cast<int>(game.steps.size());
+  PhaseVertex start;
+  start.kind = PhaseVertex::Kind::turn_start;
+  g.start = g.add_vertex(start);
+  for (int i = 0; i < steps; ++i) {
+    const Step& s = game.steps[i];
+    PhaseVertex v;
+    v.kind = PhaseVertex::Kind::step;
+    v.phase = s.phase;
+    v.step = i;
+    v.window = s.window;
+    v.repeat = fold_guard(s.repeat_while.get());
+    v.end_turn = fold_guard(s.end_turn_if.get());
+    g.add_vertex(v);
+  }
+  PhaseVertex end;
+  end.kind = PhaseVertex::Kind::turn_end;
+  g.end = g.add_vertex(end);
+
+  add_edge(g, g.start, steps == 0 ? g.end : PhaseGraph::step_vertex(0), PhaseEdgeKind::next,
+           Guard::none, nullptr, "");
+  for (int i = 0; i < steps; ++i) {
+    const Step& s = game.steps[i];
+    const PhaseVertexId v = PhaseGraph::step_vertex(i);
+    const PhaseVertex p = g.vertex(v);
+    if (p.repeat == Guard::always || p.repeat == Guard::conditional) {
+      add_edge(g, v, v, PhaseEdgeKind::repeat, p.repeat, s.repeat_while.get(), s.repeat_text);
+    }
+    if (p.repeat == Guard::always) continue;  // the step never lets go
+    if (p.end_turn == Guard::always || p.end_turn == Guard::conditional) {
+      add_edge(g, v, g.end, PhaseEdgeKind::end_turn_if, p.end_turn, s.end_turn_if.get(),
+               s.end_turn_text);
+    }
+    if (p.end_turn == Guard::always) continue;  // the turn always ends here
+    add_edge(g, v, i + 1 < steps ? PhaseGraph::step_vertex(i + 1) : g.end, PhaseEdgeKind::next,
+             Guard::none, nullptr, "");
+  }
+  add_edge(g, g.end, g.start, PhaseEdgeKind::new_turn, Guard::none, nullptr, "");
+  return g;
 }
 
 // --- DOT --------------------------------------------------------------------
@@ -208,7 +196,7 @@ std::string_view protocol_name(Protocol p) {
 }
 
 std::string node_id(const Game& game, const PhaseGraph& g, PhaseVertexId v) {
-  const PhaseVertex& p = g.graph[v];
+  const PhaseVertex& p = g.vertex(v);
   switch (p.kind) {
     case PhaseVertex::Kind::turn_start:
       return "turn_start";
@@ -223,10 +211,9 @@ std::string node_id(const Game& game, const PhaseGraph& g, PhaseVertexId v) {
 
 constexpr std::string_view highlight_attrs = ", color=red, fontcolor=red, penwidth=2.5";
 
-std::string edge_label(const Game& game, const PhaseGraph& g,
-                       const PhaseGraphBase::edge_descriptor& e) {
-  const PhaseEdge& edge = g.graph[e];
-  const PhaseVertex& from = g.graph[boost::source(e, g.graph)];
+std::string edge_label(const Game& game, const PhaseGraph& g, const PhaseEdgeRef& e) {
+  const PhaseEdge& edge = *e.edge;
+  const PhaseVertex& from = g.vertex(e.from);
   // A guard that folded to true is drawn solid; the label says why.
   const std::string always = edge.conditional() ? "" : " (always)";
   switch (edge.kind) {
@@ -431,7 +418,7 @@ std::string to_dot(const Game& game, const PhaseGraph& g, const DotOptions& opti
     return hot_vertices.count(v) != 0 ? highlight_attrs : "";
   };
 
-  const std::vector<bool> reached = reachable_from(g, g.start);  // unreachable steps are grey
+  const std::vector<bool> reached = g.reachable_from(g.start);  // unreachable steps are grey
   std::ostringstream out;
   out << "digraph turn {\n";
   out << "  graph [label=" << dot_quoted(game.name)
@@ -484,10 +471,10 @@ std::string to_dot(const Game& game, const PhaseGraph& g, const DotOptions& opti
   }
   out << "\n";
 
-  for (PhaseVertexId v = 0; v < boost::num_vertices(g.graph); ++v) {
-    for (const auto& e : boost::make_iterator_range(boost::out_edges(v, g.graph))) {
-      const PhaseEdge& edge = g.graph[e];
-      const PhaseVertexId to = boost::target(e, g.graph);
+  for (PhaseVertexId v = 0; v < g.vertex_count(); ++v) {
+    for (const PhaseEdgeRef& e : g.out_edges(v)) {
+      const PhaseEdge& edge = *e.edge;
+      const PhaseVertexId to = e.to;
       std::vector<std::string> attrs;
       std::string label = edge_label(game, g, e);
       if (hot_edges.count({v, to}) != 0) {

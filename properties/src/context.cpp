@@ -75,11 +75,7 @@ checker::Successor Context::move(StateId from, const Edge& e) const {
   return std::move(out[e.index]);
 }
 
-std::string Context::step_label(int step) const {
-  if (step < 0 || static_cast<std::size_t>(step) >= game.steps.size()) return "setup";
-  const model::Step& s = game.steps[step];
-  return fmt::format("{} · {}", game.phases[s.phase].name, s.name);
-}
+std::string Context::step_label(int step) const { return game.step_label(step); }
 
 std::string Context::place(StateId v) const {
   const Point& p = points[v];
@@ -94,11 +90,7 @@ std::string Context::place(StateId v) const {
   return fmt::format("setup, before {} begins", label);
 }
 
-std::string Context::step_rule(int step) const {
-  if (step < 0 || static_cast<std::size_t>(step) >= game.steps.size()) return "setup";
-  const model::Step& s = game.steps[step];
-  return fmt::format("step:{}.{}", game.phases[s.phase].name, s.name);
-}
+std::string Context::step_rule(int step) const { return game.step_rule(step); }
 
 std::string Context::action_label(int action) const {
   const model::Action& a = game.actions[action];

@@ -49,7 +49,7 @@ std::string always_holds(const char* key, const std::string& text) {
 
 // Why control cannot get past `step`, if the graph says (else "").
 std::string blocked_by(const model::Game& game, const PhaseGraph& g, int step) {
-  const PhaseVertex& v = g.graph[PhaseGraph::step_vertex(step)];
+  const PhaseVertex& v = g.vertex(PhaseGraph::step_vertex(step));
   const std::string name = "step '" + step_name(game, step) + "'";
   if (v.repeat == Guard::always) {
     return name + " repeats forever: " + always_holds("repeat_while", game.steps[step].repeat_text);
@@ -62,14 +62,14 @@ std::string blocked_by(const model::Game& game, const PhaseGraph& g, int step) {
 }
 
 bool stuck(const PhaseGraph& g, model::PhaseVertexId v) {
-  for (const auto& e : boost::make_iterator_range(boost::out_edges(v, g.graph))) {
-    if (boost::target(e, g.graph) != v) return false;
+  for (const model::PhaseEdgeRef& e : g.out_edges(v)) {
+    if (e.to != v) return false;
   }
   return true;
 }
 
 void check_steps(const model::Game& game, const PhaseGraph& g, std::vector<Finding>& out) {
-  const std::vector<bool> reached = model::reachable_from(g, g.start);
+  const std::vector<bool> reached = g.reachable_from(g.start);
   int last_reached = -1;  // the last reachable step before the current one
   for (int s = 0; s < static_cast<int>(game.steps.size()); ++s) {
     const model::Step& step = game.steps[s];
@@ -89,7 +89,7 @@ void check_steps(const model::Game& game, const PhaseGraph& g, std::vector<Findi
     }
     if (stuck(g, v)) {
       std::string message = "step '" + step_name(game, s) + "' has no way onward";
-      if (g.graph[v].repeat == Guard::always)
+      if (g.vertex(v).repeat == Guard::always)
         message += ": " + always_holds("repeat_while", step.repeat_text);
       Finding f = structure_finding(Severity::error, rule, step.where, std::move(message));
       f.details.emplace_back("the turn can never get past it");
@@ -99,7 +99,7 @@ void check_steps(const model::Game& game, const PhaseGraph& g, std::vector<Findi
 }
 
 void check_turn(const model::Game& game, const PhaseGraph& g, std::vector<Finding>& out) {
-  const std::vector<bool> from_start = model::reachable_from(g, g.start);
+  const std::vector<bool> from_start = g.reachable_from(g.start);
   if (!from_start[g.end]) {
     Finding f = structure_finding(
         Severity::error, "turn", game.where,
@@ -113,7 +113,7 @@ void check_turn(const model::Game& game, const PhaseGraph& g, std::vector<Findin
     out.push_back(std::move(f));
     return;
   }
-  if (!model::reachable_from(g, g.end)[g.start]) {
+  if (!g.reachable_from(g.end)[g.start]) {
     out.push_back(structure_finding(
         Severity::error, "turn", game.where,
         "the turn never passes to the next player: nothing leads from its end to the "

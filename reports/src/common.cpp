@@ -75,10 +75,7 @@ std::string step_label(const RulesetReport& rs, int step) {
 }
 
 std::string pretty_step(const RulesetReport& rs, int step) {
-  std::string name = step_label(rs, step);
-  const auto dot = name.find('.');
-  if (dot != std::string::npos) name.replace(dot, 1, " · ");
-  return name;
+  return rs.model == nullptr ? "setup" : rs.model->step_label(step);
 }
 
 std::string heading(const properties::Finding& f) {

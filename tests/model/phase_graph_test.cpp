@@ -70,15 +70,21 @@ ExprPtr turn_is(int n) {
 
 std::map<PhaseEdgeKind, int> edge_counts(const PhaseGraph& g) {
   std::map<PhaseEdgeKind, int> n;
-  for (const auto& e : boost::make_iterator_range(boost::edges(g.graph))) ++n[g.graph[e].kind];
+  for (const PhaseEdgeRef& e : g.edges()) ++n[e.edge->kind];
   return n;
 }
 
 bool has_edge(const PhaseGraph& g, PhaseVertexId from, PhaseVertexId to, PhaseEdgeKind kind) {
-  for (const auto& e : boost::make_iterator_range(boost::out_edges(from, g.graph))) {
-    if (boost::target(e, g.graph) == to && g.graph[e].kind == kind) return true;
+  for (const PhaseEdgeRef& e : g.out_edges(from)) {
+    if (e.to == to && e.edge->kind == kind) return true;
   }
   return false;
+}
+
+std::size_t in_degree(const PhaseGraph& g, PhaseVertexId v) {
+  std::size_t n = 0;
+  for (const PhaseEdgeRef& e : g.edges()) n += e.to == v ? 1 : 0;
+  return n;
 }
 
 using K = PhaseEdgeKind;
@@ -89,16 +95,16 @@ using Counts = std::map<PhaseEdgeKind, int>;
 TEST(PhaseGraph, MinimalGameIsAChainThroughItsOnlyStep) {
   const Game game = load_turn("", "    - name: main\n      steps:\n        - name: only\n");
   const PhaseGraph g = build_phase_graph(game);
-  EXPECT_EQ(3u, boost::num_vertices(g.graph));
-  EXPECT_EQ(3u, boost::num_edges(g.graph));
+  EXPECT_EQ(3u, g.vertex_count());
+  EXPECT_EQ(3u, g.edge_count());
   EXPECT_EQ((Counts{{K::next, 2}, {K::new_turn, 1}}), edge_counts(g));
   EXPECT_EQ(0u, g.start);
   EXPECT_EQ(2u, g.end);
-  EXPECT_EQ(PhaseVertex::Kind::turn_start, g.graph[g.start].kind);
-  EXPECT_EQ(PhaseVertex::Kind::turn_end, g.graph[g.end].kind);
-  EXPECT_EQ(PhaseVertex::Kind::step, g.graph[1].kind);
-  EXPECT_EQ(0, g.graph[PhaseGraph::step_vertex(0)].step);
-  EXPECT_EQ(0, g.graph[PhaseGraph::step_vertex(0)].phase);
+  EXPECT_EQ(PhaseVertex::Kind::turn_start, g.vertex(g.start).kind);
+  EXPECT_EQ(PhaseVertex::Kind::turn_end, g.vertex(g.end).kind);
+  EXPECT_EQ(PhaseVertex::Kind::step, g.vertex(1).kind);
+  EXPECT_EQ(0, g.vertex(PhaseGraph::step_vertex(0)).step);
+  EXPECT_EQ(0, g.vertex(PhaseGraph::step_vertex(0)).phase);
   EXPECT_TRUE(has_edge(g, g.start, 1, K::next));
   EXPECT_TRUE(has_edge(g, 1, g.end, K::next));
   EXPECT_TRUE(has_edge(g, g.end, g.start, K::new_turn));
@@ -112,15 +118,15 @@ TEST(PhaseGraph, NextEdgesCrossPhasesAndVerticesCarryWindows) {
                               "    - name: recon\n      steps:\n"
                               "        - {name: play, window: opp}\n");
   const PhaseGraph g = build_phase_graph(game);
-  EXPECT_EQ(5u, boost::num_vertices(g.graph));
-  EXPECT_EQ(5u, boost::num_edges(g.graph));
+  EXPECT_EQ(5u, g.vertex_count());
+  EXPECT_EQ(5u, g.edge_count());
   EXPECT_EQ((Counts{{K::next, 4}, {K::new_turn, 1}}), edge_counts(g));
   EXPECT_TRUE(has_edge(g, PhaseGraph::step_vertex(1), PhaseGraph::step_vertex(2), K::next));
-  EXPECT_EQ(-1, g.graph[PhaseGraph::step_vertex(0)].window);
-  EXPECT_EQ(0, g.graph[PhaseGraph::step_vertex(1)].window);
-  EXPECT_EQ(0, g.graph[PhaseGraph::step_vertex(2)].window);
-  EXPECT_EQ(1, g.graph[PhaseGraph::step_vertex(2)].phase);
-  EXPECT_EQ(2, g.graph[PhaseGraph::step_vertex(2)].step);
+  EXPECT_EQ(-1, g.vertex(PhaseGraph::step_vertex(0)).window);
+  EXPECT_EQ(0, g.vertex(PhaseGraph::step_vertex(1)).window);
+  EXPECT_EQ(0, g.vertex(PhaseGraph::step_vertex(2)).window);
+  EXPECT_EQ(1, g.vertex(PhaseGraph::step_vertex(2)).phase);
+  EXPECT_EQ(2, g.vertex(PhaseGraph::step_vertex(2)).step);
 }
 
 TEST(PhaseGraph, ConditionalRepeatAddsAGuardedSelfEdgeAndKeepsNext) {
@@ -130,19 +136,19 @@ TEST(PhaseGraph, ConditionalRepeatAddsAGuardedSelfEdgeAndKeepsNext) {
                               "            turn_number  ==\n"
                               "            1\n");
   const PhaseGraph g = build_phase_graph(game);
-  EXPECT_EQ(3u, boost::num_vertices(g.graph));
+  EXPECT_EQ(3u, g.vertex_count());
   EXPECT_EQ((Counts{{K::next, 2}, {K::repeat, 1}, {K::new_turn, 1}}), edge_counts(g));
   const PhaseVertexId v = PhaseGraph::step_vertex(0);
-  EXPECT_EQ(Guard::conditional, g.graph[v].repeat);
-  EXPECT_EQ(Guard::none, g.graph[v].end_turn);
+  EXPECT_EQ(Guard::conditional, g.vertex(v).repeat);
+  EXPECT_EQ(Guard::none, g.vertex(v).end_turn);
   int repeats = 0;
-  for (const auto& e : boost::make_iterator_range(boost::out_edges(v, g.graph))) {
-    if (g.graph[e].kind != K::repeat) continue;
+  for (const PhaseEdgeRef& e : g.out_edges(v)) {
+    if (e.edge->kind != K::repeat) continue;
     ++repeats;
-    EXPECT_EQ(v, boost::target(e, g.graph));
-    EXPECT_TRUE(g.graph[e].conditional());
-    EXPECT_EQ(game.steps[0].repeat_while.get(), g.graph[e].condition);
-    EXPECT_EQ("turn_number == 1", g.graph[e].label);  // whitespace runs folded
+    EXPECT_EQ(v, e.to);
+    EXPECT_TRUE(e.edge->conditional());
+    EXPECT_EQ(game.steps[0].repeat_while.get(), e.edge->condition);
+    EXPECT_EQ("turn_number == 1", e.edge->label);  // whitespace runs folded
   }
   EXPECT_EQ(1, repeats);
 }
@@ -154,11 +160,11 @@ TEST(PhaseGraph, ConstantFalseConditionsAddNoEdge) {
                 "        - {name: a, repeat_while: \"false\", end_turn_if: \"deck > 5\"}\n"
                 "        - {name: b}\n");
   const PhaseGraph g = build_phase_graph(game);
-  EXPECT_EQ(4u, boost::num_vertices(g.graph));
+  EXPECT_EQ(4u, g.vertex_count());
   EXPECT_EQ((Counts{{K::next, 3}, {K::new_turn, 1}}), edge_counts(g));
-  EXPECT_EQ(Guard::never, g.graph[PhaseGraph::step_vertex(0)].repeat);
-  EXPECT_EQ(Guard::never, g.graph[PhaseGraph::step_vertex(0)].end_turn);
-  EXPECT_EQ(Guard::none, g.graph[PhaseGraph::step_vertex(1)].repeat);
+  EXPECT_EQ(Guard::never, g.vertex(PhaseGraph::step_vertex(0)).repeat);
+  EXPECT_EQ(Guard::never, g.vertex(PhaseGraph::step_vertex(0)).end_turn);
+  EXPECT_EQ(Guard::none, g.vertex(PhaseGraph::step_vertex(1)).repeat);
 }
 
 TEST(PhaseGraph, ConstantTrueRepeatLeavesOnlyTheSelfEdge) {
@@ -169,28 +175,28 @@ TEST(PhaseGraph, ConstantTrueRepeatLeavesOnlyTheSelfEdge) {
                 "        - {name: b}\n");
   const PhaseGraph g = build_phase_graph(game);
   // start->a, a->a, b->end, end->start: `a` has no way onward, not even its end_turn_if.
-  EXPECT_EQ(4u, boost::num_edges(g.graph));
+  EXPECT_EQ(4u, g.edge_count());
   EXPECT_EQ((Counts{{K::next, 2}, {K::repeat, 1}, {K::new_turn, 1}}), edge_counts(g));
-  EXPECT_EQ(Guard::always, g.graph[1].repeat);
-  EXPECT_EQ(Guard::conditional, g.graph[1].end_turn);
-  EXPECT_EQ(1u, boost::out_degree(1, g.graph));
+  EXPECT_EQ(Guard::always, g.vertex(1).repeat);
+  EXPECT_EQ(Guard::conditional, g.vertex(1).end_turn);
+  EXPECT_EQ(1u, g.out_edges(1).size());
   EXPECT_TRUE(has_edge(g, 1, 1, K::repeat));
-  for (const auto& e : boost::make_iterator_range(boost::out_edges(1, g.graph))) {
-    EXPECT_FALSE(g.graph[e].conditional());
+  for (const PhaseEdgeRef& e : g.out_edges(1)) {
+    EXPECT_FALSE(e.edge->conditional());
   }
 }
 
 TEST(PhaseGraph, ConstantTrueEndTurnReplacesNext) {
   const Game game = load_turn("",
                               "    - name: recon\n      steps:\n"
-                              "        - {name: exit, end_turn_if: \"turn_number == 1 or true\"}\n"
+                              "        - {name: exit, end_turn_if: \"true or turn_number == 1\"}\n"
                               "    - name: protect\n      steps:\n"
                               "        - {name: main}\n");
   const PhaseGraph g = build_phase_graph(game);
   EXPECT_EQ((Counts{{K::next, 2}, {K::end_turn_if, 1}, {K::new_turn, 1}}), edge_counts(g));
   EXPECT_TRUE(has_edge(g, 1, g.end, K::end_turn_if));
   EXPECT_FALSE(has_edge(g, 1, 2, K::next));
-  EXPECT_EQ(0u, boost::in_degree(PhaseGraph::step_vertex(1), g.graph));
+  EXPECT_EQ(0u, in_degree(g, PhaseGraph::step_vertex(1)));
 }
 
 TEST(PhaseGraph, ConditionalEndTurnIsAGuardedEarlyExit) {
@@ -201,14 +207,14 @@ TEST(PhaseGraph, ConditionalEndTurnIsAGuardedEarlyExit) {
                               "    - name: protect\n      steps:\n"
                               "        - {name: main}\n");
   const PhaseGraph g = build_phase_graph(game);
-  EXPECT_EQ(4u, boost::num_vertices(g.graph));
-  EXPECT_EQ(5u, boost::num_edges(g.graph));
+  EXPECT_EQ(4u, g.vertex_count());
+  EXPECT_EQ(5u, g.edge_count());
   EXPECT_EQ((Counts{{K::next, 3}, {K::end_turn_if, 1}, {K::new_turn, 1}}), edge_counts(g));
   EXPECT_TRUE(has_edge(g, 1, g.end, K::end_turn_if));
   EXPECT_TRUE(has_edge(g, 1, 2, K::next));
-  for (const auto& e : boost::make_iterator_range(boost::out_edges(1, g.graph))) {
-    if (g.graph[e].kind == K::end_turn_if) {
-      EXPECT_EQ("turn_number == 1", g.graph[e].label);
+  for (const PhaseEdgeRef& e : g.out_edges(1)) {
+    if (e.edge->kind == K::end_turn_if) {
+      EXPECT_EQ("turn_number == 1", e.edge->label);
     }
   }
 }
@@ -220,7 +226,10 @@ TEST(PhaseGraph, FoldGuardFoldsLiteralsAndShortCircuits) {
   EXPECT_EQ(Guard::conditional, fold_guard(turn_is(1).get()));
   EXPECT_EQ(Guard::always,
             fold_guard(binary(Op::le, binary(Op::add, int_lit(2), int_lit(3)), int_lit(5)).get()));
-  EXPECT_EQ(Guard::never, fold_guard(binary(Op::and_, turn_is(1), bool_lit(false)).get()));
+  EXPECT_EQ(Guard::never, fold_guard(binary(Op::and_, bool_lit(false), turn_is(1)).get()));
+  // The one folder (model::fold_constant) decides `and`/`or` by the left
+  // operand, as evaluation runs: a right operand alone folds nothing.
+  EXPECT_EQ(Guard::conditional, fold_guard(binary(Op::and_, turn_is(1), bool_lit(false)).get()));
   EXPECT_EQ(Guard::always, fold_guard(binary(Op::or_, bool_lit(true), turn_is(2)).get()));
   EXPECT_EQ(Guard::conditional, fold_guard(binary(Op::and_, turn_is(1), bool_lit(true)).get()));
   // dividing by zero is a rule gap at run time, not a constant
@@ -234,10 +243,9 @@ TEST(PhaseGraph, ReachabilityForwardAndBackward) {
                               "        - {name: exit, end_turn_if: \"true\"}\n"
                               "        - {name: after}\n");
   const PhaseGraph g = build_phase_graph(game);
-  EXPECT_EQ((std::vector<bool>{true, true, false, true}), reachable_from(g, g.start));
-  EXPECT_EQ((std::vector<bool>{true, true, true, true}), reaching(g, g.end));
-  EXPECT_EQ((std::vector<bool>{false, false, true, false}),
-            reaching(g, PhaseGraph::step_vertex(1)));
+  EXPECT_EQ((std::vector<bool>{true, true, false, true}), g.reachable_from(g.start));
+  EXPECT_EQ((std::vector<bool>{true, true, true, true}), g.reaching(g.end));
+  EXPECT_EQ((std::vector<bool>{false, false, true, false}), g.reaching(PhaseGraph::step_vertex(1)));
 }
 
 // --- DOT --------------------------------------------------------------------

@@ -192,7 +192,7 @@ TEST(Structure, ATurnWhoseEndLeadsNowhereNeverPasses) {
       "      steps:\n        - name: only\n");
   ASSERT_TRUE(game.has_value());
   model::PhaseGraph graph = model::build_phase_graph(*game);
-  boost::remove_edge(graph.end, graph.start, graph.graph);
+  graph.remove_edges(graph.end, graph.start);
   EXPECT_EQ((Briefs{{error,
                      "turn",
                      "3:1",

@@ -159,23 +159,23 @@ TraceStep Semantics::describe(const StateVec& before, const Successor& succ,
     if (after[ctl.active] != before[ctl.active]) {
       s += p.player_name(after[ctl.active]) + "'s turn, ";
     }
-    return s + p.step_label(after[ctl.step]);
+    return s + p.game.step_label(after[ctl.step]);
   };
   switch (succ.kind) {
     case MoveKind::start:
-      text = "start at " + p.step_label(gap ? 0 : after[ctl.step]);
+      text = "start at " + p.game.step_label(gap ? 0 : after[ctl.step]);
       break;
     case MoveKind::advance:
       if (gap) {
-        text = "leave " + p.step_label(before[ctl.step]);
+        text = "leave " + p.game.step_label(before[ctl.step]);
       } else if (after[ctl.stage] == static_cast<std::int32_t>(Stage::leaving)) {
-        text = "leave " + p.step_label(before[ctl.step]) + " (end triggers pending)";
+        text = "leave " + p.game.step_label(before[ctl.step]) + " (end triggers pending)";
       } else {
         text = entered();
       }
       break;
     case MoveKind::enter:
-      text = gap ? "enter from " + p.step_label(before[ctl.step]) : entered();
+      text = gap ? "enter from " + p.game.step_label(before[ctl.step]) : entered();
       break;
     case MoveKind::effects: {
       std::vector<std::string> rest;
@@ -187,7 +187,7 @@ TraceStep Semantics::describe(const StateVec& before, const Successor& succ,
         }
       }
       notes = std::move(rest);
-      if (text.empty()) text = p.step_label(before[ctl.step]) + " effects";
+      if (text.empty()) text = p.game.step_label(before[ctl.step]) + " effects";
       break;
     }
     case MoveKind::action:
@@ -223,7 +223,7 @@ TraceStep Semantics::describe(const StateVec& before, const Successor& succ,
 std::string Semantics::where(const StateVec& s) const {
   const Prepared& p = impl_->prep;
   return "T" + std::to_string(s[p.ctl.turn]) + " " + p.player_name(s[p.ctl.active]) + " " +
-         p.step_label(s[p.ctl.step]);
+         p.game.step_label(s[p.ctl.step]);
 }
 
 }  // namespace loophole::checker

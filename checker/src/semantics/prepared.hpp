@@ -70,7 +70,6 @@ struct Prepared {
   int begin_turn_event = -1, end_turn_event = -1;
 
   [[nodiscard]] int step_phase(int step) const { return game.steps[step].phase; }
-  [[nodiscard]] std::string step_label(int step) const;  // "research · draw"
   [[nodiscard]] std::string player_name(int p) const { return "P" + std::to_string(p + 1); }
   // Whether a role (relative to the active player) covers player p.
   [[nodiscard]] bool covers(model::Role r, int p, int active) const {

@@ -58,12 +58,6 @@ Prepared::Prepared(const model::Game& g) : game(g) {
   }
 }
 
-std::string Prepared::step_label(int step) const {
-  if (step < 0 || step >= static_cast<int>(game.steps.size())) return "?";
-  const auto& st = game.steps[step];
-  return game.phases[st.phase].name + " · " + st.name;
-}
-
 namespace {
 
 // Scratch buffers for the calling thread; a nested call (describe() asking

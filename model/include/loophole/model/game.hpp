@@ -247,6 +247,11 @@ struct Game {
 
   [[nodiscard]] int find_step(const std::string& phase_dot_step) const;  // -1 if none
   [[nodiscard]] std::string step_name(int step) const;                   // "phase.step"
+  // What messages and transcripts call a step: "combat · fight", and
+  // "setup" for no step (before the first step is entered).
+  [[nodiscard]] std::string step_label(int step) const;
+  // The rule a finding about the step names: "step:combat.fight", or "setup".
+  [[nodiscard]] std::string step_rule(int step) const;
   // The value `v` of data slot `slot` as the ruleset writes it: true/false,
   // an enum value's name, or the number (transcripts and reports).
   [[nodiscard]] std::string slot_value(int slot, std::int32_t v) const;

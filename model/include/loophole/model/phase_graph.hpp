@@ -10,12 +10,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <boost/graph/adjacency_list.hpp>
 
 #include "loophole/model/game.hpp"
 
@@ -52,31 +51,61 @@ struct PhaseEdge {
   [[nodiscard]] bool conditional() const { return condition != nullptr; }
 };
 
-using PhaseGraphBase =
-    boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, PhaseVertex, PhaseEdge>;
-using PhaseVertexId = PhaseGraphBase::vertex_descriptor;
+using PhaseVertexId = std::size_t;
+
+// One edge as the graph's readers see it.
+struct PhaseEdgeRef {
+  PhaseVertexId from = 0, to = 0;
+  const PhaseEdge* edge = nullptr;
+};
 
 // Vertex layout: turn start is 0, step s is s + 1, turn end is steps + 1.
-// Edges point at the game's condition expressions: keep the Game alive.
-struct PhaseGraph {
-  PhaseGraphBase graph;
+// Edges point at the game's condition expressions: keep the Game alive. The
+// graph is a Boost.Graph adjacency list inside model/ (phase_graph.cpp);
+// readers see vertices and edges only.
+class PhaseGraph {
+ public:
+  PhaseGraph();
+  ~PhaseGraph();
+  PhaseGraph(PhaseGraph&&) noexcept;
+  PhaseGraph& operator=(PhaseGraph&&) noexcept;
+  PhaseGraph(const PhaseGraph&) = delete;
+  PhaseGraph& operator=(const PhaseGraph&) = delete;
+
   PhaseVertexId start = 0;
   PhaseVertexId end = 0;
   [[nodiscard]] static PhaseVertexId step_vertex(int step) {
     return static_cast<PhaseVertexId>(step) + 1;
   }
+
+  [[nodiscard]] std::size_t vertex_count() const;
+  [[nodiscard]] std::size_t edge_count() const;
+  [[nodiscard]] const PhaseVertex& vertex(PhaseVertexId v) const;
+  // In insertion order.
+  [[nodiscard]] std::vector<PhaseEdgeRef> out_edges(PhaseVertexId v) const;
+  // Every edge, by source vertex, then in insertion order.
+  [[nodiscard]] std::vector<PhaseEdgeRef> edges() const;
+
+  PhaseVertexId add_vertex(const PhaseVertex& v);
+  void add_edge(PhaseVertexId from, PhaseVertexId to, PhaseEdge e);
+  // Removes every edge from `from` to `to` (a graph some future turn rule
+  // might build; the structural checks' tests make one this way).
+  void remove_edges(PhaseVertexId from, PhaseVertexId to);
+
+  // Which vertices can be reached from `from` (forward) / can reach `to`
+  // (backward), indexed by vertex.
+  [[nodiscard]] std::vector<bool> reachable_from(PhaseVertexId from) const;
+  [[nodiscard]] std::vector<bool> reaching(PhaseVertexId to) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 PhaseGraph build_phase_graph(const Game& game);
 
-// Which vertices can be reached from `from` (forward) / can reach `to`
-// (backward), indexed by vertex.
-std::vector<bool> reachable_from(const PhaseGraph& g, PhaseVertexId from);
-std::vector<bool> reaching(const PhaseGraph& g, PhaseVertexId to);
-
-// What a condition folds to: `always`/`never` when it is constant (literals,
-// arithmetic, comparisons, and/or short-circuits over literals), else
-// `conditional`; `none` for a null expression.
+// What a condition folds to: `always`/`never` when it is constant
+// (model::fold_constant), else `conditional`; `none` for a null expression.
 Guard fold_guard(const Expr* condition);
 
 struct DotOptions {
