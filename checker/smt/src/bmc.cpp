@@ -248,18 +248,18 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
           const int step = last[static_cast<std::size_t>(ctl.step)];
           const int stage = last[static_cast<std::size_t>(ctl.stage)];
           Finding f = smt_finding(Kind::deadlock, Severity::error);
-          f.rule = detail::step_rule(g, step);
+          f.rule = g.step_rule(step);
           const model::Step& st = g.steps[static_cast<std::size_t>(step)];
           const bool in_window = stage == static_cast<int>(checker::Stage::window);
           f.where = in_window && st.window_where.known() ? st.window_where : st.where;
           if (in_window && st.window >= 0) {
             const auto& w = g.windows[static_cast<std::size_t>(st.window)];
             f.message = fmt::format(
-                "in '{}', {} {} and can neither act nor pass", detail::step_label(g, step),
+                "in '{}', {} {} and can neither act nor pass", g.step_label(step),
                 player_name(last[static_cast<std::size_t>(ctl.holder)]),
                 w.protocol == model::Protocol::priority ? "holds priority" : "is to move");
           } else {
-            f.message = fmt::format("in '{}', no move is possible", detail::step_label(g, step));
+            f.message = fmt::format("in '{}', no move is possible", g.step_label(step));
           }
           f.details.push_back(found_at({last, trace, beyond}));
           f.trace = std::move(trace);
@@ -290,7 +290,7 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
         if (!goal.hits.empty()) {
           auto& [last, trace, beyond] = goal.hits.front();
           if (beyond) f.details.push_back(found_at(goal.hits.front()));
-          const std::string at = detail::step_label(g, last[static_cast<std::size_t>(ctl.step)]);
+          const std::string at = g.step_label(last[static_cast<std::size_t>(ctl.step)]);
           if (reachable) {
             if (!sel.report_holds) break;
             f.verdict = Verdict::holds;

@@ -3,6 +3,8 @@
 // bmc.cpp, induction.cpp and static_checks.cpp on that one encoding.
 #include "loophole/smt/engine.hpp"
 
+#include <stdexcept>
+
 #include <fmt/format.h>
 
 #include "impl.hpp"
@@ -37,24 +39,41 @@ const std::optional<Unsupported>& Engine::unsupported() const { return impl_->un
 
 const checker::Semantics& Engine::semantics() const { return impl_->sem; }
 
+std::vector<checker::StateVec> Engine::successors(const checker::StateVec& s, std::size_t limit) {
+  detail::Encoding& en = *impl_->en;
+  z3::context& ctx = impl_->ctx;
+  // One solver holds the relation over the template (x, y) for every call;
+  // a call fixes x in a scope of its own.
+  if (!impl_->one_step) {
+    impl_->one_step = std::make_unique<z3::solver>(ctx);
+    impl_->one_step->add(en.transition());
+    impl_->one_step->add(en.in_range(en.y));
+  }
+  z3::solver& solver = *impl_->one_step;
+  solver.push();
+  for (std::size_t i = 0; i < en.x.size(); ++i) solver.add(en.x[i] == s[i]);
+  std::vector<checker::StateVec> out;
+  while (out.size() <= limit) {
+    const z3::check_result r = solver.check();
+    if (r == z3::unsat) break;
+    if (r != z3::sat) {
+      const std::string why = solver.reason_unknown();
+      solver.pop();
+      throw std::runtime_error("z3 answered unknown: " + why);
+    }
+    checker::StateVec t = detail::decode_state(solver.get_model(), en.y);
+    z3::expr_vector same(ctx);
+    for (std::size_t i = 0; i < t.size(); ++i) same.push_back(en.y[i] == t[i]);
+    solver.add(!z3::mk_and(same));
+    out.push_back(std::move(t));
+  }
+  solver.pop();
+  return out;
+}
+
 checker::Trace trace_through(const checker::Semantics& sem,
                              const std::vector<checker::StateVec>& states) {
   return detail::trace_through(sem, states);
 }
 
-namespace detail {
-
-std::string step_label(const model::Game& g, int step) {
-  if (step < 0 || static_cast<std::size_t>(step) >= g.steps.size()) return "setup";
-  const model::Step& s = g.steps[static_cast<std::size_t>(step)];
-  return fmt::format("{} · {}", g.phases[static_cast<std::size_t>(s.phase)].name, s.name);
-}
-
-std::string step_rule(const model::Game& g, int step) {
-  if (step < 0 || static_cast<std::size_t>(step) >= g.steps.size()) return "setup";
-  const model::Step& s = g.steps[static_cast<std::size_t>(step)];
-  return fmt::format("step:{}.{}", g.phases[static_cast<std::size_t>(s.phase)].name, s.name);
-}
-
-}  // namespace detail
 }  // namespace loophole::smt

@@ -17,6 +17,7 @@ struct Engine::Impl {
   const checker::Semantics& sem;
   z3::context ctx;
   std::unique_ptr<detail::Encoding> en;
+  std::unique_ptr<z3::solver> one_step;  // Engine::successors' solver, made on first use
   std::optional<Unsupported> unsupported;
 };
 
@@ -24,10 +25,6 @@ namespace detail {
 
 // k-induction of a predicate over the template state x (induction.cpp).
 Proof prove(Encoding& en, const z3::expr& good, const Options& options);
-
-// "combat · fight", "step:combat.fight" (as the explicit analyses name them).
-std::string step_label(const model::Game& g, int step);
-std::string step_rule(const model::Game& g, int step);
 
 }  // namespace detail
 }  // namespace loophole::smt

@@ -203,7 +203,7 @@ std::vector<Finding> Engine::static_checks(const Options& o, const std::vector<F
   // Contradictory mandatory effects.
   ck.contradictions("setup", g.setup.get(), 0, out);
   for (std::size_t s = 0; s < g.steps.size(); ++s) {
-    ck.contradictions(detail::step_rule(g, static_cast<int>(s)), g.steps[s].effects.get(), 0, out);
+    ck.contradictions(g.step_rule(static_cast<int>(s)), g.steps[s].effects.get(), 0, out);
   }
   for (const auto& a : g.actions) {
     ck.contradictions("action:" + a.name, a.cost.get(), 0, out);

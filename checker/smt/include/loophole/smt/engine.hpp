@@ -107,6 +107,15 @@ class Engine {
                                                  const std::vector<properties::Finding>& searched,
                                                  bool complete);
 
+  // The states the transition relation admits one move after the concrete
+  // state `s` (every field in range), in no particular order, distinct; at
+  // most `limit` (more: the result has limit + 1 states). For the one-step
+  // agreement test, which compares them with Semantics::successors on every
+  // reachable state: a move the encoding lacks or invents shows there even
+  // when no trace runs through it. Throws std::runtime_error when Z3 answers
+  // unknown.
+  std::vector<checker::StateVec> successors(const checker::StateVec& s, std::size_t limit = 1000);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
