@@ -159,22 +159,32 @@ std::vector<std::vector<StateId>> cyclic_components(const Digraph& g, const Edge
   stack = {};
   if (g.stopped()) return {};
 
-  // Components ordered by their smallest member, members ascending: the
-  // states in order, each component's size counted first.
-  auto size = checker::backed<std::uint32_t>(std::size_t{n} + 1, 0);
-  for (StateId v = 0; v < n; ++v) ++size[rindex[v]];
-  std::vector<bool> placed(std::size_t{n} + 1, false);
-  std::vector<std::vector<StateId>> result;
+  // Components ordered by their smallest member, members ascending: which
+  // components have two members or more is counted a bit per component
+  // (a 4-byte size per component cost as much as rindex again: containment's
+  // response loops, 18 MiB), and each cyclic state finds its component's
+  // place in the result by binary search in the list of cyclic components.
+  std::vector<bool> seen(std::size_t{n} + 1, false), several(std::size_t{n} + 1, false);
   for (StateId v = 0; v < n; ++v) {
     const std::uint32_t c = rindex[v];
-    if (!placed[c]) {
-      if (size[c] < 2 && !self_loop[v]) continue;
-      placed[c] = true;
-      result.emplace_back();
-      result.back().reserve(size[c]);
-      size[c] = static_cast<std::uint32_t>(result.size() - 1);  // now its slot
-    }
-    result[size[c]].push_back(v);
+    if (seen[c]) several[c] = true;
+    seen[c] = true;
+  }
+  seen.assign(seen.size(), false);
+  const auto cyclic = [&](StateId v) { return several[rindex[v]] || self_loop[v]; };
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> slot;  // component -> index in result
+  for (StateId v = 0; v < n; ++v) {
+    if (!cyclic(v) || seen[rindex[v]]) continue;
+    seen[rindex[v]] = true;
+    slot.emplace_back(rindex[v], static_cast<std::uint32_t>(slot.size()));
+  }
+  std::vector<std::vector<StateId>> result(slot.size());
+  std::sort(slot.begin(), slot.end());
+  for (StateId v = 0; v < n; ++v) {
+    if (!cyclic(v)) continue;
+    const auto it =
+        std::lower_bound(slot.begin(), slot.end(), std::pair{rindex[v], std::uint32_t{0}});
+    result[it->second].push_back(v);
   }
   return result;
 }
