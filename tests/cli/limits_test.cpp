@@ -107,19 +107,21 @@ TEST(Limits, MemoryLimitReachedDuringTheSearch) {
   EXPECT_LE(m.peak, (limit >> 20 << 20) / 10 * 11) << "limit " << mib(limit);
 }
 
-// (At this scope the analyses need a third more than the search, whose hash
-// index is freed before they start: 85 against 63 MiB.)
+// (At this scope the analyses need a fifth more than the search, whose hash
+// index is freed before they start: 87 against 73 MiB. On one thread, so
+// that no two analyses run side by side: under a limit they would run one
+// after the other, and the peak without one would not be the one to beat.)
 TEST(Limits, MemoryLimitReachedDuringTheAnalyses) {
   LOOPHOLE_RELEASE_ONLY("measures resident memory, which the sanitizer's shadow inflates");
-  const Measured full = check({"-j", "2", "--no-native", "-p", "top=550", big});
+  const Measured full = check({"-j", "1", "--no-native", "-p", "top=650", big});
   ASSERT_EQ(full.code, 0) << full.err;
   const json& timing = full.report.at("timings").at(0);
   const auto search = timing.at("search_peak_bytes").get<std::uint64_t>();
   const auto whole = timing.at("peak_bytes").get<std::uint64_t>();
-  ASSERT_GT(whole, search / 100 * 115) << "search " << search << " whole " << whole;
+  ASSERT_GT(whole, search + (std::uint64_t{8} << 20)) << "search " << search << " whole " << whole;
   const std::uint64_t limit = search + (whole - search) / 2;
   const Measured m =
-      check({"-j", "2", "--no-native", "-p", "top=550", "--max-memory", mib(limit), big});
+      check({"-j", "1", "--no-native", "-p", "top=650", "--max-memory", mib(limit), big});
   expect_partial(m, "memory-limit");
   EXPECT_EQ(states(m), states(full));  // the search finished
   EXPECT_FALSE(ruleset(m).at("not_checked").empty());
