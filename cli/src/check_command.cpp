@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "loophole/checker/explicit.hpp"
+#include "loophole/checker/limits.hpp"
 #include "loophole/checker/semantics.hpp"
 #include "loophole/model/diagnostics.hpp"
 #include "loophole/model/game.hpp"
@@ -169,15 +170,27 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
   explore_options.native = native_mode(args.native, args.no_native);
   explore_options.max_states = args.max_states;
   explore_options.interrupt = &interrupted;
+  // --max-memory bounds the resident size of the whole process and
+  // --timeout the wall time of the whole run, search, analyses and all
+  // (checker/limits.hpp); without --max-memory the bound is 80% of the
+  // memory available at the start.
+  std::uint64_t max_resident = 0;
   if (!args.max_memory.empty()) {
     const auto b = parse_bytes(args.max_memory, error);
     if (!b) {
       std::cerr << "loophole: error: --max-memory: " << error << "\n";
       return 2;
     }
-    explore_options.max_memory_bytes = *b;
+    max_resident = *b;
   }
   if (!apply_timeout(args.timeout, explore_options)) return 2;
+  if (max_resident == 0) max_resident = checker::default_memory_limit();
+  std::optional<checker::RunLimits::Clock::time_point> deadline;
+  if (explore_options.timeout_seconds > 0) {
+    deadline = checker::RunLimits::Clock::now() +
+               std::chrono::duration_cast<checker::RunLimits::Clock::duration>(
+                   std::chrono::duration<double>(explore_options.timeout_seconds));
+  }
   // The progress line: on a terminal only; prefixed with the swept value.
   ProgressLine progress(isatty(fileno(stderr)) != 0);
   properties::AnalysisProgress analyses_progress;
@@ -326,23 +339,48 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
         rs.engine = "explicit";
         const checker::Semantics semantics(g);
         signals_ask_to_stop();
-        const auto graph = checker::explore(semantics, explore_options);
+        // The peak of this ruleset's check alone, for bytes/state.
+        checker::reset_peak_resident();
+        checker::RunLimits limits(max_resident, deadline, &interrupted);
+        checker::ExplicitOptions run_options = explore_options;
+        // The search's own budget: what the process may still grow by.
+        const std::uint64_t resident = checker::resident_bytes();
+        run_options.max_memory_bytes = max_resident > resident ? max_resident - resident : 1;
+        run_options.timeout_seconds = limits.seconds_left();
+        run_options.interrupt = &limits.stop();
+        auto graph = checker::explore(semantics, run_options);
+        const std::uint64_t search_peak = checker::peak_resident_bytes();
         progress.clear();  // before any warning below
         rs.completion = graph->completion();
-        rs.statistics = graph->statistics();
+        if (rs.completion == checker::Completion::interrupted) rs.completion = limits.reason();
         warn_unless_native(explore_options, graph->statistics(), rs.file);
         // An interrupt during the exploration stops it, and the analyses
-        // still report on what was explored; one during the analyses stops
-        // them. (A second signal ends the process; the report file is
-        // written atomically, so none is left half-written.)
-        static const std::atomic<bool> never{false};
-        const bool stopped_exploring = rs.completion == checker::Completion::interrupted;
-        auto checked = properties::run_checks(*graph, properties::CheckSelection{},
-                                              stopped_exploring ? &never : &interrupted,
-                                              args.threads, analyses_progress);
+        // still report on what was explored (under the memory and time
+        // limits); one during the analyses stops them, and so does a limit.
+        // (A second signal ends the process; the report file is written
+        // atomically, so none is left half-written.)
+        if (rs.completion == checker::Completion::interrupted) limits.ignore_interrupt();
+        auto checked = properties::run_checks(*graph, properties::CheckSelection{}, nullptr,
+                                              args.threads, analyses_progress, &limits);
         progress.clear();
-        if (!checked.not_run.empty()) rs.completion = checker::Completion::interrupted;
+        if (!checked.not_run.empty()) {
+          rs.completion = limits.reason() != checker::Completion::complete
+                              ? limits.reason()
+                              : checker::Completion::interrupted;
+        }
         rs.not_checked = std::move(checked.not_run);
+        // bytes/state: the resident peak of the whole check (search and
+        // analyses) over the states explored.
+        rs.statistics = graph->statistics();
+        graph.reset();
+        if (const std::uint64_t peak = checker::peak_resident_bytes(); peak != 0) {
+          rs.statistics->bytes = peak;
+          rs.statistics->search_bytes = search_peak;
+          rs.statistics->bytes_per_state =
+              rs.statistics->states == 0
+                  ? 0
+                  : static_cast<double>(peak) / static_cast<double>(rs.statistics->states);
+        }
         bool open = rs.completion != checker::Completion::complete;
         auto& found = checked.findings;
         // A step the phase graph already shows unreachable is reported once,

@@ -114,7 +114,11 @@ std::optional<std::uint64_t> parse_bytes(const std::string& text, std::string& e
 std::optional<double> parse_seconds(const std::string& text, std::string& error) {
   std::string digits = text;
   double unit = 1;
-  if (!digits.empty() && (digits.back() == 's' || digits.back() == 'm' || digits.back() == 'h')) {
+  if (digits.size() > 2 && digits.ends_with("ms")) {
+    unit = 0.001;
+    digits.resize(digits.size() - 2);
+  } else if (!digits.empty() &&
+             (digits.back() == 's' || digits.back() == 'm' || digits.back() == 'h')) {
     unit = digits.back() == 's' ? 1 : digits.back() == 'm' ? 60 : 3600;
     digits.pop_back();
   }

@@ -8,6 +8,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <exception>
 #include <iterator>
 #include <mutex>
@@ -35,7 +36,7 @@ CheckSelection CheckSelection::only(Kind k) {
 
 CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection& selection,
                        const std::atomic<bool>* interrupt, int threads,
-                       const AnalysisProgress& progress) {
+                       const AnalysisProgress& progress, checker::RunLimits* limits) {
   CheckResult result;
   using Clock = std::chrono::steady_clock;
   const auto seconds_since = [](Clock::time_point t) {
@@ -47,24 +48,38 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
                                selection.user_properties;
   if (progress) progress("", 0, selected);
   const auto started = Clock::now();
-  const detail::Context cx(graph, selection, interrupt);
+  const detail::Context cx(graph, selection, interrupt, limits);
   result.seconds.emplace_back("context", seconds_since(started));
   using Analysis = void (*)(const detail::Context&, std::vector<Finding>&);
   const struct {
     bool selected;
     const char* name;
     Analysis run;
+    bool heavy;  // builds cyclic components over the states (graph_algorithms.hpp)
   } parts[] = {
-      {selection.deadlocks, "deadlocks", detail::find_deadlocks},
-      {selection.response_loops, "response loops", detail::find_response_loops},
-      {selection.response_loops, "turn loops", detail::find_turn_loops},
-      {selection.stalemates, "stalemates", detail::find_stalemates},
-      {selection.stalemates, "ends out of reach", detail::find_ends_out_of_reach},
-      {selection.unreachable_wins, "unreachable wins", detail::find_unreachable_wins},
-      {selection.rule_gaps, "rule gaps", detail::find_rule_gaps},
-      {selection.rule_gaps, "ties", detail::find_ties},
-      {selection.dead_rules, "dead rules", detail::find_dead_rules},
-      {selection.user_properties, "user properties", detail::check_user_properties},
+      {selection.deadlocks, "deadlocks", detail::find_deadlocks, false},
+      {selection.response_loops, "response loops", detail::find_response_loops, true},
+      {selection.response_loops, "turn loops", detail::find_turn_loops, true},
+      {selection.stalemates, "stalemates", detail::find_stalemates, true},
+      {selection.stalemates, "ends out of reach", detail::find_ends_out_of_reach, false},
+      {selection.unreachable_wins, "unreachable wins", detail::find_unreachable_wins, false},
+      {selection.rule_gaps, "rule gaps", detail::find_rule_gaps, false},
+      {selection.rule_gaps, "ties", detail::find_ties, false},
+      {selection.dead_rules, "dead rules", detail::find_dead_rules, false},
+      {selection.user_properties, "user properties", detail::check_user_properties, true},
+  };
+  // Under a memory limit, a heavy analysis starts beside another only when
+  // both fit: the components cost up to 16 bytes a state (the visit numbers,
+  // the search's path and stack) besides the results. Otherwise it waits
+  // for the other to finish: run one after the other, they fit where side
+  // by side they would stop at the limit.
+  const std::uint64_t heavy_bytes = std::uint64_t{cx.size()} * 16;
+  std::mutex heavy_mutex;
+  std::condition_variable heavy_done;
+  int heavy_running = 0;
+  const auto fits_beside = [&] {
+    return limits == nullptr || limits->max_resident() == 0 ||
+           checker::resident_bytes() + heavy_bytes <= limits->max_resident();
   };
   struct Outcome {
     std::vector<Finding> found;
@@ -107,6 +122,11 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
         o.cut_short = true;
         continue;
       }
+      if (parts[i].heavy) {
+        std::unique_lock lock(heavy_mutex);
+        heavy_done.wait(lock, [&] { return heavy_running == 0 || fits_beside(); });
+        ++heavy_running;
+      }
       const auto t = Clock::now();
       report(parts[i].name, true);
       try {
@@ -115,6 +135,11 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
         o.error = std::current_exception();
       }
       report(parts[i].name, false);
+      if (parts[i].heavy) {
+        const std::lock_guard lock(heavy_mutex);
+        --heavy_running;
+        heavy_done.notify_all();
+      }
       o.seconds = seconds_since(t);
       if (cx.interrupted()) o.cut_short = true;
     }

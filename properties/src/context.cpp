@@ -1,6 +1,7 @@
 // Building the context is the one pass over every state that all analyses
-// share: copy the edges into one compressed array (so the graph algorithms
-// never call back into the engine) and read each state's control point.
+// share: read each state's control point, and take the edges in the
+// engine's compact form (read in place: a copy into 12-byte edges was a
+// third of a whole check's peak), or copied into it from another graph.
 // After an incomplete exploration the states past ExploredGraph::expanded()
 // have no edges only because the search stopped first: no analysis may call
 // them deadlocks or dead ends.
@@ -16,23 +17,41 @@
 namespace loophole::properties::detail {
 
 Context::Context(const checker::ExploredGraph& explored, const CheckSelection& chosen,
-                 const std::atomic<bool>* interrupt)
+                 const std::atomic<bool>* interrupt, checker::RunLimits* limits)
     : graph(explored),
       semantics(explored.semantics()),
       game(explored.semantics().game()),
       selection(chosen),
       complete(explored.completion() == checker::Completion::complete),
       expanded_(explored.expanded()),
-      interrupt_(interrupt),
+      interrupt_(limits != nullptr ? &limits->stop() : interrupt),
+      limits_(limits),
       depth_ordered_(explored.numbered_by_depth()) {
   const auto n = static_cast<StateId>(graph.size());
   const checker::Layout& layout = semantics.layout();
-  // (Backed at once: these are the analyses' largest arrays, and their
-  // first touches would be a page fault every 4 KiB; memory.hpp.)
+  constexpr std::size_t point_max = 32767;  // (Point's 16-bit fields)
+  if (game.steps.size() > point_max || semantics.gaps().size() > point_max) {
+    throw std::length_error(fmt::format(
+        "loophole: the analyses handle at most {} steps and {} rule-gap sites; this game has {} "
+        "and {}",
+        point_max, point_max, game.steps.size(), semantics.gaps().size()));
+  }
+  // The engine's edges are read in place; another graph's are copied into
+  // the same compact form (5 bytes an edge).
+  auto compact = graph.compact_edges();
+  const std::uint64_t copied =
+      compact ? 0 : graph.statistics().transitions * 5 + std::uint64_t{n} * 4;
+  if (!afford(std::uint64_t{n} * sizeof(Point) + copied)) {
+    return;  // interrupted() is set: every analysis stops at once
+  }
+  if (compact) moves = Digraph(std::move(*compact));
+  moves.resize(n);
+  moves.stop = interrupt_;
+  moves.limits = limits_;
+  // (Backed at once: the analyses' largest array, whose first touches would
+  // be a page fault every 4 KiB; memory.hpp.)
   checker::reserve_backed(points, n);
   points.resize(n);
-  checker::reserve_backed(moves.offsets, std::size_t{n} + 1);
-  checker::reserve_backed(moves.edges, graph.statistics().transitions);
   std::vector<Edge> out;
   // (Only the control fields: unpacking every field of every state cost as
   // much again as the rest of this pass.)
@@ -42,13 +61,15 @@ Context::Context(const checker::ExploredGraph& explored, const CheckSelection& c
   std::array<std::int32_t, 7> c{};
   for (StateId v = 0; v < n; ++v) {
     if (interrupted()) break;  // every analysis sees the flag and stops too
-    graph.edges_into(v, out);
-    moves.add_state(out);
+    if (!compact) {
+      graph.edges_into(v, out);
+      moves.add_state(out);
+    }
     graph.fields_into(v, control, 0, c.data());
     Point& p = points[v];
     p.over = static_cast<std::int8_t>(c[0]);
-    p.gap = p.over == 2 ? c[1] : 0;
-    p.step = c[2];
+    p.gap = static_cast<std::int16_t>(p.over == 2 ? c[1] : 0);
+    p.step = static_cast<std::int16_t>(c[2]);
     p.stage = static_cast<std::int8_t>(c[3]);
     p.active = static_cast<std::int8_t>(c[4]);
     p.turn = static_cast<std::int8_t>(c[6]);

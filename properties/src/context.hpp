@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "loophole/checker/explored.hpp"
+#include "loophole/checker/limits.hpp"
 #include "loophole/checker/semantics.hpp"
 #include "loophole/model/game.hpp"
 #include "loophole/properties/check.hpp"
@@ -19,21 +20,24 @@
 
 namespace loophole::properties::detail {
 
-// The control fields of one state that the analyses group and filter by.
+// The control fields of one state that the analyses group and filter by, in
+// 8 bytes (one per state: 16 with 32-bit step and gap fields, containment's
+// largest array after the graph's own).
 struct Point {
-  std::int32_t step = 0;
-  std::int32_t gap = 0;   // 1-based index into Semantics::gaps() when over == 2
+  std::int16_t step = 0;
+  std::int16_t gap = 0;   // 1-based index into Semantics::gaps() when over == 2
   std::int8_t over = 0;   // 0 running, 1 game over, 2 rule gap
   std::int8_t stage = 0;  // checker::Stage
-  std::int8_t active = 0;
-  std::int8_t turn = 0;     // turn_number (saturating at scope.turns)
-  std::int8_t holder = -1;  // the player to move in an open window, else -1
+  std::int8_t turn = 0;   // turn_number (saturating at scope.turns)
+  std::int8_t active : 4 = 0;
+  std::int8_t holder : 4 = -1;  // the player to move in an open window, else -1
 };
+static_assert(sizeof(Point) == 8);
 
 class Context {
  public:
   Context(const checker::ExploredGraph& graph, const CheckSelection& selection,
-          const std::atomic<bool>* interrupt = nullptr);
+          const std::atomic<bool>* interrupt = nullptr, checker::RunLimits* limits = nullptr);
 
   const checker::ExploredGraph& graph;
   const checker::Semantics& semantics;
@@ -47,6 +51,11 @@ class Context {
   // over states and returns early (check.cpp then drops what it found).
   [[nodiscard]] bool interrupted() const {
     return interrupt_ != nullptr && interrupt_->load(std::memory_order_relaxed);
+  }
+  // Whether `bytes` more fit under the run's memory limit; when not, the run
+  // is stopped (interrupted() says so) and the caller returns early.
+  [[nodiscard]] bool afford(std::uint64_t bytes) const {
+    return limits_ == nullptr || limits_->afford(bytes);
   }
 
   [[nodiscard]] StateId size() const { return static_cast<StateId>(points.size()); }
@@ -93,6 +102,7 @@ class Context {
  private:
   std::uint64_t expanded_ = 0;  // states 0..expanded_-1 have all their edges
   const std::atomic<bool>* interrupt_ = nullptr;
+  checker::RunLimits* limits_ = nullptr;
   bool depth_ordered_ = false;  // ExploredGraph::numbered_by_depth
 };
 

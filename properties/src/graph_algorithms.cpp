@@ -1,8 +1,11 @@
-// Strongly connected components come from Boost.Graph (Tarjan's algorithm,
-// iterative, so a component of millions of states does not overflow the call
-// stack) on a compressed_sparse_row_graph holding only the kept edges and
-// the states they leave. Backward reachability sweeps the forward edges
-// (breadth-first numbering points most of them forward) and searches the
+// Strongly connected components come from Pearce's variant of Tarjan's
+// algorithm ("A space-efficient algorithm for finding strongly connected
+// components", 2016), iterative (a component of millions of states must not
+// overflow the call stack) and run on the moves in place, the predicate
+// asked as each edge is met: one 4-byte number per state besides the search's
+// stacks. (Boost.Graph's Tarjan on a copy of the kept edges cost 12 bytes an
+// edge and 28 a state: containment's turn loops, 242 MiB above the rest.) Backward reachability
+// sweeps the forward edges (breadth-first numbering points most of them forward) and searches the
 // reversed graph only for what the sweeps leave. The cycle search is a pair
 // of breadth-first searches inside one component (forward from the entry,
 // backward to it), which gives the shortest cycle through the entry that
@@ -14,11 +17,9 @@
 #include <deque>
 #include <limits>
 #include <set>
+#include <stdexcept>
 #include <unordered_map>
 #include <utility>
-
-#include <boost/graph/compressed_sparse_row_graph.hpp>
-#include <boost/graph/strong_components.hpp>
 
 #include "loophole/checker/memory.hpp"
 
@@ -27,10 +28,6 @@ namespace {
 
 constexpr std::uint32_t unreached = std::numeric_limits<std::uint32_t>::max();
 
-using Csr =
-    boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, boost::no_property,
-                                       boost::no_property, std::uint32_t, std::uint64_t>;
-
 // The player who chose an edge, or -1 (Edge keeps it in a signed byte).
 int chooser_of(const Edge& e) {
   return e.chooser_player < 0 ? -1 : static_cast<unsigned char>(e.chooser_player);
@@ -38,82 +35,156 @@ int chooser_of(const Edge& e) {
 
 bool kept(const EdgePredicate& keep, StateId from, const Edge& e) { return !keep || keep(from, e); }
 
+// Whether to stop at state v of a pass over every state: the stop flag is
+// read once every 4096 states.
+bool stop_at(const Digraph& g, StateId v) { return (v & 4095U) == 0 && g.stopped(); }
+
 }  // namespace
+
+Digraph::Digraph(checker::CompactEdges view)
+    : size_(view.states),
+      with_lists_(view.states),
+      edges_(view.edges),
+      to_(view.to),
+      label_(view.label),
+      rel_(view.rel),
+      base_(view.base),
+      labels_(std::move(view.labels)) {}
+
+void Digraph::refresh() {
+  to_ = own_to_.data();
+  label_ = own_label_.data();
+  rel_ = own_rel_.data();
+  base_ = own_base_.data();
+}
+
+void Digraph::add_state(std::span<const Edge> out_edges) {
+  constexpr std::uint64_t mask = (std::uint64_t{1} << checker::CompactEdges::group_shift) - 1;
+  if ((with_lists_ & mask) == 0) own_base_.push_back(edges_);
+  own_rel_.push_back(static_cast<std::uint32_t>(edges_ - own_base_.back()));
+  for (const Edge& e : out_edges) {
+    const auto same = [&](const Edge& l) {
+      return l.kind == e.kind && l.progress == e.progress && l.chooser == e.chooser &&
+             l.chooser_player == e.chooser_player;
+    };
+    auto it = std::find_if(labels_.begin(), labels_.end(), same);
+    if (it == labels_.end()) {
+      if (labels_.size() == 256) {
+        throw std::logic_error("loophole: internal error: more than 256 distinct move labels");
+      }
+      Edge l = e;
+      l.to = checker::no_state;
+      l.index = 0;
+      it = labels_.insert(labels_.end(), l);
+    }
+    own_to_.push_back(e.to);
+    own_label_.push_back(static_cast<std::uint8_t>(it - labels_.begin()));
+    ++edges_;
+  }
+  ++with_lists_;
+  size_ = std::max<std::size_t>(size_, with_lists_);
+  refresh();
+}
+
+std::uint64_t Digraph::own_bytes() const {
+  return own_to_.capacity() * sizeof(StateId) + own_label_.capacity() +
+         own_rel_.capacity() * sizeof(std::uint32_t) + own_base_.capacity() * sizeof(std::uint64_t);
+}
 
 std::vector<std::vector<StateId>> cyclic_components(const Digraph& g, const EdgePredicate& keep) {
   const auto n = static_cast<StateId>(g.size());
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
-  // Only a state with a kept edge out of it can be on a cycle. When those
-  // are few (a leads_to's states where `to` does not hold, the doomed states
-  // of a stalemate), the components are computed on them alone, numbered
-  // 0..m-1 in the same order, and the others never enter Tarjan's search.
-  std::vector<StateId> active;  // the states with a kept edge out, ascending
-  // (The kept edges are counted first, a bit each, so that both arrays are
-  // allocated once at their size, backed at once: grown by doubling, every
-  // step touched fresh pages and copied what it had.)
-  std::vector<std::uint64_t> is_kept((g.edges.size() + 63) / 64, 0);
-  std::size_t kept_edges = 0, kept_states = 0;
-  for (StateId v = 0; v < n; ++v) {
-    const std::size_t before = kept_edges;
-    for (std::uint64_t i = g.offsets[v]; i < g.offsets[v + 1]; ++i) {
-      if (!kept(keep, v, g.edges[i])) continue;
-      is_kept[i >> 6] |= std::uint64_t{1} << (i & 63);
-      ++kept_edges;
+  // rindex[v]: 0 before v is visited; while v is on the search's path or
+  // stack, its visit number, lowered to the smallest one it reaches; once its
+  // component is complete, the component's number, counted down from n (so
+  // always above every visit number still in use: Pearce's invariant).
+  if (!g.afford(std::uint64_t{n} * 2 * sizeof(std::uint32_t))) return {};
+  auto rindex = checker::backed<std::uint32_t>(n, 0);
+  std::vector<bool> root(n, false), self_loop(n, false);
+  struct Frame {
+    StateId v;
+    std::uint32_t next;  // the next of v's edges to look at, from its first
+  };
+  std::vector<Frame> path;
+  std::vector<StateId> stack;
+  std::uint32_t index = 1, component = n;
+  const auto enter = [&](StateId v) {
+    rindex[v] = index++;
+    root[v] = true;
+    path.push_back({v, 0});
+  };
+  for (StateId s = 0; s < n; ++s) {
+    if (rindex[s] != 0) continue;
+    enter(s);
+    for (std::uint32_t steps = 1; !path.empty(); ++steps) {
+      if (stop_at(g, steps)) return {};
+      const StateId v = path.back().v;
+      const std::uint64_t first = g.begin(v), last = g.end(v);
+      bool descended = false;
+      // (An edge that leads to an unvisited state is looked at again when
+      // the search comes back from it, to take its lowered number.)
+      for (std::uint32_t& next = path.back().next; first + next < last; ++next) {
+        const std::uint64_t e = first + next;
+        if (!kept(keep, v, g.edge(e, first))) continue;
+        const StateId w = g.target(e);
+        if (w == v) self_loop[v] = true;
+        if (rindex[w] == 0) {
+          descended = true;
+          break;
+        }
+        if (rindex[w] < rindex[v]) {
+          rindex[v] = rindex[w];
+          root[v] = false;
+        }
+      }
+      if (descended) {
+        enter(g.target(first + path.back().next));
+        continue;
+      }
+      path.pop_back();
+      if (!root[v]) {
+        stack.push_back(v);
+        continue;
+      }
+      --index;
+      while (!stack.empty() && rindex[v] <= rindex[stack.back()]) {
+        rindex[stack.back()] = component;
+        stack.pop_back();
+        --index;
+      }
+      rindex[v] = component--;
     }
-    if (kept_edges != before) ++kept_states;
   }
-  checker::reserve_backed(pairs, kept_edges);
-  checker::reserve_backed(active, kept_states);
-  for (StateId v = 0; v < n; ++v) {
-    const std::size_t before = pairs.size();
-    for (std::uint64_t i = g.offsets[v]; i < g.offsets[v + 1]; ++i) {
-      if ((is_kept[i >> 6] >> (i & 63) & 1) != 0) pairs.emplace_back(v, g.edges[i].to);
-    }
-    if (pairs.size() != before) active.push_back(v);
-  }
-  is_kept = {};
-  const auto m = static_cast<std::uint32_t>(active.size());
-  if (m < n) {
-    auto local = checker::backed<std::uint32_t>(n, unreached);
-    for (std::uint32_t i = 0; i < m; ++i) local[active[i]] = i;
-    std::size_t kept_pairs = 0;
-    for (const auto& [from, to] : pairs) {
-      if (local[to] != unreached) pairs[kept_pairs++] = {local[from], local[to]};
-    }
-    pairs.resize(kept_pairs);
-  }
-  const auto global = [&](std::uint32_t i) { return m < n ? active[i] : i; };
-  std::vector<bool> self_loop(m, false);
-  for (const auto& [from, to] : pairs) {
-    if (from == to) self_loop[from] = true;
-  }
-  // (In order of source, which is all edges_are_sorted asks: no sort.)
-  const Csr csr(boost::edges_are_sorted, pairs.begin(), pairs.end(), m, pairs.size());
-  pairs = {};
-  // (Tarjan's per-state arrays are ours, backed at once, not Boost's own.)
-  auto component = checker::backed<std::uint32_t>(m);
-  auto root = checker::backed<std::uint32_t>(m), discovered = checker::backed<std::uint32_t>(m);
-  const auto index = boost::get(boost::vertex_index, csr);
-  const auto count = boost::strong_components(
-      csr, boost::make_iterator_property_map(component.begin(), index),
-      boost::root_map(boost::make_iterator_property_map(root.begin(), index))
-          .discover_time_map(boost::make_iterator_property_map(discovered.begin(), index)));
   root = {};
-  discovered = {};
+  path = {};
+  stack = {};
+  if (g.stopped()) return {};
 
-  auto size = checker::backed<std::uint32_t>(count);
-  for (std::uint32_t i = 0; i < m; ++i) ++size[component[i]];
-  auto slot = checker::backed<std::uint32_t>(count, unreached);  // component -> index in result
-  std::vector<std::vector<StateId>> result;
-  for (std::uint32_t i = 0; i < m; ++i) {
-    const auto c = component[i];
-    if (size[c] < 2 && !self_loop[i]) continue;
-    if (slot[c] == unreached) {
-      slot[c] = static_cast<std::uint32_t>(result.size());
-      result.emplace_back();
-      result.back().reserve(size[c]);
-    }
-    result[slot[c]].push_back(global(i));
+  // Components ordered by their smallest member, members ascending: which
+  // components have two members or more is counted a bit per component
+  // (a 4-byte size per component cost as much as rindex again: containment's
+  // response loops, 18 MiB), and each cyclic state finds its component's
+  // place in the result by binary search in the list of cyclic components.
+  std::vector<bool> seen(std::size_t{n} + 1, false), several(std::size_t{n} + 1, false);
+  for (StateId v = 0; v < n; ++v) {
+    const std::uint32_t c = rindex[v];
+    if (seen[c]) several[c] = true;
+    seen[c] = true;
+  }
+  seen.assign(seen.size(), false);
+  const auto cyclic = [&](StateId v) { return several[rindex[v]] || self_loop[v]; };
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> slot;  // component -> index in result
+  for (StateId v = 0; v < n; ++v) {
+    if (!cyclic(v) || seen[rindex[v]]) continue;
+    seen[rindex[v]] = true;
+    slot.emplace_back(rindex[v], static_cast<std::uint32_t>(slot.size()));
+  }
+  std::vector<std::vector<StateId>> result(slot.size());
+  std::sort(slot.begin(), slot.end());
+  for (StateId v = 0; v < n; ++v) {
+    if (!cyclic(v)) continue;
+    const auto it =
+        std::lower_bound(slot.begin(), slot.end(), std::pair{rindex[v], std::uint32_t{0}});
+    result[it->second].push_back(v);
   }
   return result;
 }
@@ -133,17 +204,18 @@ std::vector<Edge> shortest_cycle(const Digraph& g, StateId entry,
   // Kept edges inside the component, forward and reversed, by local number.
   struct Link {
     std::uint32_t from, to;
-    const Edge* edge;
+    Edge edge;
   };
   std::vector<Link> links;
   std::uint64_t out_edges = 0;  // (at most this many: backed at once)
-  for (const StateId v : members) out_edges += g.offsets[v + 1] - g.offsets[v];
+  for (const StateId v : members) out_edges += g.end(v) - g.begin(v);
+  if (!g.afford(out_edges * sizeof(Link) + std::uint64_t{m} * 6 * sizeof(std::uint32_t))) return {};
   checker::reserve_backed(links, out_edges);
   for (std::uint32_t u = 0; u < m; ++u) {
     for (const Edge& e : g.out(members[u])) {
       if (!kept(keep, members[u], e)) continue;
       const auto w = local(e.to);
-      if (w != unreached) links.push_back({u, w, &e});
+      if (w != unreached) links.push_back({u, w, e});
     }
   }
   auto fwd_at = checker::backed<std::uint32_t>(m + 1),
@@ -199,7 +271,7 @@ std::vector<Edge> shortest_cycle(const Digraph& g, StateId entry,
   for (std::uint32_t i = 0; i < links.size(); ++i) {
     const Link& l = links[i];
     if (df[l.from] == unreached || db[l.to] == unreached) continue;
-    if (must && !must(members[l.from], *l.edge)) continue;
+    if (must && !must(members[l.from], l.edge)) continue;
     const std::uint64_t cost = std::uint64_t{df[l.from]} + 1 + db[l.to];
     if (cost < best_cost) {
       best_cost = cost;
@@ -210,12 +282,12 @@ std::vector<Edge> shortest_cycle(const Digraph& g, StateId entry,
 
   std::vector<Edge> cycle;
   for (auto u = links[best].from; u != start; u = links[pred[u]].from) {
-    cycle.push_back(*links[pred[u]].edge);
+    cycle.push_back(links[pred[u]].edge);
   }
   std::reverse(cycle.begin(), cycle.end());
-  cycle.push_back(*links[best].edge);
+  cycle.push_back(links[best].edge);
   for (auto v = links[best].to; v != start; v = links[next[v]].to) {
-    cycle.push_back(*links[next[v]].edge);
+    cycle.push_back(links[next[v]].edge);
   }
   return cycle;
 }
@@ -264,9 +336,13 @@ std::vector<bool> can_go_on_forever(const Digraph& g) {
   for (int sweep = 0; sweep < max_sweeps; ++sweep) {
     bool changed = false;
     for (StateId v = n; v-- > 0;) {
+      if (stop_at(g, v)) return stops;
       if (stops[v]) continue;
-      const auto out = g.out(v);
-      if (std::all_of(out.begin(), out.end(), [&](const Edge& e) { return stops[e.to]; })) {
+      bool all_stop = true;
+      for (std::uint64_t i = g.begin(v), last = g.end(v); all_stop && i < last; ++i) {
+        all_stop = stops[g.target(i)];
+      }
+      if (all_stop) {
         stops[v] = true;
         changed = true;
       }
@@ -299,9 +375,11 @@ std::vector<bool> can_reach(const Digraph& g, const std::vector<bool>& targets,
   for (int sweep = 0; sweep < max_sweeps; ++sweep) {
     bool changed = false;
     for (StateId v = n; v-- > 0;) {
+      if (stop_at(g, v)) return reach;
       if (reach[v]) continue;
-      for (const Edge& e : g.out(v)) {
-        if (reach[e.to] && kept(keep, v, e)) {
+      const std::uint64_t first = g.begin(v), last = g.end(v);
+      for (std::uint64_t i = first; i < last; ++i) {
+        if (reach[g.target(i)] && kept(keep, v, g.edge(i, first))) {
           reach[v] = true;
           changed = true;
           break;
@@ -312,6 +390,10 @@ std::vector<bool> can_reach(const Digraph& g, const std::vector<bool>& targets,
   }
   // Paths that go back to earlier states many times: finish with a search
   // backwards from every state marked so far, over the reversed kept edges.
+  if (!g.afford((std::uint64_t{n} + 1) * 2 * sizeof(std::uint64_t) +
+                g.edge_count() * sizeof(StateId))) {
+    return reach;
+  }
   auto at = checker::backed<std::uint64_t>(std::size_t{n} + 1);
   for (StateId v = 0; v < n; ++v) {
     for (const Edge& e : g.out(v)) {
@@ -332,7 +414,8 @@ std::vector<bool> can_reach(const Digraph& g, const std::vector<bool>& targets,
   for (StateId v = 0; v < n; ++v) {
     if (reach[v]) stack.push_back(v);
   }
-  while (!stack.empty()) {
+  for (StateId popped = 1; !stack.empty(); ++popped) {
+    if (stop_at(g, popped)) return reach;
     const StateId v = stack.back();
     stack.pop_back();
     for (auto i = at[v]; i < at[v + 1]; ++i) {

@@ -5,12 +5,16 @@
 // hand-made graphs of a few states.
 #pragma once
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <span>
 #include <vector>
 
 #include "loophole/checker/explored.hpp"
+#include "loophole/checker/limits.hpp"
 #include "loophole/properties/finding.hpp"
 
 namespace loophole::properties::detail {
@@ -18,19 +22,113 @@ namespace loophole::properties::detail {
 using checker::Edge;
 using checker::StateId;
 
-// Out-edges of state v are edges[offsets[v] .. offsets[v + 1]).
-struct Digraph {
-  std::vector<std::uint64_t> offsets{0};
-  std::vector<Edge> edges;
+// The moves in CSR form, as the explicit engine keeps them
+// (checker::CompactEdges): a 4-byte target and a 1-byte label per edge, and
+// per state a 4-byte start relative to a 64-bit base per 1024 states. The
+// engine's graph is read in place, with no copy; any other graph (a test
+// double, a hand-made one) is copied into the same form by add_state(). An
+// edge is decoded into an Edge as it is read (the label table has a few
+// dozen entries and stays in cache): out(v) is a range of Edge values.
+class Digraph {
+ public:
+  Digraph() { refresh(); }
+  explicit Digraph(checker::CompactEdges view);
+  Digraph(const Digraph&) = delete;  // (may point into its own vectors)
+  Digraph& operator=(const Digraph&) = delete;
+  Digraph(Digraph&&) = default;  // (vectors keep their buffers when moved)
+  Digraph& operator=(Digraph&&) = default;
 
-  [[nodiscard]] std::size_t size() const { return offsets.size() - 1; }
-  [[nodiscard]] std::span<const Edge> out(StateId v) const {
-    return {edges.data() + offsets[v], edges.data() + offsets[v + 1]};
+  class EdgeIterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = Edge;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = Edge;
+    EdgeIterator() = default;
+    EdgeIterator(const Digraph* g, std::uint64_t e, std::uint64_t first)
+        : g_(g), e_(e), first_(first) {}
+    Edge operator*() const { return g_->edge(e_, first_); }
+    EdgeIterator& operator++() {
+      ++e_;
+      return *this;
+    }
+    EdgeIterator operator++(int) {
+      EdgeIterator old = *this;
+      ++e_;
+      return old;
+    }
+    bool operator==(const EdgeIterator& o) const { return e_ == o.e_; }
+    [[nodiscard]] std::uint64_t position() const { return e_; }
+
+   private:
+    const Digraph* g_ = nullptr;
+    std::uint64_t e_ = 0, first_ = 0;
+  };
+  class EdgeRange {
+   public:
+    EdgeRange(const Digraph* g, std::uint64_t b, std::uint64_t e) : g_(g), b_(b), e_(e) {}
+    [[nodiscard]] EdgeIterator begin() const { return {g_, b_, b_}; }
+    [[nodiscard]] EdgeIterator end() const { return {g_, e_, b_}; }
+    [[nodiscard]] std::size_t size() const { return e_ - b_; }
+    [[nodiscard]] bool empty() const { return e_ == b_; }
+    Edge operator[](std::size_t i) const { return g_->edge(b_ + i, b_); }
+
+   private:
+    const Digraph* g_;
+    std::uint64_t b_, e_;
+  };
+
+  [[nodiscard]] std::size_t size() const { return size_; }  // states
+  [[nodiscard]] std::uint64_t edge_count() const { return edges_; }
+  // Edges of v: begin(v)..end(v).
+  [[nodiscard]] std::uint64_t begin(StateId v) const {
+    return v < with_lists_ ? base_[v >> checker::CompactEdges::group_shift] + rel_[v] : edges_;
   }
-  void add_state(std::span<const Edge> out_edges) {
-    edges.insert(edges.end(), out_edges.begin(), out_edges.end());
-    offsets.push_back(edges.size());
+  [[nodiscard]] std::uint64_t end(StateId v) const { return begin(v + 1); }
+  [[nodiscard]] StateId target(std::uint64_t e) const { return to_[e]; }
+  // Edge e, the first edge of its state being `first`.
+  [[nodiscard]] Edge edge(std::uint64_t e, std::uint64_t first) const {
+    Edge out = labels_[label_[e]];
+    out.to = to_[e];
+    out.index = static_cast<std::uint32_t>(e - first);
+    return out;
   }
+  [[nodiscard]] EdgeRange out(StateId v) const { return {this, begin(v), end(v)}; }
+  // Appends a state with these edges (their `index` is their position).
+  void add_state(std::span<const Edge> out_edges);
+  // States past those with edge lists (a search's frontier): no edges.
+  void resize(std::size_t states) { size_ = std::max(size_, states); }
+  // What this graph holds of its own (0 when it reads the engine's arrays).
+  [[nodiscard]] std::uint64_t own_bytes() const;
+
+  // Set by the Context: the run's stop flag, which the algorithms below poll
+  // (once it is set they return early, with results nobody reads), and the
+  // limits they ask before allocating their large arrays.
+  const std::atomic<bool>* stop = nullptr;
+  checker::RunLimits* limits = nullptr;
+  [[nodiscard]] bool stopped() const {
+    return stop != nullptr && stop->load(std::memory_order_relaxed);
+  }
+  [[nodiscard]] bool afford(std::uint64_t bytes) const {
+    return limits == nullptr || limits->afford(bytes);
+  }
+
+ private:
+  void refresh();  // points the arrays at the owned vectors
+
+  std::size_t size_ = 0;
+  std::uint64_t with_lists_ = 0, edges_ = 0;
+  const StateId* to_ = nullptr;
+  const std::uint8_t* label_ = nullptr;
+  const std::uint32_t* rel_ = nullptr;
+  const std::uint64_t* base_ = nullptr;
+  std::vector<Edge> labels_;
+  // Owned (add_state), else empty.
+  std::vector<StateId> own_to_;
+  std::vector<std::uint8_t> own_label_;
+  std::vector<std::uint32_t> own_rel_;
+  std::vector<std::uint64_t> own_base_;
 };
 
 using EdgePredicate = std::function<bool(StateId from, const Edge& e)>;

@@ -201,7 +201,7 @@ std::string render_html(const Report& report, const model::SourceManager& source
     if (!rs.not_checked.empty()) {
       std::string names;
       for (const auto& n : rs.not_checked) names += (names.empty() ? "" : ", ") + n;
-      out += fmt::format("<p class=\"diag\">interrupted before these analyses finished: {}</p>\n",
+      out += fmt::format("<p class=\"diag\">stopped before these analyses finished: {}</p>\n",
                          xml_escape(names));
     }
     if (rs.findings.empty()) out += "<p class=\"clean\">no findings</p>\n";

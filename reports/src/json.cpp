@@ -108,6 +108,7 @@ std::string render_json(const Report& report, const RenderOptions& options) {
       timings.push_back({{"file", detail::run_label(rs)},
                          {"seconds", rs.statistics->seconds},
                          {"peak_bytes", rs.statistics->bytes},
+                         {"search_peak_bytes", rs.statistics->search_bytes},
                          {"bytes_per_state", rs.statistics->bytes_per_state},
                          {"threads", rs.statistics->threads}});
     }

@@ -144,7 +144,7 @@ std::string render_text(const Report& report, const model::SourceManager& source
                                    : "  native",
           completion_note(rs.completion));
       if (!rs.not_checked.empty()) {
-        out += fmt::format("{}: interrupted before these analyses finished: {}\n", run_label(rs),
+        out += fmt::format("{}: stopped before these analyses finished: {}\n", run_label(rs),
                            fmt::join(rs.not_checked, ", "));
       }
     } else if (options.statistics) {

@@ -74,6 +74,8 @@ TEST(ParseSeconds, Units) {
   EXPECT_EQ(parse_seconds("30", error), 30.0);
   EXPECT_EQ(parse_seconds("30s", error), 30.0);
   EXPECT_EQ(parse_seconds("5m", error), 300.0);
+  EXPECT_EQ(parse_seconds("1500ms", error), 1.5);
+  EXPECT_FALSE(parse_seconds("ms", error).has_value());
   EXPECT_FALSE(parse_seconds("-1", error).has_value());
   EXPECT_EQ(error, "expected a duration such as 30s or 5m, found '-1'");
 }

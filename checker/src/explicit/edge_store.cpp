@@ -104,16 +104,38 @@ void EdgeStore::close_state() {
   open_state();
 }
 
-Edge EdgeStore::edge(std::uint64_t e, std::uint32_t index) const {
-  const unsigned raw = raw_[attr_[e]];
+Edge EdgeStore::decode(unsigned raw) {
   Edge out;
-  out.to = to_[e];
-  out.index = index;
   out.kind = static_cast<MoveKind>(raw & 15U);
   out.progress = ((raw >> 4) & 1U) != 0;
   out.chooser = static_cast<Chooser>((raw >> 5) & 3U);
   out.chooser_player = static_cast<std::int8_t>(static_cast<int>(raw >> 7) - 1);
   return out;
+}
+
+Edge EdgeStore::edge(std::uint64_t e, std::uint32_t index) const {
+  Edge out = decode(raw_[attr_[e]]);
+  out.to = to_[e];
+  out.index = index;
+  return out;
+}
+
+CompactEdges EdgeStore::compact() const {
+  static_assert(CompactEdges::group_shift == group_shift);
+  CompactEdges c;
+  c.states = closed_;
+  c.edges = count_;
+  if (count_ != 0) {
+    c.to = &to_[0];
+    c.label = &attr_[0];
+  }
+  if (!base_.empty()) {
+    c.rel = &rel_[0];
+    c.base = base_.data();
+  }
+  c.labels.reserve(raw_.size());
+  for (const std::uint16_t raw : raw_) c.labels.push_back(decode(raw));
+  return c;
 }
 
 std::uint64_t EdgeStore::memory() const {

@@ -86,9 +86,12 @@ class EdgeStore {
   [[nodiscard]] StateId target(std::uint64_t e) const { return to_[e]; }
   [[nodiscard]] Edge edge(std::uint64_t e, std::uint32_t index) const;
   [[nodiscard]] std::uint64_t memory() const;
+  // The arrays in place, for ExploredGraph::compact_edges().
+  [[nodiscard]] CompactEdges compact() const;
 
  private:
   [[noreturn]] static void bad_label(int chooser_player);
+  [[nodiscard]] static Edge decode(unsigned raw_label);  // its `to` and `index` unset
   static constexpr unsigned group_shift = 10;
   static constexpr std::uint64_t group_mask = (std::uint64_t{1} << group_shift) - 1;
   void open_state();

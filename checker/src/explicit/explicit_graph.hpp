@@ -38,6 +38,9 @@ class ExplicitGraph final : public ExploredGraph {
   [[nodiscard]] std::uint32_t depth(StateId id) const override;
   [[nodiscard]] bool numbered_by_depth() const override { return true; }  // levels in id order
   [[nodiscard]] Completion completion() const override { return completion_; }
+  [[nodiscard]] std::optional<CompactEdges> compact_edges() const override {
+    return edges_.compact();
+  }
   [[nodiscard]] const Statistics& statistics() const override { return statistics_; }
 
   // The search's side.

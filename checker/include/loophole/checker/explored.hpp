@@ -32,7 +32,12 @@ struct Statistics {
   std::uint64_t transitions = 0;
   std::uint32_t depth = 0;  // BFS levels
   double seconds = 0;
-  std::uint64_t bytes = 0;  // peak memory of the state store and graph
+  // Peak memory: explore() gives the peak of the state store and graph;
+  // `loophole check` replaces it by the resident peak of the whole check of
+  // the ruleset (search and analyses; search_bytes is that of the search
+  // alone), and bytes_per_state is bytes / states.
+  std::uint64_t bytes = 0;
+  std::uint64_t search_bytes = 0;
   double bytes_per_state = 0;
   int threads = 1;
   // How successors were computed: "compiled" (the rules compiled once into
@@ -43,6 +48,23 @@ struct Statistics {
   // "native" after a switch from the interpreter (NativeMode::automatic):
   // the first state expanded as machine code.
   std::optional<std::uint64_t> native_from;
+};
+
+// The moves of an explored graph as compact arrays, read in place (by the
+// analyses, which would otherwise copy every edge into 12 bytes): the edges
+// of state s are begin(s)..begin(s + 1) with begin(s) = base[s >> group_shift]
+// + rel[s] for s < states (and the edge count past it); edge e leads to
+// to[e], and labels[label[e]] is its move (kind, progress, chooser; its `to`
+// and `index` unset: the index is e - begin(s)).
+struct CompactEdges {
+  static constexpr unsigned group_shift = 10;
+  std::uint64_t states = 0;  // states with edge lists
+  std::uint64_t edges = 0;
+  const StateId* to = nullptr;
+  const std::uint8_t* label = nullptr;
+  const std::uint32_t* rel = nullptr;   // states + 1 entries
+  const std::uint64_t* base = nullptr;  // (states >> group_shift) + 1 entries
+  std::vector<Edge> labels;
 };
 
 enum class Completion { complete, state_limit, memory_limit, time_limit, interrupted };
@@ -81,6 +103,9 @@ class ExploredGraph {
   // (a breadth-first search numbers them so): (depth, id) order is id order.
   [[nodiscard]] virtual bool numbered_by_depth() const { return false; }
   [[nodiscard]] virtual Completion completion() const = 0;
+  // The edges in place, where the graph keeps them so (the explicit
+  // engine's); nullopt otherwise (callers then read edges_into()).
+  [[nodiscard]] virtual std::optional<CompactEdges> compact_edges() const { return {}; }
   [[nodiscard]] virtual const Statistics& statistics() const = 0;
 
   // Shortest trace from an initial state to `id` (transcribed and replayed).

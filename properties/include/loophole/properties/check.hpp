@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "loophole/checker/explored.hpp"
+#include "loophole/checker/limits.hpp"
 #include "loophole/properties/finding.hpp"
 
 namespace loophole::properties {
@@ -62,6 +63,12 @@ struct CheckResult {
 // the analyses run side by side on up to `threads` threads (the findings
 // are the same for every count).
 //
+// `limits`, when given, replaces `interrupt`: the analyses stop when its
+// stop() is set (a memory or time limit reached, or its interrupt), and ask
+// it before they allocate their large arrays (RunLimits::afford), so a
+// memory limit holds while they run; the analyses that could not finish are
+// in not_run, and limits->reason() says why.
+//
 // `progress`, when set, is called (from any of the threads, one call at a
 // time) before the shared pass and as each analysis starts and ends: the
 // name of one that is running ("" when none is), how many have finished,
@@ -70,6 +77,6 @@ using AnalysisProgress =
     std::function<void(std::string_view running, std::size_t done, std::size_t total)>;
 CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection& selection,
                        const std::atomic<bool>* interrupt, int threads = 1,
-                       const AnalysisProgress& progress = {});
+                       const AnalysisProgress& progress = {}, checker::RunLimits* limits = nullptr);
 
 }  // namespace loophole::properties

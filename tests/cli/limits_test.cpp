@@ -1,0 +1,162 @@
+// --max-memory and --timeout hold for the whole run: the search and the
+// analyses after it. Each test first runs the scope without a limit to
+// learn what it needs (states, the resident peak of the search and of the
+// whole check, the time of each part), then sets a limit below that,
+// reached during the search or during the analyses, and checks the exit
+// code (3), the partial report (JSON: what was explored, which analyses did
+// not run) and the child's measured peak resident size (wait4) or wall time
+// against the bound: within 10% or 2 s.
+#include <chrono>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../common/sanitized.hpp"
+#include "process.hpp"
+
+namespace {
+
+using nlohmann::json;
+
+struct Measured {
+  int code = -1;
+  json report;             // stdout as JSON (null when it does not parse)
+  double seconds = 0;      // wall time of the child
+  std::uint64_t peak = 0;  // its peak resident size (ru_maxrss)
+  std::string err;
+};
+
+// Runs `loophole check --format json ARGS` and measures it.
+Measured check(const std::vector<std::string>& args) {
+  const auto out = loophole::test::temp_dir() / "limits.stdout";
+  const auto err = loophole::test::temp_dir() / "limits.stderr";
+  std::vector<std::string> all{LOOPHOLE_BINARY, "check", "--format", "json"};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const auto started = std::chrono::steady_clock::now();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int in = ::open("/dev/null", O_RDONLY);
+    const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(in, STDIN_FILENO);
+    ::dup2(o, STDOUT_FILENO);
+    ::dup2(e, STDERR_FILENO);
+    ::execv(LOOPHOLE_BINARY, argv.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  rusage usage{};
+  ::wait4(pid, &status, 0, &usage);
+  Measured m;
+  m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  m.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  m.peak = static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
+  m.report = json::parse(loophole::test::slurp(out), nullptr, false);
+  if (m.report.is_discarded()) m.report = nullptr;
+  m.err = loophole::test::slurp(err);
+  return m;
+}
+
+const json& ruleset(const Measured& m) { return m.report.at("rulesets").at(0); }
+std::uint64_t states(const Measured& m) {
+  return ruleset(m).at("statistics").at("states").get<std::uint64_t>();
+}
+
+const std::set<std::string> analyses = {
+    "deadlocks",        "response loops", "turn loops", "stalemates", "ends out of reach",
+    "unreachable wins", "rule gaps",      "ties",       "dead rules", "user properties"};
+
+// The report of a run a limit stopped: valid, inconclusive for `why`, and
+// naming only real analyses as not run.
+void expect_partial(const Measured& m, const std::string& why) {
+  ASSERT_EQ(m.code, 3) << m.err;
+  ASSERT_FALSE(m.report.is_null()) << "the report does not parse: " << m.err;
+  const json& rs = ruleset(m);
+  EXPECT_EQ(rs.at("completion"), why);
+  for (const auto& name : rs.at("not_checked")) {
+    EXPECT_EQ(analyses.count(name.get<std::string>()), 1U) << name;
+  }
+  EXPECT_EQ(m.err, "");
+}
+
+std::string mib(std::uint64_t bytes) { return std::to_string(bytes >> 20) + "M"; }
+
+const std::string big = "tests/fixtures/cli/big.yaml";
+
+TEST(Limits, MemoryLimitReachedDuringTheSearch) {
+  LOOPHOLE_RELEASE_ONLY("measures resident memory, which the sanitizer's shadow inflates");
+  const Measured base = check({"-j", "2", "--no-native", "-p", "top=1", big});
+  const Measured full = check({"-j", "2", "--no-native", "-p", "top=400", big});
+  ASSERT_EQ(full.code, 0) << full.err;
+  const std::uint64_t limit = base.peak + (full.peak - base.peak) / 3;
+  const Measured m =
+      check({"-j", "2", "--no-native", "-p", "top=400", "--max-memory", mib(limit), big});
+  expect_partial(m, "memory-limit");
+  EXPECT_LT(states(m), states(full));
+  EXPECT_LE(m.peak, (limit >> 20 << 20) / 10 * 11) << "limit " << mib(limit);
+}
+
+// (At this scope the analyses need a fifth more than the search, whose hash
+// index is freed before they start: 87 against 73 MiB. On one thread, so
+// that no two analyses run side by side: under a limit they would run one
+// after the other, and the peak without one would not be the one to beat.)
+TEST(Limits, MemoryLimitReachedDuringTheAnalyses) {
+  LOOPHOLE_RELEASE_ONLY("measures resident memory, which the sanitizer's shadow inflates");
+  const Measured full = check({"-j", "1", "--no-native", "-p", "top=650", big});
+  ASSERT_EQ(full.code, 0) << full.err;
+  const json& timing = full.report.at("timings").at(0);
+  const auto search = timing.at("search_peak_bytes").get<std::uint64_t>();
+  const auto whole = timing.at("peak_bytes").get<std::uint64_t>();
+  ASSERT_GT(whole, search + (std::uint64_t{8} << 20)) << "search " << search << " whole " << whole;
+  const std::uint64_t limit = search + (whole - search) / 2;
+  const Measured m =
+      check({"-j", "1", "--no-native", "-p", "top=650", "--max-memory", mib(limit), big});
+  expect_partial(m, "memory-limit");
+  EXPECT_EQ(states(m), states(full));  // the search finished
+  EXPECT_FALSE(ruleset(m).at("not_checked").empty());
+  EXPECT_LE(m.peak, (limit >> 20 << 20) / 10 * 11) << "limit " << mib(limit);
+}
+
+TEST(Limits, TimeLimitReachedDuringTheSearch) {
+  const Measured m = check({"-j", "2", "--no-native", "-p", "top=4000", "--timeout", "1s", big});
+  expect_partial(m, "time-limit");
+  EXPECT_GT(states(m), 0U);
+  EXPECT_LT(states(m), 4001U * 4001U);
+  // The deadline passed during the search: no analysis ran.
+  EXPECT_EQ(ruleset(m).at("not_checked").size(), analyses.size());
+  EXPECT_LE(m.seconds, 3.0);
+}
+
+TEST(Limits, TimeLimitReachedDuringTheAnalyses) {
+  const std::string top = loophole::test_support::sanitized ? "top=150" : "top=400";
+  const Measured full = check({"-j", "1", "--no-native", "-p", top, big});
+  ASSERT_EQ(full.code, 0) << full.err;
+  const double search = full.report.at("timings").at(0).at("seconds").get<double>();
+  const double rest = full.seconds - search;
+  ASSERT_GT(rest, 0.5) << "the analyses take " << rest << " s";
+  // Halfway through the analyses; later if a slow search (the machine is
+  // shared) did not finish by then.
+  for (double at = search + rest / 2;; at += rest / 4) {
+    const Measured m = check({"-j", "1", "--no-native", "-p", top, "--timeout",
+                              std::to_string(static_cast<long>(at * 1000)) + "ms", big});
+    expect_partial(m, "time-limit");
+    EXPECT_LE(m.seconds, at + 2.0);
+    if (states(m) < states(full) && at < full.seconds) continue;
+    EXPECT_EQ(states(m), states(full));
+    EXPECT_FALSE(ruleset(m).at("not_checked").empty());
+    break;
+  }
+}
+
+}  // namespace
