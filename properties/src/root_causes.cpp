@@ -1,11 +1,13 @@
 // Root causes: a finding that follows from another is listed beneath it, not
 // reported as a problem of its own. The analyses say what a consequence
-// follows from (Finding::cause: a loop that only adds a card to a smaller
-// loop of the same player); here, when every play runs into one rule gap
-// already in setup, every unreachable win and dead rule is made that gap's
-// consequence. Then each consequence whose cause was found becomes a note
-// naming the cause's stable id, and the cause lists it in its details. Runs
-// once on the sorted findings (ids depend on the order), and sorts again.
+// follows from (Finding::cause: a response or turn loop that only adds a
+// card to a smaller loop of the same player; a cannot-end or cannot-lose
+// note, the rule gap its shortest way on runs into); here, when every play
+// runs into one rule gap already in setup, every unreachable win and dead
+// rule is made that gap's consequence. Then each consequence whose cause
+// was found becomes a note naming the cause's stable id, and the cause
+// lists it in its details. Runs once on the sorted findings (ids depend on
+// the order), and sorts again.
 #include <algorithm>
 
 #include <fmt/format.h>
