@@ -4,9 +4,10 @@
 // in every finding that is about one (its location), whose shortest trace
 // uses one (an action played or resolved, a trigger that resolved, each only
 // when it changed something beyond playing the card), or whose cause does.
-// The message says so in one clause, so every report format shows it; a
-// detail line per reason says why the text was invented and how the finding
-// uses it. "Uses" is what the trace shows, not that the finding needs the
+// A detail line says so (every report format prints the details, Markdown
+// the `invented` rules), one line per reason why the text was invented and
+// how the finding uses it; the message stays the engines' own, so engines
+// still agree on it. "Uses" is what the trace shows, not that the finding needs the
 // text: the rules may reach the same finding without it.
 #include <algorithm>
 #include <map>
@@ -100,6 +101,7 @@ void mark_invented_rules(const model::Game& game, std::vector<Finding>& findings
   }
   for (std::size_t i = 0; i < findings.size(); ++i) {
     Finding& f = findings[i];
+    if (!f.invented.empty()) continue;  // marked already (findings of two engines joined)
     std::vector<std::string> from_cause;
     if (!f.caused_by.empty()) {
       const auto c = std::find(ids.begin(), ids.end(), f.caused_by);
@@ -131,16 +133,17 @@ void mark_invented_rules(const model::Game& game, std::vector<Finding>& findings
     const auto texts = [](std::size_t n) { return n == 1 ? "a card text" : "card texts"; };
     std::vector<const Rule*> used_rules = in_trace;
     used_rules.insert(used_rules.end(), in_cause.begin(), in_cause.end());
+    std::vector<const Rule*> all = at;
+    all.insert(all.end(), used_rules.begin(), used_rules.end());
+    std::string what;
     if (used_rules.empty()) {
-      f.message += fmt::format(" ({} {} {} invented for this model, not in the seed's rules)",
-                               names(at), at.size() == 1 ? "is" : "are", texts(at.size()));
+      what = fmt::format("it is about {}", names(at));
     } else {
-      std::vector<const Rule*> all = at;
-      all.insert(all.end(), used_rules.begin(), used_rules.end());
-      f.message += fmt::format(" ({}{}, {} invented for this model, not in the seed's rules)",
-                               at.empty() ? "" : fmt::format("about {} and ", names(at)),
-                               fmt::format("uses {}", names(used_rules)), texts(all.size()));
+      what = fmt::format("{}{}", at.empty() ? "" : fmt::format("it is about {} and ", names(at)),
+                         fmt::format("{} {}", at.empty() ? "it uses" : "uses", names(used_rules)));
     }
+    f.details.push_back(fmt::format("{}, {} invented for this model, not in the seed's rules", what,
+                                    texts(all.size())));
     // One detail line per reason and way of use, naming the rules.
     struct Line {
       std::string why;

@@ -8,6 +8,7 @@
 // The seed documents live in the shared folder next to the repository
 // (LOOPHOLE_SOURCE_DIR/../shared/seeds); the traceability tests are skipped
 // when it is missing.
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
@@ -726,10 +727,10 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 // The seeds' generic card texts are marked `invented:` (issue 34), and a
-// finding that uses one says so. Speed Biomes with no gear and sectors of
+// finding that uses one says so in a detail line. Speed Biomes with no gear and sectors of
 // durability 1 (10,882 states): an agent of power 1 takes a sector below
-// 0 only with the invented "+1 power"; the message names the text, the
-// detail gives the seed's real silence; the empty-deck gap names nothing.
+// 0 only with the invented "+1 power"; a detail line names the text, the
+// next gives the seed's real silence; the empty-deck gap names nothing.
 TEST(SeedInvented, SpeedBiomesDurabilityGapSaysItUsesTheInventedBoost) {
   auto l = test_support::load_game(ruleset_path("speed-biomes.yaml"),
                                    {.params = {{"gear_copies", 0}, {"sector_durability", 1}}});
@@ -746,23 +747,22 @@ TEST(SeedInvented, SpeedBiomesDurabilityGapSaysItUsesTheInventedBoost) {
   EXPECT_EQ("draw from an empty deck", found[0].message);
   EXPECT_TRUE(found[0].invented.empty());
   EXPECT_EQ("rule-gap/step:battle.damage", ids[1]);
-  EXPECT_EQ(
-      "assignment leaves the range of 'sectors.durability' (uses 'speed2_action', a card text "
-      "invented for this model, not in the seed's rules)",
-      found[1].message);
+  EXPECT_EQ("assignment leaves the range of 'sectors.durability'", found[1].message);
   EXPECT_EQ((std::vector<std::string>{"action:speed2_action"}), found[1].invented);
-  ASSERT_EQ(2U, found[1].details.size());
+  ASSERT_EQ(3U, found[1].details.size());
+  EXPECT_EQ("it uses 'speed2_action', a card text invented for this model, not in the seed's rules",
+            found[1].details[1]);
   EXPECT_EQ(
       "invented: 'speed2_action' (its shortest trace uses it): generic card text, not in the "
       "seed (it names Speed 1/2/3 actions, anomalies and reactive skills, not their texts): "
       "nothing, lock an enemy agent, or +1 power until reset. The +1 is what lets an attack deal "
       "more than a sector's durability; the seed's own silence there is that a lost biome has no "
       "stated consequence and can still be attacked",
-      found[1].details[1]);
+      found[1].details[2]);
 }
 
 // Cosmere's trigger loops are about 'after_action_triggers', an invented
-// trigger text: their messages say so (the Research loops, the seed's own,
+// trigger text: their details say so (the Research loops, the seed's own,
 // name nothing).
 TEST(SeedInvented, CosmereTriggerLoopsAreAboutAnInventedTrigger) {
   auto l = test_support::load_game(
@@ -779,9 +779,11 @@ TEST(SeedInvented, CosmereTriggerLoopsAreAboutAnInventedTrigger) {
   for (std::size_t i = 2; i < 4; ++i) {
     EXPECT_EQ(
         "'after_action_triggers' and 'research' keep repeating forever in 'action_phase · "
-        "actions' ('after_action_triggers' is a card text invented for this model, not in the "
-        "seed's rules)",
+        "actions'",
         found[i].message);
+    EXPECT_EQ(1, std::count(found[i].details.begin(), found[i].details.end(),
+                            "it is about 'after_action_triggers', a card text invented for this "
+                            "model, not in the seed's rules"));
     EXPECT_EQ((std::vector<std::string>{"trigger:after_action_triggers"}), found[i].invented);
   }
 }
