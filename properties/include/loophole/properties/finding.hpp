@@ -73,15 +73,17 @@ struct Finding {
   std::string caused_by;  // "response-loop/action:research#2"; empty when it stands alone
   // The rules marked `invented:` (card texts the ruleset made up) that the
   // finding is about, that its shortest trace uses, or that its cause does:
-  // "action:speed1_action", "trigger:after_action_triggers"; in rule order.
+  // "action:speed1_action", "trigger:after_action_triggers"; in that order
+  // (about, trace, cause), each part by id.
   std::vector<std::string> invented;
 };
 
 // Says in each finding that rests on a rule marked `invented:` which rules
 // those are and why they were invented (invented_rules.cpp): fills
-// Finding::invented, adds to the message and a detail line per reason. Run
-// once, after the root causes are grouped (a consequence inherits what its
-// cause uses).
+// Finding::invented and adds detail lines (the message is left alone). Run
+// after the root causes are grouped (a consequence inherits what its cause
+// uses); a finding already marked is skipped, so the findings of two
+// engines can be joined and marked again.
 void mark_invented_rules(const model::Game& game, std::vector<Finding>& findings);
 
 // The stable id of each finding, in order: kind/rule, plus #2, #3... for
