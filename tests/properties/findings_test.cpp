@@ -201,7 +201,7 @@ const Case cases[] = {
   // The operators seed's stuck state (issue 34), 29 moves in: a note, as
   // every way on still stops at the empty-deck draw.
   {"cannot-end/operators-stuck.yaml", Kind::cannot_end, 16858, {
-    {"step:combat.fight", 88, 17, 29, -1, none, -1, Severity::note},
+    {"step:combat.fight", 89, 17, 29, -1, none, -1, Severity::note},
   }},
   // P1, doomed at the end of the turn, can lead 'ponder' forever instead.
   {"stall/doomed-turn.yaml", Kind::stall, 8, {
@@ -378,7 +378,7 @@ TEST(RootCauses, OperatorsStuckStateIsANoteBeneathTheEmptyDeckGap) {
             c.lines);
   ASSERT_EQ(5U, c.findings.size());
   const Finding& f = c.findings[4];
-  EXPECT_EQ(88U, f.where.line);
+  EXPECT_EQ(89U, f.where.line);
   EXPECT_EQ(17U, f.where.col);
   EXPECT_EQ("from 'combat · fight' the game can no longer end: no end condition can hold any more",
             f.message);
