@@ -77,6 +77,7 @@ SmtCheck check_smt(const model::Game& game, int depth, const std::atomic<bool>& 
   out.interrupted = r.statistics.interrupted;
   out.findings = std::move(r.findings);
   for (auto& f : statics) out.findings.push_back(std::move(f));
+  properties::mark_invented_rules(game, out.findings);
   return out;
 }
 
@@ -119,6 +120,8 @@ SmtCheck complete_with_smt(const model::Game& game, std::vector<properties::Find
     }
   }
   out.findings = engine.static_checks(o, found, gaps_settled);
+  properties::mark_invented_rules(game, found);  // those the SMT engine added
+  properties::mark_invented_rules(game, out.findings);
   for (const auto& f : found) out.inconclusive = out.inconclusive || is_unknown(f);
   return out;
 }

@@ -110,7 +110,7 @@ bool Loader::read_root(const YamlReader& r, const YAML::Node& root, bool main) {
   const auto top =
       r.map(root, r.start(), main ? "a ruleset" : "an included file", k_keys, "ruleset");
   if (!top) return !main;
-  std::vector<Text> includes;
+  std::vector<Include> includes;
   for (const Entry& e : top->entries()) {
     if (!main && (e.key == "loophole" || e.key == "game" || e.key == "turn")) {
       sink_.error(e.key_where, quote_name(e.key) + " is not allowed in an included file");
@@ -124,10 +124,7 @@ bool Loader::read_root(const YamlReader& r, const YAML::Node& root, bool main) {
       read_players(r, e);
     } else if (e.key == "include") {
       if (auto items = r.list(e, true)) {
-        for (const auto& item : *items) {
-          if (auto path = r.string(item, r.span(item), "an include entry"))
-            includes.push_back(*path);
-        }
+        for (const auto& item : *items) read_include(r, item, includes);
       }
     } else if (e.key == "params") {
       if (main && !out_.params_where) out_.params_where = e.key_where;
@@ -176,12 +173,48 @@ bool Loader::read_root(const YamlReader& r, const YAML::Node& root, bool main) {
     }
   }
   const std::filesystem::path dir = std::filesystem::path(r.file()).parent_path();
-  for (const Text& inc : includes) {
-    std::filesystem::path p(inc.value);
+  for (const Include& inc : includes) {
+    std::filesystem::path p(inc.path.value);
     if (p.is_relative()) p = dir / p;
-    load_file(p.lexically_normal().string(), &inc);
+    // What the included file (and what it includes) declares is invented
+    // when this entry says so, or when this file was itself included so.
+    const std::string outer = invented_;
+    if (!inc.invented.empty()) invented_ = inc.invented;
+    load_file(p.lexically_normal().string(), &inc.path);
+    invented_ = outer;
   }
   return true;
+}
+
+// An include entry: a path, or `{file: PATH, invented: "why"}`.
+void Loader::read_include(const YamlReader& r, const YAML::Node& item, std::vector<Include>& out) {
+  if (!item.IsMap()) {
+    if (auto path = r.string(item, r.span(item), "an include entry")) out.push_back({*path, ""});
+    return;
+  }
+  auto m = r.map(item, r.span(item), "an include entry", {"file", "invented"}, "include entry");
+  if (!m) return;
+  const Entry* file = m->get("file");
+  if (file == nullptr) {
+    sink_.error(m->where, "an include entry needs a 'file'");
+    return;
+  }
+  auto path = r.string(*file);
+  if (!path) return;
+  Include inc{*path, ""};
+  if (const Entry* why = m->get("invented")) inc.invented = read_invented(r, *why);
+  out.push_back(std::move(inc));
+}
+
+// `invented: "why"`: the reason must say something.
+std::string Loader::read_invented(const YamlReader& r, const Entry& e) {
+  auto why = r.string(e);
+  if (!why) return "";
+  if (trimmed(why->value).empty()) {
+    sink_.error(r.span(e), "'invented' needs a reason: what the ruleset made up, and why");
+    return "";
+  }
+  return trimmed(why->value);
 }
 
 void Loader::read_version(const YamlReader& r, const Entry& e) {

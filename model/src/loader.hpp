@@ -132,6 +132,14 @@ class Loader {
   // The `name` of a list entry; reports a missing one at the entry.
   std::optional<Text> entry_name(const YamlReader& r, const MapView& m, std::string_view category);
 
+  struct Include {
+    Text path;
+    std::string invented;  // the entry's `invented:` reason, or ""
+  };
+  void read_include(const YamlReader& r, const YAML::Node& item, std::vector<Include>& out);
+
+  std::string read_invented(const YamlReader& r, const Entry& e);
+
   void read_action(const YamlReader& r, const YAML::Node& item);
 
   void read_trigger(const YamlReader& r, const YAML::Node& item);
@@ -150,6 +158,7 @@ class Loader {
   std::set<std::string> done_;              // canonical paths already read
   FileRoots roots_;                         // where includes may come from
   std::string main_dir_;                    // the ruleset's directory, as given
+  std::string invented_;  // while reading an include marked `invented:`, its reason
 };
 
 }  // namespace loophole::model::detail

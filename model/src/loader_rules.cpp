@@ -218,7 +218,7 @@ void Loader::read_action(const YamlReader& r, const YAML::Node& item) {
   const std::string context = named("action", peek_name(item));
   auto m = r.map(item, r.span(item), "each entry of 'actions'",
                  {"name", "who", "speed", "in", "play", "to", "when", "cost", "effect", "limit",
-                  "answerable", "negatable"},
+                  "answerable", "negatable", "invented"},
                  context);
   if (!m) return;
   auto name = entry_name(r, *m, "action");
@@ -264,13 +264,15 @@ void Loader::read_action(const YamlReader& r, const YAML::Node& item) {
   }
   if (const Entry* b = m->get("answerable")) a.decl.answerable = r.boolean(*b).value_or(true);
   if (const Entry* b = m->get("negatable")) a.decl.negatable = r.boolean(*b).value_or(true);
+  a.decl.invented = invented_;
+  if (const Entry* why = m->get("invented")) a.decl.invented = read_invented(r, *why);
   out_.actions.push_back(std::move(a));
 }
 
 void Loader::read_trigger(const YamlReader& r, const YAML::Node& item) {
   const std::string context = named("trigger", peek_name(item));
   auto m = r.map(item, r.span(item), "each entry of 'triggers'",
-                 {"name", "on", "controller", "when", "optional", "do"}, context);
+                 {"name", "on", "controller", "when", "optional", "do", "invented"}, context);
   if (!m) return;
   auto name = entry_name(r, *m, "trigger");
   if (!name) return;
@@ -291,6 +293,8 @@ void Loader::read_trigger(const YamlReader& r, const YAML::Node& item) {
   if (const Entry* when = m->get("when")) t.decl.condition = r.expr(*when);
   if (const Entry* opt = m->get("optional")) t.decl.optional = r.boolean(*opt).value_or(false);
   if (const Entry* d = m->get("do")) t.decl.effect = r.stmts(*d);
+  t.decl.invented = invented_;
+  if (const Entry* why = m->get("invented")) t.decl.invented = read_invented(r, *why);
   out_.triggers.push_back(std::move(t));
 }
 

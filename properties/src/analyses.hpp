@@ -27,5 +27,8 @@ void check_user_properties(const Context& cx, std::vector<Finding>& out);
 // (root_causes.cpp); `order` is the order they are sorted in.
 void group_root_causes(const Context& cx, std::vector<Finding>& found,
                        const std::function<bool(const Finding&, const Finding&)>& order);
+// Then, once the messages are final: "it follows from ID" beneath each
+// consequence, "it causes ID: message" beneath its cause.
+void list_root_causes(std::vector<Finding>& found);
 
 }  // namespace loophole::properties::detail

@@ -170,6 +170,8 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
   };
   std::stable_sort(found.begin(), found.end(), order);
   if (!cx.interrupted()) detail::group_root_causes(cx, found, order);
+  mark_invented_rules(cx.game, found);
+  detail::list_root_causes(found);
   return result;
 }
 

@@ -10,6 +10,7 @@
 // that cannot reach any final state are stalemates (stalemate.cpp), and a
 // win nobody ever reaches is an unreachable win: neither is repeated here.
 #include <algorithm>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -64,6 +65,27 @@ void find_ends_out_of_reach(const Context& cx, std::vector<Finding>& out) {
   const std::vector<bool> endless = can_go_on_forever(cx.moves);
   if (cx.interrupted()) return;
   const auto severity = [&](StateId v) { return endless[v] ? Severity::warning : Severity::note; };
+  // A note (every way on stops at a rule gap) is that gap's consequence: the
+  // gap its shortest way on runs into is its cause, and it is listed beneath
+  // that gap's finding (root_causes.cpp).
+  const auto gap_cause = [&](StateId v) -> std::optional<Finding::Cause> {
+    if (endless[v]) return std::nullopt;
+    const auto& gaps = cx.semantics.gaps();
+    const StatePredicate at_gap = [&](StateId s) {
+      const Point& p = cx.points[s];
+      return p.over == 2 && p.gap > 0 && static_cast<std::size_t>(p.gap) <= gaps.size() &&
+             gaps[static_cast<std::size_t>(p.gap - 1)].kind !=
+                 checker::GapSite::Kind::stack_overflow;
+    };
+    std::vector<Edge> path;
+    if (!shortest_path(
+            cx.moves, v, at_gap, [](StateId) { return true; }, {}, path)) {
+      return std::nullopt;
+    }
+    const StateId end = path.empty() ? v : path.back().to;
+    return Finding::Cause{Kind::rule_gap,
+                          gaps[static_cast<std::size_t>(cx.points[end].gap - 1)].rule, -1};
+  };
   const auto gap_detail = [&](StateId v) {
     return endless[v] ? std::string(
                             "from here the game can go on forever, or stop at a rule "
@@ -108,7 +130,10 @@ void find_ends_out_of_reach(const Context& cx, std::vector<Finding>& out) {
         can_end[v] ? fmt::format("the game can still end, but never with {} losing or winning",
                                  Context::player(p))
                    : std::string("no end condition can hold any more"));
-    if (!can_end[v]) f.details.push_back(gap_detail(v));
+    if (!can_end[v]) {
+      f.details.push_back(gap_detail(v));
+      f.cause = gap_cause(v);
+    }
     f.trace = cx.trace(v);
     out.push_back(std::move(f));
   }
@@ -130,6 +155,7 @@ void find_ends_out_of_reach(const Context& cx, std::vector<Finding>& out) {
     }
     f.details.push_back(fmt::format("so from here {} can no longer lose", who));
   }
+  f.cause = gap_cause(stuck);
   f.trace = cx.trace(stuck);
   out.push_back(std::move(f));
 }

@@ -1,11 +1,14 @@
 // Root causes: a finding that follows from another is listed beneath it, not
 // reported as a problem of its own. The analyses say what a consequence
-// follows from (Finding::cause: a loop that only adds a card to a smaller
-// loop of the same player); here, when every play runs into one rule gap
-// already in setup, every unreachable win and dead rule is made that gap's
-// consequence. Then each consequence whose cause was found becomes a note
-// naming the cause's stable id, and the cause lists it in its details. Runs
-// once on the sorted findings (ids depend on the order), and sorts again.
+// follows from (Finding::cause: a response or turn loop that only adds a
+// card to a smaller loop of the same player; a cannot-end or cannot-lose
+// note, the rule gap its shortest way on runs into); here, when every play
+// runs into one rule gap already in setup, every unreachable win and dead
+// rule is made that gap's consequence. Then each consequence whose cause
+// was found becomes a note naming the cause's stable id (caused_by). Runs
+// once on the sorted findings (ids depend on the order), and sorts again;
+// list_root_causes then writes the lines that link the two, once every
+// message is final (invented_rules.cpp adds to messages in between).
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -63,9 +66,17 @@ void group_root_causes(const Context& cx, std::vector<Finding>& found,
   std::stable_sort(found.begin(), found.end(), order);
   const std::vector<std::string> ids = finding_ids(found);
   for (std::size_t i = 0; i < found.size(); ++i) {
-    if (!found[i].cause) continue;
-    const std::size_t j = cause_of(found, found[i]);
-    found[i].caused_by = ids[j];
+    if (found[i].cause) found[i].caused_by = ids[cause_of(found, found[i])];
+  }
+}
+
+void list_root_causes(std::vector<Finding>& found) {
+  const std::vector<std::string> ids = finding_ids(found);
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    if (found[i].caused_by.empty()) continue;
+    const auto j = static_cast<std::size_t>(std::find(ids.begin(), ids.end(), found[i].caused_by) -
+                                            ids.begin());
+    if (j == ids.size()) continue;
     found[i].details.push_back(fmt::format("it follows from {}", ids[j]));
     found[j].details.push_back(fmt::format("it causes {}: {}", ids[i], found[i].message));
   }

@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <tuple>
 
 #include <fmt/format.h>
 
@@ -26,7 +25,37 @@ struct TurnLoop {
   std::vector<Edge> cycle;
   LoopChoice choice;
   int step = -1;  // the step the cycle enters first
+  // What makes two loops one finding, as for response loops: the class, the
+  // controlling player of an optional loop, and the rules on the cycle (the
+  // actions and triggers taken on it; the step, when there are none).
+  struct Key {
+    LoopClass loop = LoopClass::none;
+    int player = -1;
+    std::set<std::string> rules;
+    auto operator<=>(const Key&) const =
+        default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads <=>
+  } key;
 };
+
+// The actions and triggers taken on the cycle ("action:hold"), or the step
+// it enters first when it takes none.
+std::set<std::string> cycle_rules(const Context& cx, const TurnLoop& loop) {
+  std::set<std::string> rules;
+  StateId at = loop.entry;
+  for (const Edge& e : loop.cycle) {
+    if (e.kind == checker::MoveKind::action || e.kind == checker::MoveKind::trigger) {
+      const checker::Successor m = cx.move(at, e);
+      if (m.ref >= 0) {
+        rules.insert(m.kind == checker::MoveKind::action
+                         ? "action:" + cx.game.actions[static_cast<std::size_t>(m.ref)].name
+                         : "trigger:" + cx.game.triggers[static_cast<std::size_t>(m.ref)].name);
+      }
+    }
+    at = e.to;
+  }
+  if (rules.empty()) rules.insert(cx.step_rule(loop.step));
+  return rules;
+}
 
 std::string who_detail(const LoopChoice& c) {
   switch (c.loop) {
@@ -81,17 +110,22 @@ void find_turn_loops(const Context& cx, std::vector<Finding>& out) {
   for (StateId v = 0; v < cx.size(); ++v) ends[v] = cx.final_state(v) || cx.frontier(v);
   const std::vector<bool> can_end = can_reach(cx.moves, ends);
 
-  // One finding per step, class and controlling player; the rest counted.
-  std::map<std::tuple<int, LoopClass, int>, std::size_t> places;
+  // One finding per class, controlling player and rules on the cycle (per
+  // card, as response loops: each player's loop with the same card is a
+  // finding of its own); the rest counted.
+  std::map<TurnLoop::Key, std::size_t> places;
   for (TurnLoop& loop : loops) {
+    if (cx.interrupted()) return;
     loop.choice = classify_cycle(cx.moves, loop.entry, loop.cycle);
-    const int player = loop.choice.loop == LoopClass::optional_one ? loop.choice.player : -1;
-    ++places[{loop.step, loop.choice.loop, player}];
+    loop.key.loop = loop.choice.loop;
+    loop.key.player = loop.choice.loop == LoopClass::optional_one ? loop.choice.player : -1;
+    loop.key.rules = cycle_rules(cx, loop);
+    ++places[loop.key];
   }
-  std::set<std::tuple<int, LoopClass, int>> reported;
+  std::set<TurnLoop::Key> reported;
+  std::vector<std::pair<TurnLoop::Key, std::size_t>> shown;  // key -> index in out
   for (const TurnLoop& loop : loops) {
-    const int player = loop.choice.loop == LoopClass::optional_one ? loop.choice.player : -1;
-    const auto key = std::make_tuple(loop.step, loop.choice.loop, player);
+    const auto& key = loop.key;
     if (!reported.insert(key).second) continue;
     Finding f = cx.finding(Kind::turn_loop, Severity::error);
     f.loop = loop.choice.loop;
@@ -99,19 +133,44 @@ void find_turn_loops(const Context& cx, std::vector<Finding>& out) {
     f.rule = cx.step_rule(loop.step);
     f.where = loop.step >= 0 ? cx.game.steps[loop.step].where : cx.game.where;
     const bool stall = can_end[loop.entry] && loop.choice.loop != LoopClass::mandatory;
+    // The cards that keep it going, when any: "by 'hold' and 'echo'".
+    std::string by;
+    for (const std::string& r : key.rules) {
+      if (r.rfind("step:", 0) == 0) continue;
+      by += fmt::format("{}'{}'", by.empty() ? " by " : ", ", r.substr(r.find(':') + 1));
+    }
+    if (const auto last = by.rfind(", "); last != std::string::npos) by.replace(last, 2, " and ");
     f.message = stall ? fmt::format(
-                            "'{}' can be re-entered forever while the game could still end: the "
-                            "turn never moves on (a stall)",
-                            cx.step_label(loop.step))
-                      : fmt::format("'{}' is re-entered forever: the turn never moves on",
-                                    cx.step_label(loop.step));
+                            "'{}' can be re-entered forever{} while the game could still end: "
+                            "the turn never moves on (a stall)",
+                            cx.step_label(loop.step), by)
+                      : fmt::format("'{}' is re-entered forever{}: the turn never moves on",
+                                    cx.step_label(loop.step), by);
     f.details.push_back(fmt::format("the cycle has {} move{}; {}", loop.cycle.size(),
                                     loop.cycle.size() == 1 ? "" : "s", who_detail(loop.choice)));
     if (const auto n = places.at(key); n > 1) {
       f.details.push_back(fmt::format("the same loop occurs in {} places of the state graph", n));
     }
     f.trace = cx.trace(loop.entry, {}, loop.cycle);
+    shown.emplace_back(key, out.size());
     out.push_back(std::move(f));
+  }
+
+  // A loop that a card only joins, around a smaller loop of the same player
+  // (or of nobody), is that loop's consequence: listed beneath it.
+  for (const auto& [key, i] : shown) {
+    const std::pair<TurnLoop::Key, std::size_t>* best = nullptr;
+    for (const auto& other : shown) {
+      const TurnLoop::Key& k = other.first;
+      if (k.loop != key.loop || k.player != key.player || k.rules.size() >= key.rules.size() ||
+          !std::includes(key.rules.begin(), key.rules.end(), k.rules.begin(), k.rules.end())) {
+        continue;
+      }
+      if (best == nullptr || k.rules.size() < best->first.rules.size()) best = &other;
+    }
+    if (best == nullptr) continue;
+    const Finding& cause = out[best->second];
+    out[i].cause = Finding::Cause{cause.kind, cause.rule, cause.loop_player};
   }
 }
 

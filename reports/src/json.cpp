@@ -68,7 +68,8 @@ json finding_json(const RulesetReport& rs, const properties::Finding& f, const s
            {"message", f.message},
            {"details", f.details},
            {"engine", f.engine},
-           {"caused_by", f.caused_by.empty() ? json(nullptr) : json(f.caused_by)}};
+           {"caused_by", f.caused_by.empty() ? json(nullptr) : json(f.caused_by)},
+           {"invented", f.invented}};
   if (f.loop != properties::LoopClass::none) {
     json c{{"loop", properties::to_string(f.loop)}};
     if (f.loop_player >= 0) c["player"] = f.loop_player + 1;

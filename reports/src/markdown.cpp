@@ -49,6 +49,14 @@ std::string render_markdown(const Report& report, const RenderOptions& options) 
       list += fmt::format("- **{}** {} at {}: {}  \n  id {}\n", properties::to_string(f.severity),
                           markdown_text(detail::heading(f)), markdown_code(detail::location(rs, f)),
                           markdown_text(f.message), markdown_code(id));
+      if (!f.invented.empty()) {
+        // (Markdown prints no details: the rules the finding rests on that
+        // are card texts invented for the model, as JSON lists them.)
+        std::string rules;
+        for (const auto& r : f.invented) rules += (rules.empty() ? "" : ", ") + markdown_code(r);
+        list += fmt::format(
+            "  rests on card texts invented for this model, not in the seed's rules: {}\n", rules);
+      }
       const std::string merged = detail::identical_note(same, ids, i);
       if (!merged.empty()) list += fmt::format("  {}\n", markdown_text(merged));
       if (f.trace) {

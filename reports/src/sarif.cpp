@@ -161,6 +161,7 @@ std::string render_sarif(const Report& report, const RenderOptions& /*options*/)
                     {"params", rs.params}}}};
       if (same[i] != i) result["properties"]["identicalTo"] = ids[same[i]];
       if (!f.caused_by.empty()) result["properties"]["caused_by"] = f.caused_by;
+      if (!f.invented.empty()) result["properties"]["invented"] = f.invented;
       if (!rs.swept.empty()) {
         result["properties"]["sweep"] = {{"param", rs.swept}, {"value", rs.swept_value}};
       }

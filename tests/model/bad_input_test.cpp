@@ -115,6 +115,16 @@ TEST(BadInput, UnknownKeyInsideAction) {
                "unknown key 'efect' in action 'zap'; did you mean 'effect'?", "5:5");
 }
 
+TEST(BadInput, InventedNeedsAReason) {
+  EXPECT_FIRST(load_text(with_turn("actions:\n  - name: zap\n    invented: \"  \"\n")),
+               "'invented' needs a reason: what the ruleset made up, and why", "5:16");
+}
+
+TEST(BadInput, IncludeEntryMapNeedsAFile) {
+  EXPECT_FIRST(load_text(with_turn("include:\n  - {invented: \"generic\"}\n")),
+               "an include entry needs a 'file'", "4:5");
+}
+
 TEST(BadInput, InvalidNameAsKey) {
   EXPECT_FIRST(load_text(with_turn("kinds:\n  Spark: {copies: 1}\n")),
                "invalid kind name 'Spark': names are lowercase identifiers [a-z_][a-z0-9_]*",

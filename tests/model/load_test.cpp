@@ -262,6 +262,19 @@ const std::map<std::string, Facts>& example_facts() {
          EXPECT_EQ(g.actions[0].to_zone, g.discard_zone);
          EXPECT_EQ(slot_lines(g).front(), "deck[P1].spark 0..2 = 2");
        }},
+      {"invented.yaml",
+       [](const Game& g) {
+         ASSERT_EQ(g.actions.size(), 1U);
+         EXPECT_EQ(g.actions[0].invented,
+                   "the seed names Speed 1 actions, not their text: +1 power");
+         ASSERT_EQ(g.triggers.size(), 2U);
+         EXPECT_EQ(g.triggers[0].invented,
+                   "the seed says reactive skills react here, not what they do");
+         // from the include entry `{file: ..., invented: ...}`
+         EXPECT_EQ(g.triggers[1].name, "end_skills");
+         EXPECT_EQ(g.triggers[1].invented,
+                   "the seed's reactive skills have no text: a generic boost");
+       }},
       {"trace.yaml",
        [](const Game& g) {
          ASSERT_EQ(g.trace.size(), 3U);

@@ -4,6 +4,7 @@
 // exact findings — kind, loop class and player, rule, line:col, trace length
 // and loop start — and the exact state count of each exploration.
 #include <cctype>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -15,6 +16,9 @@
 #include "loophole/model/diagnostics.hpp"
 #include "loophole/model/game.hpp"
 #include "loophole/properties/check.hpp"
+#include "loophole/properties/finding.hpp"
+
+#include "loaded_game.hpp"
 
 namespace loophole::properties {
 namespace {
@@ -171,6 +175,14 @@ const Case cases[] = {
   {"turn-loop/reopen.yaml", Kind::turn_loop, 8, {
     {"step:main.bid", 19, 17, 5, 1, optional_one, 0},
   }},
+  // One loop per player with 'hold'; the same loops joined by 'echo' are
+  // notes beneath them (caused_by: the RootCauses test below).
+  {"turn-loop/hold-echo.yaml", Kind::turn_loop, 49, {
+    {"step:main.bid", 19, 17, 5, 1, optional_one, 0},
+    {"step:main.bid", 19, 17, 9, 5, optional_one, 1},
+    {"step:main.bid", 19, 17, 8, 2, optional_one, 0, Severity::note},
+    {"step:main.bid", 19, 17, 12, 6, optional_one, 1, Severity::note},
+  }},
   {"turn-loop/hang.yaml", Kind::turn_loop, 2, {
     {"step:main.tick", 14, 17, 2, 1, mandatory, -1},
   }},
@@ -186,6 +198,11 @@ const Case cases[] = {
     {"step:main.fight", 20, 17, 6, -1, none, -1, Severity::warning},
   }},
   {"cannot-end/clean.yaml", Kind::cannot_end, 13, {}},
+  // The operators seed's stuck state (issue 34), 29 moves in: a note, as
+  // every way on still stops at the empty-deck draw.
+  {"cannot-end/operators-stuck.yaml", Kind::cannot_end, 16858, {
+    {"step:combat.fight", 89, 17, 29, -1, none, -1, Severity::note},
+  }},
   // P1, doomed at the end of the turn, can lead 'ponder' forever instead.
   {"stall/doomed-turn.yaml", Kind::stall, 8, {
     {"action:ponder", 29, 11, 5, 2, optional_one, 0},
@@ -217,6 +234,10 @@ const Case cases[] = {
     {"step:main.split", 16, 22, 1},
   }},
   {"rule-gap/clamped.yaml", Kind::rule_gap, 4, {}},
+  {"rule-gap/invented-boost.yaml", Kind::rule_gap, 28, {
+    {"step:main.draw", 30, 16, 11},
+    {"step:main.attack", 34, 16, 10},
+  }},
   {"rule-gap/overflow.yaml", Kind::rule_gap, 2, {
     {"step:main.bonus", 16, 19, 1},
   }},
@@ -284,6 +305,127 @@ TEST(LoopFolding, SeveralPlayersFormIsALineOfTheOptionalLoop) {
                 "as they like",
                 "the same rules also loop where several players' choices keep it going"}),
             found[0].details);
+}
+
+// Every finding of a fixture with every analysis, as "id severity
+// caused_by" lines, and the findings themselves.
+struct Checked {
+  std::unique_ptr<test_support::LoadedGame> loaded;
+  std::vector<Finding> findings;
+  std::vector<std::string> lines;
+};
+
+Checked check_fixture(const std::string& file) {
+  Checked c;
+  c.loaded =
+      test_support::load_game(std::string(LOOPHOLE_SOURCE_DIR) + "/tests/fixtures/findings/" + file,
+                              {.with_semantics = true});
+  if (!c.loaded->game) {
+    ADD_FAILURE() << c.loaded->diagnostics();
+    return c;
+  }
+  checker::ExplicitOptions options;
+  options.threads = 1;
+  const auto graph = checker::explore(*c.loaded->sem, options);
+  c.findings = check_all(*graph, CheckSelection{});
+  const auto ids = finding_ids(c.findings);
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    c.lines.push_back(ids[i] + " " + std::string(to_string(c.findings[i].severity)) + " " +
+                      (c.findings[i].caused_by.empty() ? "-" : c.findings[i].caused_by));
+  }
+  return c;
+}
+
+// Turn loops are grouped per card as response loops are: one per player
+// for 'hold', and the loops 'echo' joins beneath them, each under its own
+// player's.
+TEST(RootCauses, TurnLoopsJoinedByACardAreNotesBeneathThePlayersLoop) {
+  const Checked c = check_fixture("turn-loop/hold-echo.yaml");
+  EXPECT_EQ((std::vector<std::string>{
+                "turn-loop/step:main.bid error -",
+                "turn-loop/step:main.bid#2 error -",
+                "unreachable-win/end:scored/P1 error -",
+                "turn-loop/step:main.bid#3 note turn-loop/step:main.bid",
+                "turn-loop/step:main.bid#4 note turn-loop/step:main.bid#2",
+            }),
+            c.lines);
+  ASSERT_EQ(5U, c.findings.size());
+  EXPECT_EQ(
+      "'main · bid' can be re-entered forever by 'hold' while the game could still end: the "
+      "turn never moves on (a stall)",
+      c.findings[0].message);
+  EXPECT_EQ(
+      "'main · bid' can be re-entered forever by 'hold' and 'echo' while the game could still "
+      "end: the turn never moves on (a stall)",
+      c.findings[3].message);
+  EXPECT_EQ("it causes turn-loop/step:main.bid#3: " + c.findings[3].message,
+            c.findings[0].details.back());
+}
+
+// The operators stuck state: P1 can never lose and nothing ends the game,
+// reported where it is reached (P1 with 2 OUT on the field, 2 OUT in the
+// SAVEZONE, none face-up) and, since every way on from it stops at the
+// empty-deck draw, listed beneath that gap.
+TEST(RootCauses, OperatorsStuckStateIsANoteBeneathTheEmptyDeckGap) {
+  const Checked c = check_fixture("cannot-end/operators-stuck.yaml");
+  EXPECT_EQ((std::vector<std::string>{
+                "rule-gap/step:support.final_draw error -",
+                "dead-rule/window:strategy warning -",
+                "dead-rule/action:play_strategy warning -",
+                "dead-rule/action:play_effect warning -",
+                "cannot-end/step:combat.fight note rule-gap/step:support.final_draw",
+            }),
+            c.lines);
+  ASSERT_EQ(5U, c.findings.size());
+  const Finding& f = c.findings[4];
+  EXPECT_EQ(89U, f.where.line);
+  EXPECT_EQ(17U, f.where.col);
+  EXPECT_EQ("from 'combat · fight' the game can no longer end: no end condition can hold any more",
+            f.message);
+  EXPECT_EQ("so from here P1 and P2 can no longer lose", f.details[1]);
+  ASSERT_TRUE(f.trace.has_value());
+  EXPECT_EQ(29U, f.trace->size());
+  const auto replay = c.loaded->sem->replay(*f.trace);
+  ASSERT_TRUE(replay.ok) << replay.error;
+  const model::Game& g = *c.loaded->game;
+  const auto value = [&](const std::string& slot) {
+    for (std::size_t i = 0; i < g.slots.size(); ++i) {
+      if (g.slots[i].name == slot) return replay.states.back()[i];
+    }
+    ADD_FAILURE() << "no slot " << slot;
+    return -1;
+  };
+  EXPECT_EQ(2, value("f_out[P1]"));
+  EXPECT_EQ(2, value("s_out[P1]"));
+  EXPECT_EQ(0, value("s_ready[P1]"));
+  EXPECT_EQ(0, value("f_ready[P1]"));
+}
+
+// A finding whose shortest trace uses a rule marked `invented:` says so in
+// a detail line, lists the rules (JSON, SARIF, Markdown) and gives the
+// reasons; its message stays the engines' own; the gap of the rules
+// themselves names none.
+TEST(InventedRules, FindingsThatUseAnInventedTextSaySo) {
+  const Checked c = check_fixture("rule-gap/invented-boost.yaml");
+  EXPECT_EQ((std::vector<std::string>{"rule-gap/step:main.draw error -",
+                                      "rule-gap/step:main.attack error -"}),
+            c.lines);
+  ASSERT_EQ(2U, c.findings.size());
+  EXPECT_EQ("draw from an empty deck", c.findings[0].message);
+  EXPECT_TRUE(c.findings[0].invented.empty());
+  const Finding& f = c.findings[1];
+  EXPECT_EQ("assignment leaves the range of 'wall'", f.message);
+  EXPECT_EQ((std::vector<std::string>{"action:tactic", "trigger:boost"}), f.invented);
+  EXPECT_EQ((std::vector<std::string>{
+                "2 reachable states end in this gap",
+                "it uses 'tactic' and 'boost', card texts invented for this model, not in the "
+                "seed's rules",
+                "invented: 'tactic' (its shortest trace uses it): the seed names tactics, not "
+                "their text: +1 power",
+                "invented: 'boost' (its shortest trace uses it): a reactive skill with no text in "
+                "the seed: +1 power",
+            }),
+            f.details);
 }
 
 }  // namespace

@@ -48,6 +48,8 @@ const std::vector<Case>& cases() {
       {"unbounded-chain", {"tests/fixtures/findings/unbounded-chain/counter-war.yaml"}, {}},
       {"unreachable-win", {"tests/fixtures/findings/unreachable-win/first-player-only.yaml"}, {}},
       {"rule-gap", {"tests/fixtures/findings/rule-gap/empty-deck.yaml"}, {}},
+      // a finding whose trace uses card texts marked `invented:`, in every format
+      {"invented", {"tests/fixtures/findings/rule-gap/invented-boost.yaml"}, {}},
       {"dead-rule", {"tests/fixtures/findings/dead-rule/dead-step.yaml"}, {}},
       {"structure", {"tests/fixtures/findings/dead-rule/dead-window.yaml"}, {}},
       {"property-violation", {"tests/fixtures/findings/property-violation/hand-limit.yaml"}, {}},

@@ -8,6 +8,7 @@
 // The seed documents live in the shared folder next to the repository
 // (LOOPHOLE_SOURCE_DIR/../shared/seeds); the traceability tests are skipped
 // when it is missing.
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <cstdlib>
@@ -659,49 +660,49 @@ INSTANTIATE_TEST_SUITE_P(
                     34394,
                     50543,
                     {
-                        "property-violation property:anomaly_contained error 337:11",
-                        "dead-rule window:opportunity warning 189:3",
-                        "dead-rule window:requisition warning 196:3",
-                        "dead-rule action:play_opportunity warning 207:11",
-                        "dead-rule action:activate_item warning 230:11",
-                        "dead-rule action:hide_event warning 242:11",
-                        "dead-rule action:secure_site_anomaly warning 261:11",
+                        "property-violation property:anomaly_contained error 343:11",
+                        "dead-rule window:opportunity warning 191:3",
+                        "dead-rule window:requisition warning 198:3",
+                        "dead-rule action:play_opportunity warning 209:11",
+                        "dead-rule action:activate_item warning 233:11",
+                        "dead-rule action:hide_event warning 245:11",
+                        "dead-rule action:secure_site_anomaly warning 264:11",
                     }},
         ExploreCase{"cosmere.yaml",
                     {{"face_copies", 1}, {"number_copies", 1}, {"hand_target", 2}},
                     13758,
                     17783,
                     {
-                        "response-loop action:research error 172:11 optional/P1",
-                        "response-loop action:research error 172:11 optional/P2",
+                        "response-loop action:research error 174:11 optional/P1",
+                        "response-loop action:research error 174:11 optional/P2",
                         // The trigger loops only add a trigger to the Research
                         // loops: notes listed beneath them (issue 34, root causes).
-                        "response-loop trigger:after_action_triggers note 220:11 optional/P1",
-                        "response-loop trigger:after_action_triggers note 220:11 optional/P2",
+                        "response-loop trigger:after_action_triggers note 224:11 optional/P1",
+                        "response-loop trigger:after_action_triggers note 224:11 optional/P2",
                     }},
         ExploreCase{"operators.yaml",
                     {{"item_copies", 0}},
                     46903,
                     72026,
                     {
-                        "rule-gap step:preparation.draw error 81:16",
-                        "property-violation property:three_out_reachable error 269:11",
-                        "dead-rule window:refill warning 164:3",
-                        "dead-rule action:place_operator warning 253:11",
-                        "unreachable-win end:three_out/P1 warning 263:11",
-                        "unreachable-win end:three_out/P2 warning 263:11",
+                        "rule-gap step:preparation.draw error 83:16",
+                        "property-violation property:three_out_reachable error 276:11",
+                        "dead-rule window:refill warning 166:3",
+                        "dead-rule action:place_operator warning 260:11",
+                        "unreachable-win end:three_out/P1 warning 270:11",
+                        "unreachable-win end:three_out/P2 warning 270:11",
                     }},
         ExploreCase{"speed-biomes.yaml",
                     {{"gear_copies", 0}},
                     11027,  // 11433 / 18729 before Speed-1 answers were removed (issue 34)
                     17610,
                     {
-                        "rule-gap step:start.draw error 99:16",
+                        "rule-gap step:start.draw error 103:16",
                         "dead-rule window:advance_select warning 125:3",
                         "dead-rule window:opponent_advance_select warning 126:3",
                         "dead-rule action:play_gear warning 159:11",
                         "dead-rule action:play_anomaly warning 179:11",
-                        "dead-rule action:declare_advance warning 203:11",
+                        "dead-rule action:declare_advance warning 204:11",
                     }},
         ExploreCase{"examples/speed-biomes-pool-game.yaml",
                     {{"opening_hand", 2}, {"quick_step_copies", 0}},
@@ -719,11 +720,73 @@ INSTANTIATE_TEST_SUITE_P(
                         "dead-rule window:opponent_advance_select warning 126:3",
                         "dead-rule action:play_gear warning 159:11",
                         "dead-rule action:play_anomaly warning 179:11",
-                        "dead-rule action:declare_advance warning 203:11",
+                        "dead-rule action:declare_advance warning 204:11",
                     }}),
     [](const ::testing::TestParamInfo<ExploreCase>& info) {
       return case_name(info.param.ruleset);
     });
+
+// The seeds' generic card texts are marked `invented:` (issue 34), and a
+// finding that uses one says so in a detail line. Speed Biomes with no gear and sectors of
+// durability 1 (10,882 states): an agent of power 1 takes a sector below
+// 0 only with the invented "+1 power"; a detail line names the text, the
+// next gives the seed's real silence; the empty-deck gap names nothing.
+TEST(SeedInvented, SpeedBiomesDurabilityGapSaysItUsesTheInventedBoost) {
+  auto l = test_support::load_game(ruleset_path("speed-biomes.yaml"),
+                                   {.params = {{"gear_copies", 0}, {"sector_durability", 1}}});
+  ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
+  const checker::Semantics sem(*l->game);
+  checker::ExplicitOptions options;
+  options.threads = 1;
+  const auto graph = checker::explore(sem, options);
+  EXPECT_EQ(10882U, graph->size());
+  const auto found = properties::check_all(*graph, properties::CheckSelection{});
+  const auto ids = properties::finding_ids(found);
+  ASSERT_GE(found.size(), 2U);
+  EXPECT_EQ("rule-gap/step:start.draw", ids[0]);
+  EXPECT_EQ("draw from an empty deck", found[0].message);
+  EXPECT_TRUE(found[0].invented.empty());
+  EXPECT_EQ("rule-gap/step:battle.damage", ids[1]);
+  EXPECT_EQ("assignment leaves the range of 'sectors.durability'", found[1].message);
+  EXPECT_EQ((std::vector<std::string>{"action:speed2_action"}), found[1].invented);
+  ASSERT_EQ(3U, found[1].details.size());
+  EXPECT_EQ("it uses 'speed2_action', a card text invented for this model, not in the seed's rules",
+            found[1].details[1]);
+  EXPECT_EQ(
+      "invented: 'speed2_action' (its shortest trace uses it): generic card text, not in the "
+      "seed (it names Speed 1/2/3 actions, anomalies and reactive skills, not their texts): "
+      "nothing, lock an enemy agent, or +1 power until reset. The +1 is what lets an attack deal "
+      "more than a sector's durability; the seed's own silence there is that a lost biome has no "
+      "stated consequence and can still be attacked",
+      found[1].details[2]);
+}
+
+// Cosmere's trigger loops are about 'after_action_triggers', an invented
+// trigger text: their details say so (the Research loops, the seed's own,
+// name nothing).
+TEST(SeedInvented, CosmereTriggerLoopsAreAboutAnInventedTrigger) {
+  auto l = test_support::load_game(
+      ruleset_path("cosmere.yaml"),
+      {.params = {{"face_copies", 1}, {"number_copies", 1}, {"hand_target", 2}}});
+  ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
+  const checker::Semantics sem(*l->game);
+  checker::ExplicitOptions options;
+  options.threads = 1;
+  const auto graph = checker::explore(sem, options);
+  const auto found = properties::check_all(*graph, properties::CheckSelection{});
+  ASSERT_EQ(4U, found.size());
+  for (std::size_t i = 0; i < 2; ++i) EXPECT_TRUE(found[i].invented.empty()) << found[i].message;
+  for (std::size_t i = 2; i < 4; ++i) {
+    EXPECT_EQ(
+        "'after_action_triggers' and 'research' keep repeating forever in 'action_phase · "
+        "actions'",
+        found[i].message);
+    EXPECT_EQ(1, std::count(found[i].details.begin(), found[i].details.end(),
+                            "it is about 'after_action_triggers', a card text invented for this "
+                            "model, not in the seed's rules"));
+    EXPECT_EQ((std::vector<std::string>{"trigger:after_action_triggers"}), found[i].invented);
+  }
+}
 
 }  // namespace
 }  // namespace loophole

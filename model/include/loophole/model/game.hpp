@@ -173,6 +173,10 @@ struct Action {
   Limit limit;
   bool answerable = true;
   bool negatable = true;
+  // `invented: "why"`: a card text the ruleset made up (the seed names the
+  // card but not what it does); findings that use it say so. "" when the
+  // rule is from the seed.
+  std::string invented;
   SourceSpan where;
 };
 
@@ -182,7 +186,8 @@ struct Trigger {
   Role controller = Role::active;
   ExprPtr condition;  // `when`, may be null
   bool optional = false;
-  StmtPtr effect;  // `do`
+  StmtPtr effect;        // `do`
+  std::string invented;  // as Action::invented
   SourceSpan where;
 };
 

@@ -12,6 +12,10 @@
 #include "loophole/checker/trace.hpp"
 #include "loophole/model/source.hpp"
 
+namespace loophole::model {
+struct Game;
+}  // namespace loophole::model
+
 namespace loophole::properties {
 
 enum class Kind : std::uint8_t {
@@ -67,7 +71,20 @@ struct Finding {
   };
   std::optional<Cause> cause;
   std::string caused_by;  // "response-loop/action:research#2"; empty when it stands alone
+  // The rules marked `invented:` (card texts the ruleset made up) that the
+  // finding is about, that its shortest trace uses, or that its cause does:
+  // "action:speed1_action", "trigger:after_action_triggers"; in that order
+  // (about, trace, cause), each part by id.
+  std::vector<std::string> invented;
 };
+
+// Says in each finding that rests on a rule marked `invented:` which rules
+// those are and why they were invented (invented_rules.cpp): fills
+// Finding::invented and adds detail lines (the message is left alone). Run
+// after the root causes are grouped (a consequence inherits what its cause
+// uses); a finding already marked is skipped, so the findings of two
+// engines can be joined and marked again.
+void mark_invented_rules(const model::Game& game, std::vector<Finding>& findings);
 
 // The stable id of each finding, in order: kind/rule, plus #2, #3... for
 // later findings of the same kind about the same rule.
