@@ -30,6 +30,7 @@ int run_simulate(const SimulateArgs& args, const std::atomic<bool>& interrupted)
   options.policy = args.policy == "greedy" ? simulate::Policy::greedy : simulate::Policy::uniform;
   options.max_moves = args.max_moves;
   options.interrupt = &interrupted;
+  options.native = args.native;
   if (!args.timeout.empty()) {
     std::string error;
     const auto s = parse_seconds(args.timeout, error);

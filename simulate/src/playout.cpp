@@ -102,10 +102,28 @@ std::size_t Playout::choose(const std::int32_t* before) {
     }
   }
   std::size_t g = 0;
+  const bool greedy =
+      sh_.options.policy == Policy::greedy && sh_.potential && !sh_.potential->empty();
+  if (greedy && groups_.size() == 1 && n > 1 && buf_.move(0).chooser == checker::Chooser::player &&
+      buf_.move(0).chooser_player >= 0) {
+    // The only move's outcomes are a player's pick: theirs to choose, greedily.
+    const int picker = buf_.move(0).chooser_player;
+    std::int64_t best = 0;
+    best_.clear();
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::int64_t value = sh_.potential->of(buf_.state(i), picker);
+      if (best_.empty() || value > best) {
+        best = value;
+        best_.assign(1, i);
+      } else if (value == best) {
+        best_.push_back(i);
+      }
+    }
+    return best_[below(best_.size())];
+  }
   if (groups_.size() > 1) {
     const int mover = buf_.move(0).player;
-    if (sh_.options.policy == Policy::greedy && mover >= 0 && sh_.potential &&
-        !sh_.potential->empty()) {
+    if (greedy && mover >= 0) {
       // The move with the highest expected potential for its mover (each
       // outcome weighted as above); ties drawn uniformly.
       double best = 0;

@@ -171,7 +171,8 @@ Result simulate(const checker::Semantics& sem, const Options& options) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
   const model::Game& g = sem.game();
-  const checker::Generator generator(sem);
+  const checker::Generator generator(
+      sem, options.native ? checker::NativeMode::on : checker::NativeMode::off);
   detail::Shared sh{sem, generator, options, sem.initial_states(), {}, {}, {}, {}, {}};
   const std::size_t data = sem.layout().data_fields;
   for (std::size_t i = 0; i < data && i < g.slots.size(); ++i) {

@@ -121,3 +121,27 @@ TEST(SimulateCli, DocsExampleIsWhatItPrints) {
 }
 
 }  // namespace
+
+namespace {
+
+// `loophole solve`: the race P1 forces (tests/properties has the exact
+// regions and replays the witnesses).
+TEST(SolveCli, SaysWhoCanForceTheRace) {
+  const auto r = run("solve -j1 tests/fixtures/simulate/race.yaml");
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\nP1 can force a win from the start: yes (within "), std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\nP2 can force a win from the start: no;"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(": P1 plays 'gain' (score[P1] 0→1"), std::string::npos) << r.out;
+  EXPECT_EQ(run("solve --timeout 0 tests/fixtures/simulate/race.yaml").code, 2);
+  // docs/cli.md shows this run as it is.
+  const std::string doc = slurp("docs/cli.md");
+  const std::string prompt = "$ ./loophole solve tests/fixtures/simulate/race.yaml\n";
+  const auto at = doc.find(prompt);
+  ASSERT_NE(at, std::string::npos);
+  const auto from = at + prompt.size();
+  EXPECT_EQ(run("solve tests/fixtures/simulate/race.yaml").out,
+            doc.substr(from, doc.find("```", from) - from));
+}
+
+}  // namespace

@@ -11,6 +11,7 @@
 #include "loophole/reports/simulation.hpp"
 
 #include "../common/loaded_game.hpp"
+#include "../common/native_cache.hpp"
 
 namespace loophole::simulate {
 namespace {
@@ -100,6 +101,25 @@ TEST(Simulate, SameResultsForAnyThreadCount) {
     if (std::string(path).find("biased") != std::string::npos) {
       EXPECT_NE(one, json_of(*l, run(*l, 1000, 1, Policy::uniform, 8)));
     }
+  }
+}
+
+// The rules as machine code play the same games (when the system's C
+// compiler is there: Result::generator says "native").
+TEST(Simulate, NativeCodePlaysTheSameGames) {
+  checker::testing::use_test_native_cache();
+  for (const char* path :
+       {"tests/fixtures/simulate/biased.yaml", "tests/fixtures/simulate/risky.yaml"}) {
+    const auto l = load(path);
+    Options o;
+    o.games = 2000;
+    o.seed = 3;
+    o.policy = Policy::greedy;
+    const Result interpreted = simulate(*l->sem, o);
+    o.native = true;
+    const Result native = simulate(*l->sem, o);
+    if (native.generator != "native") GTEST_SKIP() << native.generator;
+    EXPECT_EQ(json_of(*l, interpreted), json_of(*l, native)) << path;
   }
 }
 
@@ -195,6 +215,17 @@ TEST(Simulate, GreedyAlwaysGainsAndWinsTheRace) {
   const Result uniform = run(*l, 500, 2, Policy::uniform);
   EXPECT_GT(uniform.wins[1], 0u);
   EXPECT_GT(usage(uniform.actions, "action:idle").uses, 0u);
+}
+
+// A player's pick as a state's only move: greedy takes the best outcome.
+TEST(Simulate, GreedyPicksTheBestOutcome) {
+  const auto l = load("tests/fixtures/simulate/pick-race.yaml");
+  const Result greedy = run(*l, 300, 2, Policy::greedy);
+  EXPECT_EQ(greedy.wins[0], 300u);
+  EXPECT_EQ(greedy.min_length, greedy.max_length);  // 2 + 2 + 2: the same game every time
+  const Result uniform = run(*l, 300, 2, Policy::uniform);
+  EXPECT_GT(uniform.wins[1], 0u);
+  EXPECT_LT(uniform.min_length, uniform.max_length);
 }
 
 TEST(Simulate, CutOffAtTheMoveCap) {

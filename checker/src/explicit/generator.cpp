@@ -15,8 +15,8 @@ struct Generator::Buffer::Impl {
   FlatSuccessors flat;
 };
 
-Generator::Generator(const Semantics& sem) : impl_(std::make_unique<Impl>()) {
-  impl_->system = rules_system(sem, NativeMode::off);
+Generator::Generator(const Semantics& sem, NativeMode native) : impl_(std::make_unique<Impl>()) {
+  impl_->system = rules_system(sem, native == NativeMode::automatic ? NativeMode::off : native);
 }
 
 Generator::~Generator() = default;

@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 
+#include "loophole/checker/explicit.hpp"
 #include "loophole/checker/semantics.hpp"
 
 namespace loophole::checker {
@@ -28,13 +29,18 @@ struct MoveFields {
 
 class Generator {
  public:
-  // The Semantics must outlive the generator.
-  explicit Generator(const Semantics& sem);
+  // The Semantics must outlive the generator. NativeMode::on runs the
+  // programs as machine code (compiled by the system's C compiler before the
+  // first state, cached; interpreted when that fails, and name() says why);
+  // NativeMode::automatic is taken as off (nothing here switches between
+  // chunks).
+  explicit Generator(const Semantics& sem, NativeMode native = NativeMode::off);
   ~Generator();
   Generator(const Generator&) = delete;
   Generator& operator=(const Generator&) = delete;
 
-  // "compiled", or "reference: <why the compiler declined>".
+  // "compiled", "native", "compiled (native: <why not>)", or "reference:
+  // <why the compiler declined>".
   [[nodiscard]] std::string name() const;
   [[nodiscard]] std::size_t fields() const;
 

@@ -34,6 +34,8 @@ struct Options {
   std::uint32_t max_moves = 10000;  // a playout longer than this is cut off
   double timeout_seconds = 0;       // 0 = none
   const std::atomic<bool>* interrupt = nullptr;
+  // Run the rules as machine code (checker::Generator): the same games.
+  bool native = false;
 };
 
 // How a playout ended.
