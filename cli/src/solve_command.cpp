@@ -99,6 +99,14 @@ int run_solve(const SolveArgs& args, const std::atomic<bool>& interrupted) {
     if (st.win_from_start) out += fmt::format(" (within {} moves)", st.win_rank[0]);
     out += fmt::format("; from {} of {} states\n", win_states, graph->size());
     if (st.win_from_start) out += witness(sem, *graph, a, p, true, 8);
+    // By each way the game can end: the effects, then each end condition.
+    for (std::size_t c = 0; c < st.win_by_condition_from_start.size(); ++c) {
+      if (c == 0 && !st.win_by_condition_from_start[0]) continue;  // effects: only when yes
+      out += fmt::format("  by {}: {}\n",
+                         c == 0 ? std::string("a win or lose effect")
+                                : "'" + game->end_conditions[c - 1].name + "'",
+                         st.win_by_condition_from_start[c] ? "yes" : "no");
+    }
     out += fmt::format(
         "P{} can keep the game from ever ending, from the start: {}; from {} of {} "
         "states\n",

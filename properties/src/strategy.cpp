@@ -39,6 +39,7 @@ StrategyAnalysis analyse_strategies(const checker::ExploredGraph& graph) {
   out.move_of.resize(n);
   out.picker.resize(n);
   out.wins.resize(n);
+  out.ended_by.resize(n);
   checker::StateVec s;
   const auto over = static_cast<std::size_t>(sem.layout().over);
   for (StateId v = 0; v < n; ++v) {
@@ -53,8 +54,10 @@ StrategyAnalysis analyse_strategies(const checker::ExploredGraph& graph) {
     auto& move_of = out.move_of[v];
     auto& picker = out.picker[v];
     auto& wins = out.wins[v];
+    auto& ended_by = out.ended_by[v];
     move_of.assign(buf.size(), 0);
     wins.assign(buf.size(), -1);
+    ended_by.assign(buf.size(), -1);
     std::uint16_t move = 0;
     int mover = -2;  // the players who own the moves: -2 none yet, -1 several
     bool recorded_done = false;
@@ -75,6 +78,7 @@ StrategyAnalysis analyse_strategies(const checker::ExploredGraph& graph) {
           recorded_done = true;
         }
         const checker::Successor& r = recorded[i];
+        ended_by[i] = static_cast<std::int16_t>(r.end_condition);
         if (r.end_player >= 0 && r.end_win) wins[i] = static_cast<std::int8_t>(r.end_player);
         if (r.end_player >= 0 && !r.end_win && players == 2) {
           wins[i] = static_cast<std::int8_t>(1 - r.end_player);
@@ -91,53 +95,74 @@ StrategyAnalysis analyse_strategies(const checker::ExploredGraph& graph) {
   out.players.resize(static_cast<std::size_t>(players));
   for (int p = 0; p < players; ++p) {
     PlayerStrategy& st = out.players[static_cast<std::size_t>(p)];
-    // Win: rounds of the attractor.
-    st.win.assign(n, false);
-    st.win_move.assign(n, no_move);
-    st.win_rank.assign(n, 0);
+    // Win: rounds of the attractor to the moves `target` accepts.
     std::vector<StateId> added;
-    for (std::uint32_t round = 1;; ++round) {
-      added.clear();
-      for (StateId v = 0; v < n; ++v) {
-        const Node& node = nodes[v];
-        if (node.final || st.win[v] || node.edges.empty()) continue;
-        const auto& move_of = out.move_of[v];
-        const auto& picker = out.picker[v];
-        const auto good = [&](const checker::Edge& e) {
-          return out.wins[v][e.index] == p || (!nodes[e.to].final && st.win[e.to]);
-        };
-        // Per move: forced (every outcome good, or one when p picks it).
-        std::int32_t choice = no_move;
-        bool all = true, any = false;
-        std::size_t i = 0;
-        while (i < node.edges.size()) {
-          const std::uint16_t m = move_of[node.edges[i].index];
-          const bool mine = picker[m] == p;
-          bool every = true;
-          std::int32_t some = no_move;
-          std::size_t j = i;
-          for (; j < node.edges.size() && move_of[node.edges[j].index] == m; ++j) {
-            const bool g = good(node.edges[j]);
-            every = every && g;
-            if (g && some == no_move) some = static_cast<std::int32_t>(node.edges[j].index);
+    const auto attract = [&](const auto& target, std::vector<bool>& win,
+                             std::vector<std::int32_t>& win_move,
+                             std::vector<std::uint32_t>& win_rank) {
+      win.assign(n, false);
+      win_move.assign(n, no_move);
+      win_rank.assign(n, 0);
+      for (std::uint32_t round = 1;; ++round) {
+        added.clear();
+        for (StateId v = 0; v < n; ++v) {
+          const Node& node = nodes[v];
+          if (node.final || win[v] || node.edges.empty()) continue;
+          const auto& move_of = out.move_of[v];
+          const auto& picker = out.picker[v];
+          const auto good = [&](const checker::Edge& e) {
+            return target(v, e.index) || (!nodes[e.to].final && win[e.to]);
+          };
+          // Per move: forced (every outcome good, or one when p picks it).
+          std::int32_t choice = no_move;
+          bool all = true, any = false;
+          std::size_t i = 0;
+          while (i < node.edges.size()) {
+            const std::uint16_t m = move_of[node.edges[i].index];
+            const bool mine = picker[m] == p;
+            bool every = true;
+            std::int32_t some = no_move;
+            std::size_t j = i;
+            for (; j < node.edges.size() && move_of[node.edges[j].index] == m; ++j) {
+              const bool g = good(node.edges[j]);
+              every = every && g;
+              if (g && some == no_move) some = static_cast<std::int32_t>(node.edges[j].index);
+            }
+            const bool forced = mine ? some != no_move : every;
+            if (forced && !any) {
+              choice = mine ? some : static_cast<std::int32_t>(node.edges[i].index);
+            }
+            any = any || forced;
+            all = all && forced;
+            i = j;
           }
-          const bool forced = mine ? some != no_move : every;
-          if (forced && !any) {
-            choice = mine ? some : static_cast<std::int32_t>(node.edges[i].index);
-          }
-          any = any || forced;
-          all = all && forced;
-          i = j;
+          const bool in = out.owner[v] == p ? any : all;
+          if (!in) continue;
+          added.push_back(v);
+          const bool chooses = out.owner[v] == p || (picker.size() == 1 && picker[0] == p);
+          win_move[v] = chooses ? choice : no_move;
+          win_rank[v] = round;
         }
-        const bool in = out.owner[v] == p ? any : all;
-        if (!in) continue;
-        added.push_back(v);
-        const bool chooses = out.owner[v] == p || (picker.size() == 1 && picker[0] == p);
-        st.win_move[v] = chooses ? choice : no_move;
-        st.win_rank[v] = round;
+        if (added.empty()) break;
+        for (const StateId v : added) win[v] = true;
       }
-      if (added.empty()) break;
-      for (const StateId v : added) st.win[v] = true;
+    };
+    attract([&](StateId v, std::uint32_t i) { return out.wins[v][i] == p; }, st.win, st.win_move,
+            st.win_rank);
+    // Per end condition (and -1, the win/lose effects): a win for p by it.
+    const auto from_start = [&](const std::vector<bool>& region) {
+      bool all = graph.initial_count() > 0;
+      for (StateId v = 0; v < graph.initial_count(); ++v) all = all && region[v];
+      return all;
+    };
+    for (int c = -1; c < static_cast<int>(sem.game().end_conditions.size()); ++c) {
+      std::vector<bool> region;
+      std::vector<std::int32_t> moves;
+      std::vector<std::uint32_t> ranks;
+      attract([&](StateId v,
+                  std::uint32_t i) { return out.wins[v][i] == p && out.ended_by[v][i] == c; },
+              region, moves, ranks);
+      st.win_by_condition_from_start.push_back(from_start(region));
     }
     // Endless: the others' attractor to any end (a final state or a dead
     // end), complemented.

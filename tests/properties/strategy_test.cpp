@@ -122,6 +122,9 @@ TEST(Strategy, P1CanForceTheRace) {
   ASSERT_EQ(s.analysis.players.size(), 2u);
   EXPECT_TRUE(s.analysis.players[0].win_from_start);
   EXPECT_FALSE(s.analysis.players[1].win_from_start);
+  // By its one end condition, not by an effect (it has none).
+  EXPECT_EQ(s.analysis.players[0].win_by_condition_from_start, (std::vector<bool>{false, true}));
+  EXPECT_EQ(s.analysis.players[1].win_by_condition_from_start, (std::vector<bool>{false, false}));
   replay_win(s, 0);
   // P1 forces a win in at most 5 own gains and the moves between: the rank
   // is the longest branch.

@@ -38,6 +38,9 @@ struct PlayerStrategy {
   // deal is nature's).
   bool win_from_start = false;
   bool endless_from_start = false;
+  // Whether they can force a win by one way of ending from the start:
+  // [0] by the `win`/`lose` effects, [1 + c] by end condition c.
+  std::vector<bool> win_by_condition_from_start;
 };
 
 struct StrategyAnalysis {
@@ -55,6 +58,9 @@ struct StrategyAnalysis {
   // Per state, per successor: the player the move made win, -1 when it does
   // not end the game with a win (any other successor, a loss for several).
   std::vector<std::vector<std::int8_t>> wins;
+  // Per state, per successor ending the game: the end condition that decided
+  // (-1: a `win`/`lose` effect, or no end).
+  std::vector<std::vector<std::int16_t>> ended_by;
 };
 
 // Solves the games on a complete exploration (an incomplete graph gives an
