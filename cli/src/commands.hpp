@@ -91,11 +91,42 @@ struct ExplainArgs {
   bool native = false, no_native = false;
 };
 
+// `loophole simulate FILE` (simulate_command.cpp).
+struct SimulateArgs {
+  std::string file;
+  std::vector<std::string> include_roots;
+  std::vector<std::string> params;
+  int players = 0;
+  std::uint64_t games = 1000;
+  std::uint64_t seed = 1;
+  int threads = 0;
+  std::string policy = "uniform";
+  std::uint32_t max_moves = 10000;
+  bool native = false;
+  std::string timeout;
+  std::string format = "text";
+  std::string output;
+  std::string color = "auto";
+  bool no_stats = false;
+};
+
+// `loophole solve FILE` (solve_command.cpp).
+struct SolveArgs {
+  std::string file;
+  std::vector<std::string> include_roots;
+  std::vector<std::string> params;
+  int players = 0;
+  int threads = 0;
+  std::string timeout;
+};
+
 int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted);
 int run_graph(const GraphArgs& args, const std::atomic<bool>& interrupted);
 int run_diff(const DiffArgs& args, const std::atomic<bool>& interrupted);
 int run_export(const ExportArgs& args);
 int run_explain(const ExplainArgs& args, const std::atomic<bool>& interrupted);
+int run_simulate(const SimulateArgs& args, const std::atomic<bool>& interrupted);
+int run_solve(const SolveArgs& args, const std::atomic<bool>& interrupted);
 
 // Writes `text` to `path` atomically (temp file + rename); "" or "-" = stdout.
 bool write_output(const std::string& path, const std::string& text, std::string& error);

@@ -173,6 +173,52 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
       "Exit codes: 0 the finding was printed, 2 bad input, usage or an unknown id (the\n"
       "ids there are are listed), 3 the search was cut short (time limit, signal)\n"
       "before the finding could be found. See docs/cli.md.");
+  loophole::cli::SimulateArgs sim;
+  auto* s = app.add_subcommand(
+      "simulate", "play random games of a ruleset: win rates, game lengths, rule use, problems");
+  s->footer(file_help +
+            "Exit codes: 0 no problem met, 1 a rule gap, deadlock or violated property was met,\n"
+            "2 bad input or usage, 3 inconclusive (--timeout or a signal stopped it; the games\n"
+            "played so far are reported). See docs/simulate.md.");
+  s->add_option("file", sim.file, "ruleset file")->required();
+  s->add_option("--games", sim.games, "how many games to play")->check(CLI::Range(1, 1000000000));
+  s->add_option("--seed", sim.seed, "random seed: the same seed gives the same games");
+  s->add_option("-p,--param", sim.params, "override a param: NAME=VALUE (repeatable)")
+      ->allow_extra_args(false);
+  s->add_option("--players", sim.players, "player count")->check(CLI::Range(1, 64));
+  s->add_option("-j,--threads", sim.threads, "worker threads (0 = all cores)")
+      ->check(CLI::Range(0, 256));
+  s->add_option("--policy", sim.policy, "uniform | greedy (docs/simulate.md)")
+      ->check(CLI::IsMember({"uniform", "greedy"}));
+  s->add_option("--max-moves", sim.max_moves, "cut a game off after this many moves")
+      ->check(CLI::Range(1, 10000000));
+  s->add_option("--timeout", sim.timeout, "stop (inconclusive) after this long, e.g. 30s");
+  s->add_flag("--native", sim.native,
+              "run the rules as machine code (the system's C compiler, cached): the same games, "
+              "faster");
+  s->add_option("--format", sim.format, "text | json | html")
+      ->check(CLI::IsMember({"text", "json", "html"}));
+  s->add_option("-o,--output", sim.output, "write the report to FILE (atomically)");
+  s->add_option("--color", sim.color, "auto | always | never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  s->add_flag("--no-stats", sim.no_stats,
+              "omit timings (the output is then the same bytes for "
+              "any thread count)");
+  s->add_option("--include-root", sim.include_roots, "as for check")->allow_extra_args(false);
+  loophole::cli::SolveArgs solve;
+  auto* so = app.add_subcommand(
+      "solve", "who can force what: a win, or a game that never ends, per player (explored graph)");
+  so->footer(file_help +
+             "Exit codes: 0 answered, 2 bad input or usage, 3 the search was cut short\n"
+             "(--timeout, a signal): strategies need the whole graph. See docs/cli.md.");
+  so->add_option("file", solve.file, "ruleset file")->required();
+  so->add_option("-p,--param", solve.params, "override a param: NAME=VALUE (repeatable)")
+      ->allow_extra_args(false);
+  so->add_option("--players", solve.players, "player count")->check(CLI::Range(1, 64));
+  so->add_option("-j,--threads", solve.threads, "worker threads (0 = all cores)")
+      ->check(CLI::Range(0, 256));
+  so->add_option("--timeout", solve.timeout, "stop (inconclusive) after this long, e.g. 30s");
+  so->add_option("--include-root", solve.include_roots, "as for check")->allow_extra_args(false);
   app.footer(
       "Exit codes: 0 no finding, 1 findings, 2 bad input or usage, 3 inconclusive;\n"
       "each subcommand's --help says what they mean for it. See docs/cli.md.");
@@ -194,6 +240,8 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
     if (x->parsed()) return loophole::cli::run_export(exp);
     if (d->parsed()) return loophole::cli::run_diff(diff, loophole::cli::interrupted());
     if (ex->parsed()) return loophole::cli::run_explain(explain, loophole::cli::interrupted());
+    if (s->parsed()) return loophole::cli::run_simulate(sim, loophole::cli::interrupted());
+    if (so->parsed()) return loophole::cli::run_solve(solve, loophole::cli::interrupted());
   } catch (const std::bad_alloc&) {
     std::cerr << "loophole: error: out of memory (use --max-memory to end runs cleanly)\n";
     return 3;

@@ -222,9 +222,9 @@ std::vector<TranscriptLine> transcript_lines(const checker::Trace& t, std::size_
   return out;
 }
 
-std::string trace_summary(const checker::Trace& t, bool with_cycle) {
-  std::string out =
-      fmt::format("{} move{}, shortest", t.steps.size(), t.steps.size() == 1 ? "" : "s");
+std::string trace_summary(const checker::Trace& t, bool with_cycle, bool shortest) {
+  std::string out = fmt::format("{} move{}, {}", t.steps.size(), t.steps.size() == 1 ? "" : "s",
+                                shortest ? "shortest" : "a simulated game");
   if (with_cycle && t.loop_start >= 0) {
     out += fmt::format("; moves {}-{} repeat forever", t.loop_start + 1, t.steps.size());
   }

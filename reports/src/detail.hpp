@@ -51,8 +51,9 @@ struct TranscriptLine {
 // max_lines 0: no folding of the middle (`loophole explain`).
 std::vector<TranscriptLine> transcript_lines(const checker::Trace& t, std::size_t max_lines);
 
-// "4 moves, shortest", "4 moves, shortest; moves 2-4 repeat forever" (with_cycle).
-std::string trace_summary(const checker::Trace& t, bool with_cycle);
+// "4 moves, shortest", "4 moves, shortest; moves 2-4 repeat forever" (with_cycle);
+// "4 moves, a simulated game" for a playout's trace (not shortest).
+std::string trace_summary(const checker::Trace& t, bool with_cycle, bool shortest = true);
 
 // The transcript as plain text (text, Markdown, JUnit, explain): the state
 // after setup, the lines above, the cycle's closing note; every line starts
@@ -84,5 +85,12 @@ std::string text_finding(const RulesetReport& rs, std::size_t i,
 // One finding as the JSON report writes it (schema/report.schema.json).
 nlohmann::json finding_json(const RulesetReport& rs, const properties::Finding& f,
                             const std::string& id);
+
+// The HTML report's style sheet, and one finding as it draws it (for the
+// simulation report, which shows its problems the same way).
+std::string_view html_style();
+void html_finding(std::string& out, const RulesetReport& rs, const properties::Finding& f,
+                  const std::string& id, std::size_t ordinal, const model::SourceManager& sources,
+                  const RenderOptions& options);
 
 }  // namespace loophole::reports::detail

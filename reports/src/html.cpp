@@ -73,7 +73,7 @@ std::string data_changes(const RulesetReport& rs, const checker::TraceStep& s) {
 void render_trace(std::string& out, const RulesetReport& rs, const checker::Trace& t,
                   std::size_t max_lines) {
   out += fmt::format("<p class=\"trace-head\">trace: {}</p>\n",
-                     xml_escape(detail::trace_summary(t, true)));
+                     xml_escape(detail::trace_summary(t, true, rs.engine != "simulate")));
   if (!t.start.empty()) {
     out +=
         fmt::format("<p class=\"start\"><span class=\"move-n mono\">0</span>after setup: {}</p>\n",
@@ -152,6 +152,18 @@ void render_finding(std::string& out, const RulesetReport& rs, const properties:
 }
 
 }  // namespace
+
+namespace detail {
+
+std::string_view html_style() { return style; }
+
+void html_finding(std::string& out, const RulesetReport& rs, const properties::Finding& f,
+                  const std::string& id, std::size_t ordinal, const model::SourceManager& sources,
+                  const RenderOptions& options) {
+  render_finding(out, rs, f, id, "", ordinal, sources, options);
+}
+
+}  // namespace detail
 
 std::string render_html(const Report& report, const model::SourceManager& sources,
                         const RenderOptions& options) {

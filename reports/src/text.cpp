@@ -100,7 +100,8 @@ std::string text_finding(const RulesetReport& rs, std::size_t i,
   const std::string merged = detail::identical_note(same, ids, i);
   if (!merged.empty()) out += fmt::format("  {}\n", terminal_safe(merged));
   if (f.trace) {
-    out += fmt::format("  trace ({}):\n", detail::trace_summary(*f.trace, false));
+    out += fmt::format("  trace ({}):\n",
+                       detail::trace_summary(*f.trace, false, rs.engine != "simulate"));
     out += detail::transcript_text(rs, *f.trace, max_lines, "    ");
   }
   return out;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "loophole/checker/explored.hpp"
+#include "loophole/checker/generator.hpp"
 
 namespace loophole::checker {
 
@@ -18,16 +19,16 @@ namespace {
 }
 
 // Appends the transcription of the move `index` from `before`, checking it
-// leads to `expected`.
+// leads to `expected` (when given).
 void append_move(const Semantics& sem, const StateVec& before, std::uint32_t index,
-                 const StateVec& expected, std::vector<Successor>& scratch, Trace& trace) {
+                 const StateVec* expected, std::vector<Successor>& scratch, Trace& trace) {
   sem.successors(before, scratch, true);
   if (index >= scratch.size()) {
     fail("successor " + std::to_string(index) + " of a state with " +
          std::to_string(scratch.size()) + " successors");
   }
   const Successor& succ = scratch[index];
-  if (succ.state != expected) {
+  if (expected != nullptr && succ.state != *expected) {
     fail("successor " + std::to_string(index) + " is not the explored state (at " +
          sem.where(before) + ")");
   }
@@ -57,7 +58,7 @@ Trace path_to(const ExploredGraph& g, StateId id, std::vector<Successor>& scratc
   StateVec before = root;
   for (std::size_t i = 1; i < path.size(); ++i) {
     StateVec after = g.state(path[i]);
-    append_move(sem, before, g.parent_index(path[i]), after, scratch, trace);
+    append_move(sem, before, g.parent_index(path[i]), &after, scratch, trace);
     before = std::move(after);
   }
   return trace;
@@ -81,11 +82,29 @@ Trace ExploredGraph::lasso(StateId id, const std::vector<Edge>& cycle) const {
   StateVec before = target;
   for (const Edge& e : cycle) {
     StateVec after = state(e.to);
-    append_move(semantics(), before, e.index, after, scratch, trace);
+    append_move(semantics(), before, e.index, &after, scratch, trace);
     before = std::move(after);
   }
   if (cycle.back().to != id) fail("cycle does not return to state " + std::to_string(id));
   check_replay(semantics(), trace, target);
+  return trace;
+}
+
+Trace trace_of_moves(const Semantics& sem, std::uint32_t initial,
+                     std::span<const std::uint32_t> moves, const StateVec& last) {
+  const std::vector<StateVec> roots = sem.initial_states();
+  if (initial >= roots.size()) fail("no initial state " + std::to_string(initial));
+  std::optional<Trace> begun = sem.begin_trace(roots[initial]);
+  if (!begun) fail("initial state " + std::to_string(initial) + " is not initial");
+  Trace trace = std::move(*begun);
+  std::vector<Successor> scratch;
+  StateVec before = roots[initial];
+  for (const std::uint32_t index : moves) {
+    append_move(sem, before, index, nullptr, scratch, trace);
+    before = scratch[index].state;
+  }
+  if (before != last) fail("the moves do not lead to the playout's last state");
+  check_replay(sem, trace, last);
   return trace;
 }
 

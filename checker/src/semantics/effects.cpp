@@ -403,6 +403,8 @@ void Run::exec_end(const Stmt& s) {
   if (e.error >= 0) return gap(e.error);
   sc_.work[p_.ctl.over] = 1;
   note(p_.player_name(player) + (s.kind == StmtKind::win ? " wins" : " loses"));
+  end_player_ = player;
+  end_win_ = s.kind == StmtKind::win;
   output(sc_.work);
 }
 

@@ -517,7 +517,8 @@ void Run::emit() {
   std::int32_t* w = sc_.work.data();
   if (w[p_.ctl.over] == 0) {
     const int active = w[p_.ctl.active];
-    for (const auto& end : p_.game.end_conditions) {
+    for (std::size_t c = 0; c < p_.game.end_conditions.size(); ++c) {
+      const auto& end = p_.game.end_conditions[c];
       for (int i = 0; i < p_.players; ++i) {
         const int p = (active + i) % p_.players;
         if (!p_.covers(end.who, p, active)) continue;
@@ -527,6 +528,9 @@ void Run::emit() {
         if (!holds) continue;
         w[p_.ctl.over] = 1;
         note("'" + end.name + "': " + p_.player_name(p) + (end.win ? " wins" : " loses"));
+        end_player_ = p;
+        end_win_ = end.win;
+        end_condition_ = static_cast<int>(c);
         return output(sc_.work);
       }
     }
@@ -547,6 +551,8 @@ void Run::gap(int site) {
 void Run::output(const StateVec& state) {
   if (init_out_ != nullptr) {
     init_out_->push_back(state);
+    end_player_ = -1;
+    end_condition_ = -1;
     return;
   }
   if (n_out_ == out_->size()) out_->emplace_back();
@@ -567,13 +573,22 @@ void Run::output(const StateVec& state) {
   } else if (nature_) {
     o.chooser = Chooser::nature;
   }
+  o.end_player = -1;
+  o.end_win = false;
+  o.end_condition = -1;
   if (record_) {
     o.choices = sc_.choices;
     o.notes = sc_.notes;
+    o.end_player = end_player_;
+    o.end_win = end_win_;
+    o.end_condition = end_condition_;
   } else {
     o.choices.clear();
     o.notes.clear();
   }
+  end_player_ = -1;
+  end_win_ = false;
+  end_condition_ = -1;
 }
 
 }  // namespace loophole::checker::semantics

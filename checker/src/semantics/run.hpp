@@ -142,6 +142,10 @@ class Run {
   bool nature_ = false;
   bool progress_ = false;
   int depth_ = 0;
+  // How the move being output ended the game (Successor::end_*), when it did.
+  int end_player_ = -1;
+  bool end_win_ = false;
+  int end_condition_ = -1;
 };
 
 }  // namespace loophole::checker::semantics

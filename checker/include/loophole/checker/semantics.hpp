@@ -56,6 +56,12 @@ struct Successor {
   // What the effects did, in order (filled only when asked): "P1 draws 2",
   // "'spark' is negated", "P1 wins", "'decked': P2 loses", "rule gap: ...".
   std::vector<std::string> notes;
+  // When the move ended the game (filled only when asked): the player a
+  // `win`/`lose` effect or the deciding end condition named, whether it is a
+  // win, and that end condition (-1: an effect).
+  int end_player = -1;
+  bool end_win = false;
+  int end_condition = -1;
 };
 
 // A place in the rules where an effect can leave the rules' bounds.
