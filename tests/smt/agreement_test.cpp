@@ -22,6 +22,7 @@
 #include "loophole/smt/engine.hpp"
 
 #include "answers.hpp"
+#include "fixture_files.hpp"
 #include "loaded_game.hpp"
 
 namespace loophole::smt {
@@ -140,19 +141,6 @@ TYPED_TEST(EngineAgreement, PinnedAnswers) {
 // ---------------------------------------------------------------------------
 // Every fixture: the two engines agree.
 
-std::vector<std::string> fixtures() {
-  std::vector<std::string> out;
-  const fs::path root = fs::path(LOOPHOLE_SOURCE_DIR) / "tests" / "fixtures";
-  for (const char* dir : {"findings", "semantics", "smt"}) {
-    if (!fs::exists(root / dir)) continue;
-    for (const auto& e : fs::recursive_directory_iterator(root / dir)) {
-      if (e.path().extension() == ".yaml") out.push_back(e.path().string());
-    }
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 class Agreement : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Agreement, SameAnswersAndTraceLengths) {
@@ -185,15 +173,9 @@ TEST(SeedAgreement, OperatorsAndCosmereWithinThreeMoves) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, Agreement, ::testing::ValuesIn(fixtures()),
+INSTANTIATE_TEST_SUITE_P(Fixtures, Agreement, ::testing::ValuesIn(testing::agreement_fixtures()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
-                           const fs::path p(info.param);
-                           std::string name =
-                               p.parent_path().filename().string() + "_" + p.stem().string();
-                           for (char& ch : name) {
-                             if (std::isalnum(static_cast<unsigned char>(ch)) == 0) ch = '_';
-                           }
-                           return name;
+                           return testing::fixture_test_name(info.param);
                          });
 
 }  // namespace

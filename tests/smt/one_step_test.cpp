@@ -22,6 +22,7 @@
 
 #include "../common/loaded_game.hpp"
 #include "../common/sanitized.hpp"
+#include "fixture_files.hpp"
 
 namespace loophole::smt {
 namespace {
@@ -90,18 +91,6 @@ Walk compare(const checker::Semantics& sem, Engine& engine, const std::string& n
   return w;
 }
 
-std::vector<std::string> one_step_fixtures() {
-  std::vector<std::string> out;
-  const fs::path root = fs::path(LOOPHOLE_SOURCE_DIR) / "tests" / "fixtures";
-  for (const char* dir : {"findings", "semantics", "smt"}) {
-    for (const auto& e : fs::recursive_directory_iterator(root / dir)) {
-      if (e.path().extension() == ".yaml") out.push_back(e.path().string());
-    }
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 class OneStep : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(OneStep, SuccessorsEqualTheReferenceOnEveryReachableState) {
@@ -115,15 +104,9 @@ TEST_P(OneStep, SuccessorsEqualTheReferenceOnEveryReachableState) {
   EXPECT_EQ(w.disagreements, 0U) << GetParam();
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, OneStep, ::testing::ValuesIn(one_step_fixtures()),
+INSTANTIATE_TEST_SUITE_P(Fixtures, OneStep, ::testing::ValuesIn(testing::agreement_fixtures()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
-                           const fs::path p(info.param);
-                           std::string name =
-                               p.parent_path().filename().string() + "_" + p.stem().string();
-                           for (char& ch : name) {
-                             if (std::isalnum(static_cast<unsigned char>(ch)) == 0) ch = '_';
-                           }
-                           return name;
+                           return testing::fixture_test_name(info.param);
                          });
 
 // The seeds at scopes small enough to compare every reachable state: the
