@@ -10,6 +10,8 @@
 #include "loophole/checker/semantics.hpp"
 #include "loophole/smt/engine.hpp"
 
+#include "progress.hpp"
+
 namespace loophole::cli {
 namespace {
 
@@ -21,13 +23,34 @@ properties::CheckSelection smt_selection() {
   return s;
 }
 
-smt::Options options(int depth, const std::atomic<bool>& interrupted) {
+smt::Options options(int depth, const SmtLimits& limits) {
   smt::Options o;
   o.depth = depth;
   o.max_k = 6;
   o.timeout_ms = 60000;
-  o.interrupt = &interrupted;
+  o.interrupt = limits.interrupted;
+  o.deadline = limits.deadline;
+  o.max_memory_bytes = limits.max_memory_bytes;
+  if (limits.progress) {
+    o.progress = [show = limits.progress](const smt::Activity& a) {
+      show(smt_progress(a.depth, a.max_depth, a.seconds, a.what));
+    };
+  }
   return o;
+}
+
+checker::Completion completion_of(smt::Stop s) {
+  switch (s) {
+    case smt::Stop::none:
+      return checker::Completion::complete;
+    case smt::Stop::interrupted:
+      return checker::Completion::interrupted;
+    case smt::Stop::time_limit:
+      return checker::Completion::time_limit;
+    case smt::Stop::memory_limit:
+      return checker::Completion::memory_limit;
+  }
+  return checker::Completion::interrupted;
 }
 
 bool is_unknown(const properties::Finding& f) { return f.verdict == properties::Verdict::unknown; }
@@ -58,39 +81,40 @@ const std::vector<std::string>& smt_not_checked() {
   return names;
 }
 
-SmtCheck check_smt(const model::Game& game, int depth, const std::atomic<bool>& interrupted) {
+SmtCheck check_smt(const model::Game& game, int depth, const SmtLimits& limits) {
   SmtCheck out;
   const checker::Semantics sem(game);
-  smt::Engine engine(sem);
+  const auto o = options(depth, limits);
+  smt::Engine engine(sem, o);
   if (engine.unsupported()) {
     out.unsupported = engine.unsupported()->message();
     out.inconclusive = true;
     return out;
   }
-  const auto o = options(depth, interrupted);
+  // A stop (even while encoding) leaves every question it did not answer
+  // `unknown`: check() says which, and how deep it got.
   auto r = engine.check(o, smt_selection());
   auto statics = engine.static_checks(o, r.findings, r.statistics.complete || r.gaps_settled);
   leads_to_unknown(game, r.findings);
   // Candidate gaps left open are notes; only unanswered questions make the
   // run inconclusive.
   for (const auto& f : r.findings) out.inconclusive = out.inconclusive || is_unknown(f);
-  out.interrupted = r.statistics.interrupted;
+  out.completion = completion_of(engine.stopped());
   out.findings = std::move(r.findings);
   for (auto& f : statics) out.findings.push_back(std::move(f));
   return out;
 }
 
 SmtCheck complete_with_smt(const model::Game& game, std::vector<properties::Finding>& found,
-                           checker::Completion completion, int depth,
-                           const std::atomic<bool>& interrupted) {
+                           checker::Completion completion, int depth, const SmtLimits& limits) {
   SmtCheck out;
   const checker::Semantics sem(game);
-  smt::Engine engine(sem);
+  const auto o = options(depth, limits);
+  smt::Engine engine(sem, o);
   if (engine.unsupported()) {
     out.unsupported = engine.unsupported()->message();
     return out;
   }
-  const auto o = options(depth, interrupted);
   bool gaps_settled = completion == checker::Completion::complete;
   if (!gaps_settled) {
     // The proofs are wanted too: a property proved by k-induction (verdict
@@ -99,7 +123,6 @@ SmtCheck complete_with_smt(const model::Game& game, std::vector<properties::Find
     sel.report_holds = true;
     auto r = engine.check(o, sel);
     gaps_settled = r.statistics.complete || r.gaps_settled;
-    out.interrupted = r.statistics.interrupted;
     for (auto& f : r.findings) {
       // An explicit `unknown` the SMT engine settled is replaced; a violation
       // only the SMT engine found (deeper than the explicit search got) is
@@ -119,13 +142,14 @@ SmtCheck complete_with_smt(const model::Game& game, std::vector<properties::Find
     }
   }
   out.findings = engine.static_checks(o, found, gaps_settled);
+  out.completion = completion_of(engine.stopped());
   for (const auto& f : found) out.inconclusive = out.inconclusive || is_unknown(f);
   return out;
 }
 
 SmtCheck symbolic_scope(const model::Game& game, const std::string& param, int depth,
                         const std::function<const model::Game*(std::int64_t)>& load,
-                        const std::atomic<bool>& interrupted, std::string& error) {
+                        const SmtLimits& limits, std::string& error) {
   SmtCheck out;
   const model::Param* p = nullptr;
   for (const auto& q : game.params) {
@@ -140,15 +164,15 @@ SmtCheck symbolic_scope(const model::Game& game, const std::string& param, int d
         fmt::format("--symbolic: param '{}' has no declared min and max to search within", param);
     return out;
   }
-  const auto r = smt::symbolic_scope(param, *p->min, *p->max, load, options(depth, interrupted),
-                                     smt_selection());
+  const auto r =
+      smt::symbolic_scope(param, *p->min, *p->max, load, options(depth, limits), smt_selection());
   if (r.unsupported) {
     out.unsupported = r.unsupported->message();
     out.inconclusive = true;
     return out;
   }
-  out.interrupted = r.interrupted;
-  out.inconclusive = !r.unsettled.empty() || r.interrupted;
+  out.completion = completion_of(r.stopped);
+  out.inconclusive = !r.unsettled.empty() || r.stopped != smt::Stop::none;
   if (r.checked.empty()) return out;
   std::string unsettled;
   if (!r.unsettled.empty()) {

@@ -13,9 +13,10 @@
 namespace loophole::smt {
 
 struct Engine::Impl {
-  explicit Impl(const checker::Semantics& s) : sem(s) {}
+  explicit Impl(const checker::Semantics& s) : sem(s), control(ctx) {}
   const checker::Semantics& sem;
   z3::context ctx;
+  detail::Control control;
   std::unique_ptr<detail::Encoding> en;
   std::optional<Unsupported> unsupported;
 };

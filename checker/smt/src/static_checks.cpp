@@ -66,20 +66,16 @@ bool inert(const detail::Encoding& en, const model::Stmt& b, const model::Stmt& 
 
 class Checker {
  public:
-  Checker(detail::Encoding& en, unsigned timeout_ms) : en_(en), solver_(en.ctx) {
-    if (timeout_ms > 0) {
-      z3::params p(en.ctx);
-      p.set("timeout", timeout_ms);
-      solver_.set(p);
-    }
+  explicit Checker(detail::Encoding& en) : en_(en), solver_(en.ctx) {
     solver_.add(en.in_range(en.x));
   }
 
-  // sat / unsat / unknown of a condition over x (in range).
+  // sat / unsat / unknown of a condition over x (in range); unknown once
+  // the engine is stopped.
   z3::check_result sat(const z3::expr& cond) {
     solver_.push();
     solver_.add(cond);
-    const auto r = solver_.check();
+    const auto r = en_.control.check(solver_);
     solver_.pop();
     return r;
   }
@@ -181,10 +177,13 @@ class Checker {
 std::vector<Finding> Engine::static_checks(const Options& o, const std::vector<Finding>& searched,
                                            bool complete) {
   std::vector<Finding> out;
-  if (!impl_->en) return out;
+  // Stopped: nothing is claimed (a query cut short proves nothing either).
+  if (!impl_->en || impl_->control.stopped() != Stop::none) return out;
   auto& en = *impl_->en;
   const model::Game& g = en.game;
-  Checker ck(en, o.timeout_ms);
+  const detail::Control::Watch watch(impl_->control, o);
+  impl_->control.doing(-1, "static checks");
+  Checker ck(en);
 
   // Dead guards.
   for (const auto& a : g.actions) {
