@@ -5,6 +5,9 @@
 // under auto the explicit answers stand alone.
 #include "smt_check.hpp"
 
+#include <memory>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "loophole/checker/semantics.hpp"
@@ -53,6 +56,15 @@ checker::Completion completion_of(smt::Stop s) {
   return checker::Completion::interrupted;
 }
 
+// A stopped run is about to end, and tearing down a large Z3 context took
+// over a second on cosmere (of the second a stop may take): the engine of a
+// stopped run is kept, reachable, until the process exits. Its semantics
+// may go first; a kept engine is never used again.
+void keep_until_exit(std::unique_ptr<smt::Engine> engine) {
+  static auto* const kept = new std::vector<std::unique_ptr<smt::Engine>>();
+  kept->push_back(std::move(engine));
+}
+
 bool is_unknown(const properties::Finding& f) { return f.verdict == properties::Verdict::unknown; }
 
 // leads_to is liveness, which BMC over finite paths cannot settle: each one
@@ -85,7 +97,8 @@ SmtCheck check_smt(const model::Game& game, int depth, const SmtLimits& limits) 
   SmtCheck out;
   const checker::Semantics sem(game);
   const auto o = options(depth, limits);
-  smt::Engine engine(sem, o);
+  auto kept = std::make_unique<smt::Engine>(sem, o);
+  smt::Engine& engine = *kept;
   if (engine.unsupported()) {
     out.unsupported = engine.unsupported()->message();
     out.inconclusive = true;
@@ -102,6 +115,7 @@ SmtCheck check_smt(const model::Game& game, int depth, const SmtLimits& limits) 
   out.completion = completion_of(engine.stopped());
   out.findings = std::move(r.findings);
   for (auto& f : statics) out.findings.push_back(std::move(f));
+  if (engine.stopped() != smt::Stop::none) keep_until_exit(std::move(kept));
   return out;
 }
 
@@ -110,7 +124,8 @@ SmtCheck complete_with_smt(const model::Game& game, std::vector<properties::Find
   SmtCheck out;
   const checker::Semantics sem(game);
   const auto o = options(depth, limits);
-  smt::Engine engine(sem, o);
+  auto kept = std::make_unique<smt::Engine>(sem, o);
+  smt::Engine& engine = *kept;
   if (engine.unsupported()) {
     out.unsupported = engine.unsupported()->message();
     return out;
@@ -144,6 +159,7 @@ SmtCheck complete_with_smt(const model::Game& game, std::vector<properties::Find
   out.findings = engine.static_checks(o, found, gaps_settled);
   out.completion = completion_of(engine.stopped());
   for (const auto& f : found) out.inconclusive = out.inconclusive || is_unknown(f);
+  if (engine.stopped() != smt::Stop::none) keep_until_exit(std::move(kept));
   return out;
 }
 

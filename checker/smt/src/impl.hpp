@@ -5,10 +5,12 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "loophole/smt/engine.hpp"
 
 #include "encoding.hpp"
+#include "unrolling.hpp"
 
 namespace loophole::smt {
 
@@ -19,6 +21,7 @@ struct Engine::Impl {
   detail::Control control;
   std::unique_ptr<detail::Encoding> en;
   std::optional<Unsupported> unsupported;
+  std::vector<std::unique_ptr<detail::Unrolling>> parked;  // solvers of a stopped run
 };
 
 namespace detail {

@@ -85,6 +85,10 @@ struct Statistics {
   std::size_t paths = 0;              // disjuncts of the transition relation
   std::size_t fields = 0;             // state fields
   std::vector<double> depth_seconds;  // cumulative time when each depth was done
+  // Per depth: seconds in the questions' queries, in the completeness
+  // query, and in adding the frame (the relation instantiated); smt_bench.
+  std::vector<double> query_seconds, completeness_seconds, frame_seconds;
+  std::string solver_statistics;  // Z3's, of the BMC solver at the end ("key value" lines)
 };
 
 struct Result {
