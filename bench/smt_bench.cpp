@@ -1,52 +1,38 @@
-// smt_bench: how deep BMC gets per second on a ruleset, and how long the
-// k-induction proof of each always/never property takes. Prints the
-// encoding's size, the cumulative time at each BMC depth, and one line per
-// property (proved with k / violated / unknown, seconds):
+// smt_bench: where the SMT engine's time goes, beside the explicit engine's
+// time on the same ruleset. For each ruleset: the encoding's size and time,
+// then per BMC depth the cumulative time and its split (adding the frame,
+// the questions' queries, the completeness query), the time of an explicit
+// search of the same scope, Z3's statistics of the BMC solver (--z3-stats),
+// and one line per always/never property proved by k-induction (--prove):
 //
-//   smt_bench [--depth K] [--max-k K] [--timeout-ms MS] [--param NAME=V]... RULESET.yaml
+//   smt_bench [--depth K] [--max-k K] [--timeout-ms MS] [--timeout S]
+//             [--no-completeness] [--prove] [--z3-stats]
+//             [--param NAME=V]... RULESET.yaml...
 //
 // Figures go to stdout; record them with the date in bench/RESULTS.md.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
+#include "loophole/checker/explicit.hpp"
 #include "loophole/checker/semantics.hpp"
 #include "loophole/model/diagnostics.hpp"
 #include "loophole/model/game.hpp"
 #include "loophole/smt/engine.hpp"
 
-int main(int argc, char** argv) {
-  using namespace loophole;
-  smt::Options o;
-  o.depth = 10;
-  o.induction = false;
-  model::LoadOptions load;
-  std::string file;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
-    if (a == "--depth") {
-      o.depth = std::atoi(next().c_str());
-    } else if (a == "--max-k") {
-      o.max_k = std::atoi(next().c_str());
-    } else if (a == "--timeout-ms") {
-      o.timeout_ms = static_cast<unsigned>(std::atoi(next().c_str()));
-    } else if (a == "--param") {
-      const std::string p = next();
-      const auto eq = p.find('=');
-      if (eq == std::string::npos) return 2;
-      load.param_overrides[p.substr(0, eq)] = std::atoll(p.c_str() + eq + 1);
-    } else {
-      file = a;
-    }
-  }
-  if (file.empty()) {
-    std::fprintf(stderr,
-                 "usage: smt_bench [--depth K] [--max-k K] [--timeout-ms MS] "
-                 "[--param NAME=V]... RULESET.yaml\n");
-    return 2;
-  }
+namespace {
+
+using namespace loophole;
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+int bench(const std::string& file, const model::LoadOptions& load, const smt::Options& o,
+          bool prove, bool z3_stats) {
   model::SourceManager sources;
   model::DiagnosticSink sink;
   const auto game = model::load_game(file, load, sources, sink);
@@ -55,10 +41,17 @@ int main(int argc, char** argv) {
     return 2;
   }
   const checker::Semantics sem(*game);
-  const auto t0 = std::chrono::steady_clock::now();
-  smt::Engine engine(sem);
-  const double encode =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  // The explicit engine on the same scope: every reachable state.
+  checker::ExplicitOptions eo;
+  eo.threads = 2;
+  auto t0 = Clock::now();
+  const auto graph = checker::explore(sem, eo);
+  const double explicit_seconds = since(t0);
+
+  t0 = Clock::now();
+  smt::Engine engine(sem, o);
+  const double encode = since(t0);
   if (engine.unsupported()) {
     std::printf("%s\n", engine.unsupported()->message().c_str());
     return 3;
@@ -66,13 +59,24 @@ int main(int argc, char** argv) {
   properties::CheckSelection sel;
   sel.response_loops = sel.stalemates = sel.dead_rules = false;
   const auto r = engine.check(o, sel);
-  std::printf("%s: %zu fields, %zu paths, encoded in %.2f s\n", file.c_str(), r.statistics.fields,
-              r.statistics.paths, encode);
-  for (std::size_t k = 0; k < r.statistics.depth_seconds.size(); ++k) {
-    std::printf("  depth %2zu  %8.2f s\n", k, r.statistics.depth_seconds[k]);
+  const auto& st = r.statistics;
+  std::printf("%s: %zu fields, %zu paths, encoded in %.2f s\n", file.c_str(), st.fields, st.paths,
+              encode);
+  std::printf("  explicit: %llu states, BFS depth %u, %.2f s (2 threads)\n",
+              static_cast<unsigned long long>(graph->statistics().states),
+              graph->statistics().depth, explicit_seconds);
+  std::printf("  depth  cumulative     frame   queries  complete\n");
+  for (std::size_t k = 0; k < st.depth_seconds.size(); ++k) {
+    std::printf("  %5zu  %8.2f s  %7.2f  %8.2f  %8.2f\n", k, st.depth_seconds[k],
+                st.frame_seconds[k], st.query_seconds[k], st.completeness_seconds[k]);
   }
-  std::printf("  bmc: depth %d in %.2f s%s\n", r.statistics.depth, r.statistics.seconds,
-              r.statistics.complete ? " (complete)" : "");
+  std::printf("  bmc: depth %d in %.2f s (+ %.2f s encoding)%s%s\n", st.depth, st.seconds, encode,
+              st.complete ? " (complete)" : "",
+              st.stopped != smt::Stop::none
+                  ? (std::string(" stopped by ") + std::string(smt::to_string(st.stopped))).c_str()
+                  : "");
+  if (z3_stats) std::printf("%s", st.solver_statistics.c_str());
+  if (!prove) return 0;
   for (std::size_t i = 0; i < game->properties.size(); ++i) {
     const auto& p = game->properties[i];
     if (p.kind != model::Property::Kind::always && p.kind != model::Property::Kind::never) continue;
@@ -84,4 +88,59 @@ int main(int argc, char** argv) {
                 proof.seconds, proof.reason.c_str());
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  smt::Options o;
+  o.depth = 10;
+  o.induction = false;
+  model::LoadOptions load;
+  std::vector<std::string> files;
+  bool prove = false, z3_stats = false;
+  double timeout = 0;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
+    if (a == "--depth") {
+      o.depth = std::atoi(next().c_str());
+    } else if (a == "--max-k") {
+      o.max_k = std::atoi(next().c_str());
+    } else if (a == "--timeout-ms") {
+      o.timeout_ms = static_cast<unsigned>(std::atoi(next().c_str()));
+    } else if (a == "--timeout") {
+      timeout = std::atof(next().c_str());
+    } else if (a == "--no-completeness") {
+      o.completeness = false;
+    } else if (a == "--prove") {
+      prove = true;
+    } else if (a == "--z3-stats") {
+      z3_stats = true;
+    } else if (a == "--param") {
+      const std::string p = next();
+      const auto eq = p.find('=');
+      if (eq == std::string::npos) return 2;
+      load.param_overrides[p.substr(0, eq)] = std::atoll(p.c_str() + eq + 1);
+    } else {
+      files.push_back(a);
+    }
+  }
+  if (files.empty()) {
+    std::fprintf(stderr,
+                 "usage: smt_bench [--depth K] [--max-k K] [--timeout-ms MS] [--timeout S] "
+                 "[--no-completeness] [--prove] [--z3-stats] [--param NAME=V]... "
+                 "RULESET.yaml...\n");
+    return 2;
+  }
+  int code = 0;
+  for (const auto& f : files) {
+    smt::Options each = o;
+    if (timeout > 0) {
+      each.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                         std::chrono::duration<double>(timeout));
+    }
+    code = std::max(code, bench(f, load, each, prove, z3_stats));
+  }
+  return code;
 }

@@ -305,6 +305,18 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
       const auto phase_graph = model::build_phase_graph(g);
       rs.findings = properties::check_structure(g, phase_graph);
       rs.engine = "structure";
+      // The SMT engine's limits: the same --timeout (from here, for the
+      // explicit search and the SMT part of auto together), --max-memory
+      // and signals as the explicit engine.
+      SmtLimits smt_limits;
+      smt_limits.interrupted = &interrupted;
+      // The whole run's limits (above): the SMT engine stops at the same
+      // deadline, and bounds Z3's allocation by the same size.
+      smt_limits.max_memory_bytes = max_resident;
+      smt_limits.deadline = deadline;
+      if (progress.enabled()) {
+        smt_limits.progress = [&progress](std::string_view text) { progress.show(text); };
+      }
       if (args.engine == "smt" || !args.symbolic.empty()) {
         // The SMT engine (smt_check.cpp): BMC, k-induction, static checks;
         // with --symbolic, every value of one param.
@@ -318,9 +330,9 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
           return games.back().get();
         };
         signals_ask_to_stop();
-        auto smt = args.symbolic.empty() ? check_smt(g, args.depth, interrupted)
+        auto smt = args.symbolic.empty() ? check_smt(g, args.depth, smt_limits)
                                          : symbolic_scope(g, args.symbolic, args.depth, load_value,
-                                                          interrupted, error);
+                                                          smt_limits, error);
         progress.clear();
         if (!error.empty()) {
           std::cerr << "loophole: error: " << error << "\n";
@@ -328,11 +340,13 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
         }
         if (!smt.unsupported.empty()) std::cerr << smt.unsupported << "\n";
         inconclusive = inconclusive || smt.inconclusive;
-        // What the run covered: an interrupt cuts the search short; the
-        // analyses the SMT engine never runs are not checked. (The run has
-        // no explored-state statistics; how deep BMC got is in the details
-        // of each finding it left unknown.)
-        if (smt.interrupted) rs.completion = checker::Completion::interrupted;
+        // What the run covered: a signal or a limit cuts the search short
+        // (exit 3); the analyses the SMT engine never runs are not checked.
+        // (The run has no explored-state statistics; how deep BMC got, and
+        // what stopped it, is in the details of each finding it left
+        // unknown.)
+        rs.completion = smt.completion;
+        inconclusive = inconclusive || smt.completion != checker::Completion::complete;
         rs.not_checked = smt_not_checked();
         for (auto& f : smt.findings) rs.findings.push_back(std::move(f));
       } else if (args.engine != "structure") {
@@ -390,14 +404,15 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
         if (args.engine == "auto") {
           // Explicit search for what it finished; SMT for static checks,
           // proofs and what a limit left open (smt_check.cpp).
-          auto smt = complete_with_smt(g, found, rs.completion, args.depth, interrupted);
+          auto smt = complete_with_smt(g, found, rs.completion, args.depth, smt_limits);
           if (!smt.unsupported.empty()) std::cerr << smt.unsupported << "\n";
           for (auto& f : smt.findings) found.push_back(std::move(f));
           // After a limit, what is still open is what the merged findings
           // leave unknown (an interrupt always leaves the run open).
           if (smt.unsupported.empty() && rs.completion != checker::Completion::interrupted) {
-            open = smt.inconclusive || smt.interrupted;
+            open = smt.inconclusive || smt.completion != checker::Completion::complete;
           }
+          if (rs.completion == checker::Completion::complete) rs.completion = smt.completion;
         }
         inconclusive = inconclusive || open;
         for (auto& f : found) {

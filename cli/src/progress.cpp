@@ -23,6 +23,12 @@ std::string analysis_progress(std::string_view running, std::size_t done, std::s
   return fmt::format("analyses {}/{} done, running {}", done, total, running);
 }
 
+std::string smt_progress(int depth, int max_depth, double seconds, std::string_view what) {
+  const std::string at =
+      depth < 0 ? std::string("smt") : fmt::format("smt depth {} of {}", depth, max_depth);
+  return fmt::format("{}  {:.1f} s  {}{}", at, seconds, depth < 0 ? "" : "solving ", what);
+}
+
 std::string sweep_progress(std::string_view param, std::int64_t value, std::size_t index,
                            std::size_t count, std::optional<double> seconds_left) {
   std::string text = fmt::format("{} = {} (value {} of {}", param, value, index, count);

@@ -5,10 +5,15 @@
 // under auto the explicit answers stand alone.
 #include "smt_check.hpp"
 
+#include <memory>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "loophole/checker/semantics.hpp"
 #include "loophole/smt/engine.hpp"
+
+#include "progress.hpp"
 
 namespace loophole::cli {
 namespace {
@@ -21,13 +26,43 @@ properties::CheckSelection smt_selection() {
   return s;
 }
 
-smt::Options options(int depth, const std::atomic<bool>& interrupted) {
+smt::Options options(int depth, const SmtLimits& limits) {
   smt::Options o;
   o.depth = depth;
   o.max_k = 6;
   o.timeout_ms = 60000;
-  o.interrupt = &interrupted;
+  o.interrupt = limits.interrupted;
+  o.deadline = limits.deadline;
+  o.max_memory_bytes = limits.max_memory_bytes;
+  if (limits.progress) {
+    o.progress = [show = limits.progress](const smt::Activity& a) {
+      show(smt_progress(a.depth, a.max_depth, a.seconds, a.what));
+    };
+  }
   return o;
+}
+
+checker::Completion completion_of(smt::Stop s) {
+  switch (s) {
+    case smt::Stop::none:
+      return checker::Completion::complete;
+    case smt::Stop::interrupted:
+      return checker::Completion::interrupted;
+    case smt::Stop::time_limit:
+      return checker::Completion::time_limit;
+    case smt::Stop::memory_limit:
+      return checker::Completion::memory_limit;
+  }
+  return checker::Completion::interrupted;
+}
+
+// A stopped run is about to end, and tearing down a large Z3 context took
+// over a second on cosmere (of the second a stop may take): the engine of a
+// stopped run is kept, reachable, until the process exits. Its semantics
+// may go first; a kept engine is never used again.
+void keep_until_exit(std::unique_ptr<smt::Engine> engine) {
+  static auto* const kept = new std::vector<std::unique_ptr<smt::Engine>>();
+  kept->push_back(std::move(engine));
 }
 
 bool is_unknown(const properties::Finding& f) { return f.verdict == properties::Verdict::unknown; }
@@ -58,40 +93,44 @@ const std::vector<std::string>& smt_not_checked() {
   return names;
 }
 
-SmtCheck check_smt(const model::Game& game, int depth, const std::atomic<bool>& interrupted) {
+SmtCheck check_smt(const model::Game& game, int depth, const SmtLimits& limits) {
   SmtCheck out;
   const checker::Semantics sem(game);
-  smt::Engine engine(sem);
+  const auto o = options(depth, limits);
+  auto kept = std::make_unique<smt::Engine>(sem, o);
+  smt::Engine& engine = *kept;
   if (engine.unsupported()) {
     out.unsupported = engine.unsupported()->message();
     out.inconclusive = true;
     return out;
   }
-  const auto o = options(depth, interrupted);
+  // A stop (even while encoding) leaves every question it did not answer
+  // `unknown`: check() says which, and how deep it got.
   auto r = engine.check(o, smt_selection());
   auto statics = engine.static_checks(o, r.findings, r.statistics.complete || r.gaps_settled);
   leads_to_unknown(game, r.findings);
   // Candidate gaps left open are notes; only unanswered questions make the
   // run inconclusive.
   for (const auto& f : r.findings) out.inconclusive = out.inconclusive || is_unknown(f);
-  out.interrupted = r.statistics.interrupted;
+  out.completion = completion_of(engine.stopped());
   out.findings = std::move(r.findings);
   for (auto& f : statics) out.findings.push_back(std::move(f));
   properties::mark_invented_rules(game, out.findings);
+  if (engine.stopped() != smt::Stop::none) keep_until_exit(std::move(kept));
   return out;
 }
 
 SmtCheck complete_with_smt(const model::Game& game, std::vector<properties::Finding>& found,
-                           checker::Completion completion, int depth,
-                           const std::atomic<bool>& interrupted) {
+                           checker::Completion completion, int depth, const SmtLimits& limits) {
   SmtCheck out;
   const checker::Semantics sem(game);
-  smt::Engine engine(sem);
+  const auto o = options(depth, limits);
+  auto kept = std::make_unique<smt::Engine>(sem, o);
+  smt::Engine& engine = *kept;
   if (engine.unsupported()) {
     out.unsupported = engine.unsupported()->message();
     return out;
   }
-  const auto o = options(depth, interrupted);
   bool gaps_settled = completion == checker::Completion::complete;
   if (!gaps_settled) {
     // The proofs are wanted too: a property proved by k-induction (verdict
@@ -100,7 +139,6 @@ SmtCheck complete_with_smt(const model::Game& game, std::vector<properties::Find
     sel.report_holds = true;
     auto r = engine.check(o, sel);
     gaps_settled = r.statistics.complete || r.gaps_settled;
-    out.interrupted = r.statistics.interrupted;
     for (auto& f : r.findings) {
       // An explicit `unknown` the SMT engine settled is replaced; a violation
       // only the SMT engine found (deeper than the explicit search got) is
@@ -122,13 +160,15 @@ SmtCheck complete_with_smt(const model::Game& game, std::vector<properties::Find
   out.findings = engine.static_checks(o, found, gaps_settled);
   properties::mark_invented_rules(game, found);  // those the SMT engine added
   properties::mark_invented_rules(game, out.findings);
+  out.completion = completion_of(engine.stopped());
   for (const auto& f : found) out.inconclusive = out.inconclusive || is_unknown(f);
+  if (engine.stopped() != smt::Stop::none) keep_until_exit(std::move(kept));
   return out;
 }
 
 SmtCheck symbolic_scope(const model::Game& game, const std::string& param, int depth,
                         const std::function<const model::Game*(std::int64_t)>& load,
-                        const std::atomic<bool>& interrupted, std::string& error) {
+                        const SmtLimits& limits, std::string& error) {
   SmtCheck out;
   const model::Param* p = nullptr;
   for (const auto& q : game.params) {
@@ -143,15 +183,15 @@ SmtCheck symbolic_scope(const model::Game& game, const std::string& param, int d
         fmt::format("--symbolic: param '{}' has no declared min and max to search within", param);
     return out;
   }
-  const auto r = smt::symbolic_scope(param, *p->min, *p->max, load, options(depth, interrupted),
-                                     smt_selection());
+  const auto r =
+      smt::symbolic_scope(param, *p->min, *p->max, load, options(depth, limits), smt_selection());
   if (r.unsupported) {
     out.unsupported = r.unsupported->message();
     out.inconclusive = true;
     return out;
   }
-  out.interrupted = r.interrupted;
-  out.inconclusive = !r.unsettled.empty() || r.interrupted;
+  out.completion = completion_of(r.stopped);
+  out.inconclusive = !r.unsettled.empty() || r.stopped != smt::Stop::none;
   if (r.checked.empty()) return out;
   std::string unsettled;
   if (!r.unsettled.empty()) {

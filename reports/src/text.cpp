@@ -149,8 +149,9 @@ std::string render_text(const Report& report, const model::SourceManager& source
                            fmt::join(rs.not_checked, ", "));
       }
     } else if (options.statistics) {
-      out += fmt::format("{}: {} finding{} ({})\n", run_label(rs), rs.findings.size(),
-                         rs.findings.size() == 1 ? "" : "s", rs.engine);
+      out += fmt::format("{}: {} finding{} ({}){}\n", run_label(rs), rs.findings.size(),
+                         rs.findings.size() == 1 ? "" : "s", rs.engine,
+                         completion_note(rs.completion));
     }
   }
   return out;

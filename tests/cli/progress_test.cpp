@@ -19,6 +19,12 @@ TEST(Progress, SweepShowsTheValueAndAnEstimateOnceOneIsDone) {
   EXPECT_EQ(sweep_progress("deck", 4, 2, 5, 0.3), "deck = 4 (value 2 of 5, under a second left)");
 }
 
+TEST(Progress, SmtSaysTheDepthTheTimeAndWhatIsSolved) {
+  EXPECT_EQ(smt_progress(7, 20, 12.34, "deadlocks"),
+            "smt depth 7 of 20  12.3 s  solving deadlocks");
+  EXPECT_EQ(smt_progress(-1, 20, 0.4, "encoding the rules"), "smt  0.4 s  encoding the rules");
+}
+
 TEST(Progress, EstimateIsTheMeanTimeOfTheValuesDone) {
   EXPECT_EQ(seconds_left(10.0, 0, 5), std::nullopt);
   EXPECT_DOUBLE_EQ(*seconds_left(10.0, 1, 5), 40.0);

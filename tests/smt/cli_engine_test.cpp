@@ -88,6 +88,40 @@ TEST(CliEngine, SmtStaticChecksOnlyWarnSoTheRunPasses) {
   EXPECT_EQ(std::count(got.begin(), got.end(), "dead-rule violated smt"), 3);
 }
 
+// Issue 33: a clean ruleset whose action sets a flag, fires an event whose
+// trigger reads it, then clears it, is clean for the SMT engine too (it was
+// "dead rule: contradictory effects").
+TEST(CliEngine, AFireThatReadsTheFlagIsNoContradiction) {
+  CheckArgs a;
+  a.files = {"tests/fixtures/smt/fire-reads-flag.yaml"};
+  a.engine = "smt";
+  a.depth = 8;
+  const CheckRun r = check(a);
+  EXPECT_EQ(r.code, 0);
+  EXPECT_EQ(kinds_and_engines(r.report), std::vector<std::string>{});
+}
+
+// Issue 33: a gap the static check flags and the search confirms is one
+// error with its trace, under smt and under auto (it was also a "candidate
+// ... confirmed" note with the same trace).
+TEST(CliEngine, AConfirmedGapIsReportedOnce) {
+  for (const char* engine : {"smt", "auto"}) {
+    CheckArgs a;
+    a.files = {"tests/fixtures/smt/confirmed-gap.yaml"};
+    a.engine = engine;
+    a.depth = 4;
+    const CheckRun r = check(a);
+    EXPECT_EQ(r.code, 1);
+    std::vector<std::string> violated;
+    for (const auto& f : r.report["rulesets"][0]["findings"]) {
+      if (f["kind"] != "rule-gap" || f["verdict"] != "violated") continue;
+      violated.push_back(f["severity"].get<std::string>() + " " + f["message"].get<std::string>() +
+                         " " + std::to_string(f["trace"]["length"].get<int>()));
+    }
+    EXPECT_EQ(violated, std::vector<std::string>{"error draw from an empty deck 1"}) << engine;
+  }
+}
+
 TEST(CliEngine, SymbolicNeedsAParamWithBounds) {
   CheckArgs a;
   a.files = {"tests/fixtures/smt/scope-deck.yaml"};

@@ -1,15 +1,17 @@
 // Bounded model checking: one solver, frames added one at a time, and at each
-// depth one query per open question in a push/pop scope, so depth k+1 reuses
-// everything learnt at depth k. Depths are tried in increasing order, so the
-// first counterexample of a question is a shortest one, of the same length as
-// the explicit engine's BFS trace. Questions with several answers (deadlocks
-// by control point, rule gaps by site) block each answer and ask again.
-// After each depth the engine asks whether a simple path one move longer
-// exists from an initial state; when none does, every reachable state has
-// been seen and each "not found" is final. What stays open is handed to
-// k-induction (induction.cpp).
+// depth one query for all open questions together in a push/pop scope, so
+// depth k+1 reuses everything learnt at depth k. Depths are tried in
+// increasing order, so the first counterexample of a question is a shortest
+// one, of the same length as the explicit engine's BFS trace. Questions with
+// several answers (deadlocks by control point, rule gaps by site) block each
+// answer and ask again. After each depth the engine asks whether a simple
+// path one move longer exists from an initial state (a witness on the
+// semantics first, Z3 only without one); when none does, every reachable
+// state has been seen and each "not found" is final. What stays open is
+// handed to k-induction (induction.cpp).
 #include <algorithm>
 #include <chrono>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -54,28 +56,77 @@ Finding smt_finding(Kind kind, Severity severity) {
 
 std::string player_name(int p) { return "P" + std::to_string(p + 1); }
 
+// Whether a simple path of `moves` moves from an initial state exists, by
+// a depth-first search on the reference semantics within `budget` expanded
+// states; false also when the budget ran out. A path found is a witness
+// that the completeness query would be sat, so it need not be asked: in a
+// game that goes on (every seed) the first successors already make one, in
+// microseconds, where Z3 took seconds to find it (cosmere at depth 8:
+// 15.5 s of the depth's 17 s). Only a game that may be exhausted gets the
+// query.
+bool simple_path_exists(const checker::Semantics& sem, int moves, std::size_t budget) {
+  std::vector<checker::StateVec> path;
+  std::vector<checker::Successor> succ;
+  std::size_t spent = 0;
+  const auto extend = [&](const auto& self) -> bool {
+    if (static_cast<int>(path.size()) > moves) return true;
+    if (++spent > budget) return false;
+    sem.successors(path.back(), succ);
+    std::vector<checker::StateVec> next;
+    next.reserve(succ.size());
+    for (auto& n : succ) next.push_back(std::move(n.state));
+    for (auto& n : next) {
+      if (std::find(path.begin(), path.end(), n) != path.end()) continue;
+      path.push_back(std::move(n));
+      if (self(self)) return true;
+      path.pop_back();
+      if (spent > budget) return false;
+    }
+    return false;
+  };
+  for (auto& init : sem.initial_states()) {
+    path.assign(1, std::move(init));
+    if (extend(extend)) return true;
+    if (spent > budget) return false;
+  }
+  return false;
+}
+
 }  // namespace
 
 Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
   Result res;
-  if (!impl_->en) return res;
+  if (impl_->unsupported) return res;
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
-  auto& en = *impl_->en;
-  const model::Game& g = en.game;
-  const auto& ctl = en.prep.ctl;
-  const int n = en.players;
-  z3::context& c = en.ctx;
-  const auto& x = en.x;
+  auto& control = impl_->control;
+  const detail::Control::Watch watch(control, o);
+  // Stopped while encoding: no encoding, every question below stays open
+  // (its predicate is never asked).
+  detail::Encoding* const enc = impl_->en.get();
+  const model::Game& g = impl_->sem.game();
+  const int n = g.players;
+  z3::context& c = impl_->ctx;
+  const std::vector<z3::expr> none;
+  const auto& x = enc != nullptr ? enc->x : none;
   auto field = [&](int index) { return x[static_cast<std::size_t>(index)]; };
+  const z3::expr open_question = c.bool_val(true);
 
   std::vector<Goal> goals;
   auto add_goal = [&](Goal::What what, int ref, int player, const z3::expr& pred, bool multi) {
     goals.push_back(Goal{what, ref, player, pred, multi, {}, {}, true, false, Proof{}});
   };
-  if (sel.deadlocks) add_goal(Goal::What::deadlock, -1, -1, en.deadlock(x), true);
-  const auto& sites = en.sem.gaps();
-  if (sel.rule_gaps && ctl.gap >= 0) {
+  if (sel.deadlocks) {
+    add_goal(Goal::What::deadlock, -1, -1, enc != nullptr ? enc->deadlock(x) : open_question, true);
+  }
+  const auto& sites = impl_->sem.gaps();
+  if (sel.rule_gaps && enc == nullptr &&
+      std::any_of(sites.begin(), sites.end(), [](const checker::GapSite& site) {
+        return site.kind != checker::GapSite::Kind::stack_overflow;
+      })) {
+    add_goal(Goal::What::gap, -1, -1, open_question, true);
+  } else if (sel.rule_gaps && enc != nullptr && enc->prep.ctl.gap >= 0) {
+    const auto& ctl = enc->prep.ctl;
     z3::expr_vector any(c);
     for (std::size_t s = 0; s < sites.size(); ++s) {
       if (sites[s].kind == checker::GapSite::Kind::stack_overflow) continue;
@@ -88,17 +139,20 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
     for (std::size_t i = 0; i < g.properties.size(); ++i) {
       const auto& p = g.properties[i];
       if (p.kind == model::Property::Kind::leads_to || !p.expr) continue;
-      const z3::expr h = en.holds(*p.expr, x);
-      const z3::expr at = en.restricted(p, x);
-      const z3::expr bad = p.kind == model::Property::Kind::always ? at && !h : at && h;
+      z3::expr bad = open_question;
+      if (enc != nullptr) {
+        const z3::expr h = enc->holds(*p.expr, x);
+        const z3::expr at = enc->restricted(p, x);
+        bad = p.kind == model::Property::Kind::always ? at && !h : at && h;
+      }
       add_goal(Goal::What::property, static_cast<int>(i), -1, bad, false);
     }
   }
   if (sel.unreachable_wins) {
     for (std::size_t e = 0; e < g.end_conditions.size(); ++e) {
       for (int p = 0; p < n; ++p) {
-        add_goal(Goal::What::end, static_cast<int>(e), p, en.end_holds(static_cast<int>(e), p, x),
-                 false);
+        add_goal(Goal::What::end, static_cast<int>(e), p,
+                 enc != nullptr ? enc->end_holds(static_cast<int>(e), p, x) : open_question, false);
       }
     }
   }
@@ -106,6 +160,7 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
   // A deadlock is blocked by its group (step, stage and the holder's seat,
   // as properties/ groups them), a rule gap by its site.
   auto block = [&](Goal& goal, const checker::StateVec& last) {
+    const auto& ctl = enc->prep.ctl;
     if (goal.what == Goal::What::gap) {
       goal.blocks.push_back(field(ctl.gap) != last[static_cast<std::size_t>(ctl.gap)]);
       return;
@@ -126,66 +181,159 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
     goal.blocks.push_back(!same);
   };
 
-  detail::Unrolling u(en, true, o.timeout_ms, "s");
   auto& stats = res.statistics;
-  stats.paths = en.paths.size();
   stats.fields = x.size();
-  bool interrupted = false;
-  for (int k = 0; k <= o.depth; ++k) {
-    if (k > u.depth()) u.extend();
-    for (auto& goal : goals) {
-      while (goal.open) {
-        z3::expr q = goal.pred;
-        for (const auto& b : goal.blocks) q = q && b;
-        u.solver.push();
-        u.solver.add(u.at(q, k));
-        const z3::check_result r = u.solver.check();
-        if (r == z3::sat) {
-          const z3::model m = u.solver.get_model();
-          const checker::StateVec last = u.state(m, k);
-          goal.hits.push_back({last, u.trace(m, k), false});
-          if (goal.multi) {
-            block(goal, last);
-          } else {
-            goal.open = false;
+  auto goal_name = [&](const Goal& goal) -> std::string {
+    switch (goal.what) {
+      case Goal::What::deadlock:
+        return "deadlocks";
+      case Goal::What::gap:
+        return "rule gaps";
+      case Goal::What::property:
+        return fmt::format("property '{}'", g.properties[static_cast<std::size_t>(goal.ref)].name);
+      case Goal::What::end:
+        return fmt::format("'{}' for {}", g.end_conditions[static_cast<std::size_t>(goal.ref)].name,
+                           player_name(goal.player));
+    }
+    return "";
+  };
+  // BMC, depth by depth, until `depth`, completeness, or a stop (a limit or
+  // an interrupt: then `depth` is the last depth every question was asked at).
+  if (enc != nullptr) {
+    auto& en = *enc;
+    auto unrolling = std::make_unique<detail::Unrolling>(en, true, o.timeout_ms, "s");
+    detail::Unrolling& u = *unrolling;
+    stats.paths = en.paths.size();
+    try {
+      auto lap = [last = Clock::now()]() mutable {
+        const auto now = Clock::now();
+        const double s = std::chrono::duration<double>(now - last).count();
+        last = now;
+        return s;
+      };
+      for (int k = 0; k <= o.depth; ++k) {
+        if (control.check_limits() != Stop::none) break;
+        lap();
+        if (k > u.depth()) u.extend();
+        const double frame = lap();
+        // One query per depth for all open questions together (most of
+        // them are unsat, and an unsat query is the expensive kind): a
+        // model answers every question whose bad state it reaches, and
+        // the query is asked again without those until it is unsat. A
+        // query the solver gives up on falls back to one query per
+        // question, so a timeout leaves only that question open.
+        bool one_by_one = false;
+        while (!one_by_one && control.stopped() == Stop::none) {
+          std::vector<Goal*> asked;
+          z3::expr_vector bad(c);
+          for (auto& goal : goals) {
+            if (!goal.open) continue;
+            z3::expr q = goal.pred;
+            for (const auto& b : goal.blocks) q = q && b;
+            asked.push_back(&goal);
+            bad.push_back(u.at(q, k));
           }
-        } else if (r == z3::unknown) {
-          goal.unknown = true;
-          goal.open = false;
+          if (asked.empty()) break;
+          control.doing(k, asked.size() == 1 ? goal_name(*asked.front())
+                                             : fmt::format("{} questions", asked.size()));
+          u.solver.push();
+          u.solver.add(z3::mk_or(bad));
+          const z3::check_result r = control.check(u.solver);
+          if (r == z3::sat) {
+            const z3::model m = u.solver.get_model();
+            const checker::StateVec last = u.state(m, k);
+            const checker::Trace trace = u.trace(m, k);
+            for (std::size_t i = 0; i < asked.size(); ++i) {
+              if (!m.eval(bad[static_cast<int>(i)], true).is_true()) continue;
+              Goal& goal = *asked[i];
+              goal.hits.push_back({last, trace, false});
+              if (goal.multi) {
+                block(goal, last);
+              } else {
+                goal.open = false;
+              }
+            }
+          }
+          u.solver.pop();
+          if (r == z3::unknown && control.stopped() == Stop::none) one_by_one = true;
+          if (r != z3::sat) break;
         }
+        for (auto& goal : goals) {
+          while (one_by_one && goal.open && control.stopped() == Stop::none) {
+            control.doing(k, goal_name(goal));
+            z3::expr q = goal.pred;
+            for (const auto& b : goal.blocks) q = q && b;
+            u.solver.push();
+            u.solver.add(u.at(q, k));
+            const z3::check_result r = control.check(u.solver);
+            if (r == z3::sat) {
+              const z3::model m = u.solver.get_model();
+              const checker::StateVec last = u.state(m, k);
+              goal.hits.push_back({last, u.trace(m, k), false});
+              if (goal.multi) {
+                block(goal, last);
+              } else {
+                goal.open = false;
+              }
+            } else if (r == z3::unknown && control.stopped() == Stop::none) {
+              goal.unknown = true;
+              goal.open = false;
+            }
+            u.solver.pop();
+            if (r != z3::sat) break;
+          }
+        }
+        if (control.check_limits() != Stop::none) break;
+        stats.depth = k;
+        stats.depth_seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+        stats.query_seconds.push_back(lap());
+        stats.frame_seconds.push_back(frame);
+        stats.completeness_seconds.push_back(0);
+        // Completeness: is there a simple path of k + 1 moves from an initial state?
+        if (!o.completeness) continue;
+        control.doing(k, "whether a longer path exists");
+        // A witness found on the semantics settles it first (see
+        // simple_path_exists); only when none is found is Z3 asked, with
+        // the k^2/2 pairs of distinct frames in a push/pop scope. (Keeping
+        // them for good, so that the query needs nothing of its own, made
+        // no difference above the noise: measured, not kept.)
+        u.extend();
+        stats.frame_seconds.back() += lap();
+        if (simple_path_exists(impl_->sem, k + 1, 10000)) continue;
+        u.solver.push();
+        for (int i = 0; i <= k + 1; ++i) {
+          for (int j = i + 1; j <= k + 1; ++j) u.solver.add(u.differ(i, j));
+        }
+        const z3::check_result longer = control.check(u.solver);
         u.solver.pop();
-        if (r != z3::sat) break;
+        stats.completeness_seconds.back() = lap();
+        if (longer == z3::unsat) {
+          stats.complete = true;
+          break;
+        }
       }
+    } catch (const z3::exception&) {
+      // Z3 cancelled a model or a substitution: only ever after a stop.
+      if (control.stopped() == Stop::none) throw;
     }
-    stats.depth = k;
-    stats.depth_seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
-    if (o.interrupt != nullptr && o.interrupt->load()) {
-      interrupted = true;
-      break;
+    const z3::stats zs = u.solver.statistics();
+    for (unsigned i = 0; i < zs.size(); ++i) {
+      stats.solver_statistics +=
+          fmt::format("{} {}\n", zs.key(i),
+                      zs.is_uint(i) ? std::to_string(zs.uint_value(i))
+                                    : fmt::format("{:.2f}", zs.double_value(i)));
     }
-    // Completeness: is there a simple path of k + 1 moves from an initial state?
-    if (!o.completeness) continue;
-    u.extend();
-    u.solver.push();
-    for (int i = 0; i <= k + 1; ++i) {
-      for (int j = i + 1; j <= k + 1; ++j) u.solver.add(u.differ(i, j));
-    }
-    const z3::check_result longer = u.solver.check();
-    u.solver.pop();
-    if (longer == z3::unsat) {
-      stats.complete = true;
-      break;
-    }
+    // After a stop the run is about to end: tearing down the solver's
+    // frames took 0.5 s of the stop's latency on cosmere; the engine keeps
+    // them until it is destroyed (or the process exits).
+    if (control.stopped() != Stop::none) impl_->parked.push_back(std::move(unrolling));
   }
-  stats.interrupted = interrupted;
+  stats.stopped = control.stopped();
 
   const bool complete = stats.complete;
   res.gaps_settled = complete || std::none_of(goals.begin(), goals.end(), [](const Goal& goal) {
                        return goal.what == Goal::What::gap;
                      });
-  const std::string depth_text =
-      complete ? fmt::format("every reachable state lies within {} moves", stats.depth)
-               : fmt::format("searched to depth {}", stats.depth);
   // After an incomplete search, k-induction settles what BMC left open:
   // that no bad state (beyond the deadlock groups and gap sites found) is
   // reachable at any depth. Its base case may instead reach one deeper than
@@ -193,6 +341,10 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
   // questions with several answers the proof is tried again without it.
   for (auto& goal : goals) {
     if (complete || (!goal.multi && !goal.hits.empty())) continue;
+    if (control.stopped() != Stop::none) {
+      goal.proof.reason = "not tried";
+      continue;
+    }
     if (goal.unknown) {
       goal.proof.reason = fmt::format("the solver gave up (timeout) at depth {}", stats.depth);
       continue;
@@ -204,9 +356,10 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
     for (int round = 0;; ++round) {
       z3::expr rest = goal.pred;
       for (const auto& b : goal.blocks) rest = rest && b;
-      Proof pr = detail::prove(en, !rest, o);
+      control.doing(-1, "k-induction: " + goal_name(goal));
+      Proof pr = detail::prove(*enc, !rest, o);
       if (pr.status == ProofStatus::violated && pr.trace && round < 16) {
-        const auto replayed = en.sem.replay(*pr.trace);
+        const auto replayed = impl_->sem.replay(*pr.trace);
         goal.hits.push_back({replayed.states.back(), std::move(*pr.trace), true});
         if (goal.multi) {
           block(goal, goal.hits.back().last);
@@ -220,6 +373,19 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
       break;
     }
   }
+  stats.stopped = control.stopped();
+  const bool stopped = stats.stopped != Stop::none;
+  const std::string depth_text =
+      complete  ? fmt::format("every reachable state lies within {} moves", stats.depth)
+      : stopped ? fmt::format("{}; stopped by {}",
+                              stats.depth < 0
+                                  ? "no depth was searched"
+                                  : fmt::format("searched to depth {} of {}", stats.depth, o.depth),
+                              to_string(stats.stopped))
+                : fmt::format("searched to depth {}", stats.depth);
+  // "within depth 3", or "found before the stop" (before depth 0 was done).
+  const std::string within = stats.depth < 0 ? std::string("found before the stop")
+                                             : fmt::format("within depth {}", stats.depth);
   auto found_at = [&](const Goal::Hit& hit) {
     return hit.beyond
                ? fmt::format(
@@ -235,8 +401,8 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
     Finding f = smt_finding(kind, Severity::note);
     f.verdict = Verdict::unknown;
     f.rule = std::string(properties::to_string(kind));
-    f.message = fmt::format("no {}{} within depth {}; deeper ones are not ruled out",
-                            goal.hits.empty() ? "" : "other ", what, stats.depth);
+    f.message = fmt::format("no {}{} {}; deeper ones are not ruled out",
+                            goal.hits.empty() ? "" : "other ", what, within);
     f.details.push_back(fmt::format("{}; k-induction: {}", depth_text, goal.proof.reason));
     res.findings.push_back(std::move(f));
     return false;
@@ -245,6 +411,7 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
     switch (goal.what) {
       case Goal::What::deadlock:
         for (auto& [last, trace, beyond] : goal.hits) {
+          const auto& ctl = enc->prep.ctl;
           const int step = last[static_cast<std::size_t>(ctl.step)];
           const int stage = last[static_cast<std::size_t>(ctl.stage)];
           Finding f = smt_finding(Kind::deadlock, Severity::error);
@@ -269,6 +436,7 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
         break;
       case Goal::What::gap:
         for (auto& [last, trace, beyond] : goal.hits) {
+          const auto& ctl = enc->prep.ctl;
           const auto& site =
               sites[static_cast<std::size_t>(last[static_cast<std::size_t>(ctl.gap)] - 1)];
           Finding f = smt_finding(Kind::rule_gap, Severity::error);
@@ -289,6 +457,7 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
         const bool reachable = p.kind == model::Property::Kind::reachable;
         if (!goal.hits.empty()) {
           auto& [last, trace, beyond] = goal.hits.front();
+          const auto& ctl = enc->prep.ctl;
           if (beyond) f.details.push_back(found_at(goal.hits.front()));
           const std::string at = g.step_label(last[static_cast<std::size_t>(ctl.step)]);
           if (reachable) {
@@ -332,7 +501,7 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
         } else {
           f.verdict = Verdict::unknown;
           f.severity = Severity::note;
-          f.message = fmt::format("'{}' was not violated within depth {}", p.name, stats.depth);
+          f.message = fmt::format("'{}' was not violated {}", p.name, within);
           f.details.push_back(why);
           res.findings.push_back(std::move(f));
         }
@@ -355,7 +524,7 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
             complete  ? fmt::format("its condition holds for {} in no reachable state; {}",
                                     player_name(goal.player), depth_text)
             : settled ? fmt::format("proved by k-induction (k = {})", pr.k)
-                      : fmt::format("not reached within depth {}; k-induction: {}", stats.depth,
+                      : fmt::format("not reached {}; {}; k-induction: {}", within, depth_text,
                                     pr.reason.empty() ? "not tried" : pr.reason));
         res.findings.push_back(std::move(f));
         break;

@@ -27,8 +27,9 @@ z3::expr tdiv(const z3::expr& a, const z3::expr& b) {
 
 }  // namespace
 
-Encoding::Encoding(const checker::Semantics& s, z3::context& c)
+Encoding::Encoding(const checker::Semantics& s, z3::context& c, Control& k)
     : ctx(c),
+      control(k),
       sem(s),
       game(s.game()),
       prep(s.game()),

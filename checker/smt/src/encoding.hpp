@@ -19,6 +19,7 @@
 #include "loophole/checker/semantics.hpp"
 #include "loophole/model/game.hpp"
 
+#include "control.hpp"
 #include "semantics/prepared.hpp"
 
 namespace loophole::smt::detail {
@@ -55,9 +56,11 @@ struct Ev {
 
 class Encoding {
  public:
-  Encoding(const checker::Semantics& sem, z3::context& ctx);
+  // Throws Stopped when `control` stops while the relation is built.
+  Encoding(const checker::Semantics& sem, z3::context& ctx, Control& control);
 
   z3::context& ctx;
+  Control& control;
   const checker::Semantics& sem;
   const model::Game& game;
   checker::semantics::Prepared prep;

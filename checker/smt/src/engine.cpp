@@ -24,18 +24,31 @@ std::string Unsupported::message() const {
                      where.col, construct);
 }
 
-Engine::Engine(const checker::Semantics& sem) : impl_(std::make_unique<Impl>(sem)) {
+// A stop while encoding leaves no encoding: every question is then
+// `unknown` (Engine::check says so), which is what the partial report shows.
+Engine::Engine(const checker::Semantics& sem, const Options& options)
+    : impl_(std::make_unique<Impl>(sem)) {
+  const detail::Control::Watch watch(impl_->control, options);
+  impl_->control.doing(-1, "encoding the rules");
   try {
-    impl_->en = std::make_unique<detail::Encoding>(sem, impl_->ctx);
+    impl_->en = std::make_unique<detail::Encoding>(sem, impl_->ctx, impl_->control);
   } catch (const detail::Unsupported& u) {
     impl_->en.reset();
     impl_->unsupported = Unsupported{u.what(), u.where};
+  } catch (const detail::Stopped&) {
+    impl_->en.reset();
+  } catch (const z3::exception&) {
+    // Z3 cancelled a simplification: only ever after a stop.
+    if (impl_->control.stopped() == Stop::none) throw;
+    impl_->en.reset();
   }
 }
 
 Engine::~Engine() = default;
 
 const std::optional<Unsupported>& Engine::unsupported() const { return impl_->unsupported; }
+
+Stop Engine::stopped() const { return impl_->control.stopped(); }
 
 const checker::Semantics& Engine::semantics() const { return impl_->sem; }
 

@@ -5,20 +5,24 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "loophole/smt/engine.hpp"
 
 #include "encoding.hpp"
+#include "unrolling.hpp"
 
 namespace loophole::smt {
 
 struct Engine::Impl {
-  explicit Impl(const checker::Semantics& s) : sem(s) {}
+  explicit Impl(const checker::Semantics& s) : sem(s), control(ctx) {}
   const checker::Semantics& sem;
   z3::context ctx;
+  detail::Control control;
   std::unique_ptr<detail::Encoding> en;
   std::unique_ptr<z3::solver> one_step;  // Engine::successors' solver, made on first use
   std::optional<Unsupported> unsupported;
+  std::vector<std::unique_ptr<detail::Unrolling>> parked;  // solvers of a stopped run
 };
 
 namespace detail {

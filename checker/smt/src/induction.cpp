@@ -8,6 +8,8 @@
 // for every k: then the answer is `unknown`, honestly, with the k reached.
 #include <chrono>
 
+#include <fmt/format.h>
+
 #include "impl.hpp"
 #include "unrolling.hpp"
 
@@ -23,47 +25,56 @@ Proof prove(Encoding& en, const z3::expr& good, const Options& o) {
     p.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return p;
   };
-  for (int k = 0; k <= o.max_k; ++k) {
-    if (o.interrupt != nullptr && o.interrupt->load()) {
-      proof.reason = "interrupted";
-      return done(proof);
-    }
-    // Base: no bad state k moves from an initial state.
-    if (k > base.depth()) base.extend();
-    base.solver.push();
-    base.solver.add(!base.at(good, k));
-    const z3::check_result b = base.solver.check();
-    if (b == z3::sat) {
-      proof.status = ProofStatus::violated;
-      proof.trace = base.trace(base.solver.get_model(), k);
+  auto stopped = [&] {
+    proof.reason = fmt::format("stopped by {}", to_string(en.control.stopped()));
+    return done(proof);
+  };
+  try {
+    for (int k = 0; k <= o.max_k; ++k) {
+      if (en.control.check_limits() != Stop::none) return stopped();
+      // Base: no bad state k moves from an initial state.
+      if (k > base.depth()) base.extend();
+      base.solver.push();
+      base.solver.add(!base.at(good, k));
+      const z3::check_result b = en.control.check(base.solver);
+      if (b == z3::sat) {
+        proof.status = ProofStatus::violated;
+        proof.trace = base.trace(base.solver.get_model(), k);
+        base.solver.pop();
+        return done(proof);
+      }
       base.solver.pop();
-      return done(proof);
+      if (b == z3::unknown && en.control.stopped() != Stop::none) return stopped();
+      if (b == z3::unknown) {
+        proof.reason = "the solver gave up (timeout) in the base case at k = " + std::to_string(k);
+        return done(proof);
+      }
+      // Step: good in frames 0..k-1 of a simple path, bad in frame k.
+      if (k > step.depth()) {
+        step.extend();
+        for (int i = 0; i < k; ++i) step.solver.add(step.differ(i, k));
+      }
+      step.solver.push();
+      step.solver.add(!step.at(good, k));
+      const z3::check_result s = en.control.check(step.solver);
+      step.solver.pop();
+      if (s == z3::unsat) {
+        proof.status = ProofStatus::proved;
+        proof.k = k;
+        return done(proof);
+      }
+      if (s == z3::unknown && en.control.stopped() != Stop::none) return stopped();
+      if (s == z3::unknown) {
+        proof.reason =
+            "the solver gave up (timeout) in the inductive step at k = " + std::to_string(k);
+        return done(proof);
+      }
+      step.solver.add(step.at(good, k));
     }
-    base.solver.pop();
-    if (b == z3::unknown) {
-      proof.reason = "the solver gave up (timeout) in the base case at k = " + std::to_string(k);
-      return done(proof);
-    }
-    // Step: good in frames 0..k-1 of a simple path, bad in frame k.
-    if (k > step.depth()) {
-      step.extend();
-      for (int i = 0; i < k; ++i) step.solver.add(step.differ(i, k));
-    }
-    step.solver.push();
-    step.solver.add(!step.at(good, k));
-    const z3::check_result s = step.solver.check();
-    step.solver.pop();
-    if (s == z3::unsat) {
-      proof.status = ProofStatus::proved;
-      proof.k = k;
-      return done(proof);
-    }
-    if (s == z3::unknown) {
-      proof.reason =
-          "the solver gave up (timeout) in the inductive step at k = " + std::to_string(k);
-      return done(proof);
-    }
-    step.solver.add(step.at(good, k));
+  } catch (const z3::exception&) {
+    // Z3 cancelled a model: only ever after a stop.
+    if (en.control.stopped() == Stop::none) throw;
+    return stopped();
   }
   proof.reason = "not inductive up to k = " + std::to_string(o.max_k);
   return done(proof);
@@ -76,6 +87,7 @@ namespace loophole::smt {
 Proof Engine::prove_property(int property, const Options& options) {
   if (!impl_->en) return Proof{ProofStatus::unknown, -1, std::nullopt, "unsupported", 0};
   auto& en = *impl_->en;
+  const detail::Control::Watch watch(impl_->control, options);
   const auto& p = en.game.properties[static_cast<std::size_t>(property)];
   if (!p.expr ||
       (p.kind != model::Property::Kind::always && p.kind != model::Property::Kind::never)) {
@@ -91,6 +103,7 @@ Proof Engine::prove_property(int property, const Options& options) {
 Proof Engine::prove_no_gap(const Options& options) {
   if (!impl_->en) return Proof{ProofStatus::unknown, -1, std::nullopt, "unsupported", 0};
   auto& en = *impl_->en;
+  const detail::Control::Watch watch(impl_->control, options);
   return detail::prove(en, en.x[static_cast<std::size_t>(en.prep.ctl.over)] != 2, options);
 }
 

@@ -51,7 +51,7 @@ ScopeResult symbolic_scope(const std::string& param, std::int64_t lo, std::int64
     const model::Game* game = load(v);
     if (game == nullptr) continue;
     const checker::Semantics sem(*game);
-    Engine engine(sem);
+    Engine engine(sem, options);
     if (engine.unsupported()) {
       out.unsupported = engine.unsupported();
       return out;
@@ -59,7 +59,7 @@ ScopeResult symbolic_scope(const std::string& param, std::int64_t lo, std::int64
     out.checked.push_back(v);
     const Result r = engine.check(options, selection);
     out.depth = std::max(out.depth, r.statistics.depth);
-    bool settled = !r.statistics.interrupted;
+    bool settled = r.statistics.stopped == Stop::none;
     for (const auto& f : r.findings) {
       if (f.verdict == properties::Verdict::violated) note(answers[{f.kind, f.rule}], f, v);
       if (f.verdict == properties::Verdict::unknown) {
@@ -68,8 +68,8 @@ ScopeResult symbolic_scope(const std::string& param, std::int64_t lo, std::int64
       }
     }
     if (!settled) out.unsettled.push_back(v);
-    if (options.interrupt != nullptr && options.interrupt->load()) {
-      out.interrupted = true;
+    if (engine.stopped() != Stop::none) {
+      out.stopped = engine.stopped();
       break;
     }
   }

@@ -4,11 +4,16 @@
 //    in-range state satisfies for any player it covers: the rule is dead
 //    whatever is reachable;
 //  - two mandatory assignments of one statement list to the same variable
-//    with values that can differ: the rule contradicts itself (the first
-//    assignment is lost), and `win` and `lose` of the same player together;
+//    with values that can differ, and nothing between that reads it (a
+//    `fire` whose triggers' conditions read it does): the rule contradicts
+//    itself (the first assignment is lost), and `win` and `lose` of the
+//    same player together;
 //  - a gap site that some move can reach from some in-range state in which
 //    its rule is enabled: a candidate rule gap, then confirmed or refuted
-//    by the search results handed in (explicit or BMC).
+//    by the search results handed in (explicit or BMC); a confirmed one is
+//    the search's finding already and is not reported again.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "impl.hpp"
@@ -31,12 +36,6 @@ Finding static_finding(Kind kind, Severity severity) {
   return f;
 }
 
-// Statements that change no variable between two assignments.
-bool inert(const model::Stmt& s) {
-  return s.kind == model::StmtKind::skip || s.kind == model::StmtKind::shuffle ||
-         s.kind == model::StmtKind::fire;
-}
-
 bool reads_var(const model::Expr& e, int var) {
   if (e.kind == model::ExprKind::var && e.ref == var) return true;
   for (const auto& a : e.args) {
@@ -45,22 +44,38 @@ bool reads_var(const model::Expr& e, int var) {
   return false;
 }
 
+// Whether `b`, between two assignments to one variable (or a win and a
+// lose), neither changes nor reads what the first one wrote: skip and
+// shuffle do nothing; a fire evaluates the conditions of the triggers
+// listening to its event at once (their effects resolve later, after this
+// statement list), so it reads the variable when one of those conditions
+// does. Anything else may read or write state and ends the search.
+bool inert(const detail::Encoding& en, const model::Stmt& b, const model::Stmt& a) {
+  using model::StmtKind;
+  if (b.kind == StmtKind::skip || b.kind == StmtKind::shuffle) return true;
+  if (b.kind != StmtKind::fire) return false;
+  if (a.kind != StmtKind::assign || !a.target) return true;
+  if (b.ref < 0 || static_cast<std::size_t>(b.ref) >= en.prep.triggers_by_event.size())
+    return false;
+  for (const int t : en.prep.triggers_by_event[static_cast<std::size_t>(b.ref)]) {
+    const auto& trig = en.game.triggers[static_cast<std::size_t>(t)];
+    if (trig.condition && reads_var(*trig.condition, a.target->ref)) return false;
+  }
+  return true;
+}
+
 class Checker {
  public:
-  Checker(detail::Encoding& en, unsigned timeout_ms) : en_(en), solver_(en.ctx) {
-    if (timeout_ms > 0) {
-      z3::params p(en.ctx);
-      p.set("timeout", timeout_ms);
-      solver_.set(p);
-    }
+  explicit Checker(detail::Encoding& en) : en_(en), solver_(en.ctx) {
     solver_.add(en.in_range(en.x));
   }
 
-  // sat / unsat / unknown of a condition over x (in range).
+  // sat / unsat / unknown of a condition over x (in range); unknown once
+  // the engine is stopped.
   z3::check_result sat(const z3::expr& cond) {
     solver_.push();
     solver_.add(cond);
-    const auto r = solver_.check();
+    const auto r = en_.control.check(solver_);
     solver_.pop();
     return r;
   }
@@ -82,7 +97,9 @@ class Checker {
     return z3::mk_or(ors);
   }
 
-  void contradictions(const std::string& rule, const model::Stmt* s, int self_role_player,
+  // `place` says where the statements run, for the message: "in one step",
+  // "in the effect of 'stamp'".
+  void contradictions(const std::string& rule, const std::string& place, const model::Stmt* s,
                       std::vector<Finding>& out) {
     if (s == nullptr) return;
     if (s->kind == model::StmtKind::block) {
@@ -93,19 +110,19 @@ class Checker {
         for (std::size_t j = i + 1; j < list.size(); ++j) {
           const model::Stmt* b = list[j].get();
           if (b == nullptr) break;
-          if (pair(rule, *a, *b, out)) break;
-          if (!inert(*b)) break;
+          if (pair(rule, place, *a, *b, out)) break;
+          if (!inert(en_, *b, *a)) break;
         }
       }
     }
-    for (const auto& b : s->bodies) contradictions(rule, b.get(), self_role_player, out);
+    for (const auto& b : s->bodies) contradictions(rule, place, b.get(), out);
   }
 
  private:
   // Reports a contradiction between a and b (b after a, only inert
   // statements between); true when one was reported.
-  bool pair(const std::string& rule, const model::Stmt& a, const model::Stmt& b,
-            std::vector<Finding>& out) {
+  bool pair(const std::string& rule, const std::string& place, const model::Stmt& a,
+            const model::Stmt& b, std::vector<Finding>& out) {
     using model::StmtKind;
     if (a.kind == StmtKind::assign && b.kind == StmtKind::assign && a.op == model::Op::none &&
         b.op == model::Op::none && a.target && b.target &&
@@ -127,8 +144,8 @@ class Checker {
       Finding f = static_finding(Kind::dead_rule, Severity::warning);
       f.rule = rule;
       f.where = b.where;
-      f.message = fmt::format(
-          "contradictory effects: '{}' is set twice in one step, to different values", v.name);
+      f.message = fmt::format("contradictory effects: '{}' is set twice {}, to different values",
+                              v.name, place);
       f.details.push_back(fmt::format("the first assignment, at {}:{}:{}, is always overwritten",
                                       a.where.file, a.where.line, a.where.col));
       out.push_back(std::move(f));
@@ -141,7 +158,8 @@ class Checker {
       Finding f = static_finding(Kind::dead_rule, Severity::warning);
       f.rule = rule;
       f.where = b.where;
-      f.message = "contradictory effects: the same player both wins and loses in one step";
+      f.message =
+          fmt::format("contradictory effects: the same player both wins and loses {}", place);
       f.details.push_back(fmt::format("the game ends at {}:{}:{}; this statement never runs",
                                       a.where.file, a.where.line, a.where.col));
       out.push_back(std::move(f));
@@ -159,10 +177,13 @@ class Checker {
 std::vector<Finding> Engine::static_checks(const Options& o, const std::vector<Finding>& searched,
                                            bool complete) {
   std::vector<Finding> out;
-  if (!impl_->en) return out;
+  // Stopped: nothing is claimed (a query cut short proves nothing either).
+  if (!impl_->en || impl_->control.stopped() != Stop::none) return out;
   auto& en = *impl_->en;
   const model::Game& g = en.game;
-  Checker ck(en, o.timeout_ms);
+  const detail::Control::Watch watch(impl_->control, o);
+  impl_->control.doing(-1, "static checks");
+  Checker ck(en);
 
   // Dead guards.
   for (const auto& a : g.actions) {
@@ -201,15 +222,21 @@ std::vector<Finding> Engine::static_checks(const Options& o, const std::vector<F
   }
 
   // Contradictory mandatory effects.
-  ck.contradictions("setup", g.setup.get(), 0, out);
+  ck.contradictions("setup", "in setup", g.setup.get(), out);
   for (std::size_t s = 0; s < g.steps.size(); ++s) {
-    ck.contradictions(g.step_rule(static_cast<int>(s)), g.steps[s].effects.get(), 0, out);
+    ck.contradictions(g.step_rule(static_cast<int>(s)), "in one step", g.steps[s].effects.get(),
+                      out);
   }
   for (const auto& a : g.actions) {
-    ck.contradictions("action:" + a.name, a.cost.get(), 0, out);
-    ck.contradictions("action:" + a.name, a.effect.get(), 0, out);
+    ck.contradictions("action:" + a.name, fmt::format("in the cost of '{}'", a.name), a.cost.get(),
+                      out);
+    ck.contradictions("action:" + a.name, fmt::format("in the effect of '{}'", a.name),
+                      a.effect.get(), out);
   }
-  for (const auto& t : g.triggers) ck.contradictions("trigger:" + t.name, t.effect.get(), 0, out);
+  for (const auto& t : g.triggers) {
+    ck.contradictions("trigger:" + t.name, fmt::format("in the effect of trigger '{}'", t.name),
+                      t.effect.get(), out);
+  }
 
   // Candidate rule gaps.
   const auto& sites = en.sem.gaps();
@@ -225,25 +252,20 @@ std::vector<Finding> Engine::static_checks(const Options& o, const std::vector<F
       ors.push_back(p.pc && hit);
     }
     if (ors.empty() || ck.sat(running && z3::mk_or(ors)) != z3::sat) continue;
-    const Finding* found = nullptr;
-    for (const auto& f : searched) {
-      if (f.kind == Kind::rule_gap && f.verdict == Verdict::violated && f.rule == site.rule &&
-          f.message == site.message && f.where.line == site.where.line &&
-          f.where.col == site.where.col) {
-        found = &f;
-      }
-    }
+    const auto found = std::find_if(searched.begin(), searched.end(), [&](const Finding& f) {
+      return f.kind == Kind::rule_gap && f.verdict == Verdict::violated && f.rule == site.rule &&
+             f.message == site.message && f.where.line == site.where.line &&
+             f.where.col == site.where.col;
+    });
+    // A candidate the search confirmed is its finding already (an error
+    // with the trace): reported once, there.
+    if (found != searched.end()) continue;
     Finding f = static_finding(Kind::rule_gap, Severity::note);
     f.rule = site.rule;
     f.where = site.where;
     f.message = "candidate rule gap: " + site.message;
     f.details.push_back("some in-range state in which the rule applies leads here (static check)");
-    if (found != nullptr) {
-      f.verdict = Verdict::violated;
-      f.details.push_back(fmt::format("confirmed by search: reached in {} moves",
-                                      found->trace ? found->trace->size() : 0));
-      f.trace = found->trace;
-    } else if (complete) {
+    if (complete) {
       f.verdict = Verdict::holds;
       f.details.push_back(
           "refuted: no reachable state leads here (a complete search, or k-induction)");

@@ -580,6 +580,7 @@ void Exec::emit() {
 }
 
 void Exec::gap(const z3::expr& site) {
+  en_.control.throw_if_stopped();
   std::vector<z3::expr> next = en_.x;
   next[static_cast<std::size_t>(p_.ctl.over)] = num(2);
   if (p_.ctl.gap >= 0) next[static_cast<std::size_t>(p_.ctl.gap)] = (site + 1).simplify();
@@ -587,6 +588,7 @@ void Exec::gap(const z3::expr& site) {
 }
 
 void Exec::output() {
+  en_.control.throw_if_stopped();
   std::vector<z3::expr> next;
   next.reserve(w_.size());
   for (const auto& v : w_) next.push_back(v.simplify());

@@ -9,11 +9,13 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "loophole/checker/semantics.hpp"
@@ -27,13 +29,34 @@ namespace loophole::smt {
 // The version of the Z3 library linked in ("4.8.12"), for `loophole --version`.
 std::string z3_version();
 
+// Why a run stopped before it was done (the rest of it stays `unknown`).
+enum class Stop : std::uint8_t { none, interrupted, time_limit, memory_limit };
+// "an interrupt", "the time limit", "the memory limit" (what stopped a run).
+std::string_view to_string(Stop s);
+
+// What the engine is doing, for a progress line: BMC at `depth` of
+// `max_depth` (or k-induction, the static checks...), `seconds` since the
+// engine was created.
+struct Activity {
+  int depth = -1;
+  int max_depth = 0;
+  double seconds = 0;
+  std::string what;  // "deadlock", "rule gaps", "property 'hand_limit'", "encoding"
+};
+
 struct Options {
   int depth = 20;            // BMC: states up to `depth` moves from an initial state
   int max_k = 6;             // k-induction: the largest k tried
   unsigned timeout_ms = 0;   // per solver query (0: none); a timeout is `unknown`
   bool induction = true;     // try to prove what BMC did not violate
   bool completeness = true;  // after each depth, ask whether a longer simple path exists
-  const std::atomic<bool>* interrupt = nullptr;
+  // Limits of the whole run: the first reached stops it within milliseconds
+  // (Z3 is interrupted mid-check), and what was not answered is `unknown`.
+  const std::atomic<bool>* interrupt = nullptr;                   // SIGINT, SIGTERM
+  std::optional<std::chrono::steady_clock::time_point> deadline;  // --timeout
+  std::uint64_t max_memory_bytes = 0;  // Z3's allocation; 0: 80% of the memory available
+  // Called from a thread of the engine at most every 250 ms while it works.
+  std::function<void(const Activity&)> progress;
 };
 
 // A construct the encoding does not handle: the engine refuses the game
@@ -55,13 +78,17 @@ struct Proof {
 };
 
 struct Statistics {
-  int depth = -1;            // deepest BMC frame checked
-  bool complete = false;     // no simple path is longer: every reachable state was covered
-  bool interrupted = false;  // Options::interrupt stopped the search before `depth`
+  int depth = -1;             // deepest BMC frame checked
+  bool complete = false;      // no simple path is longer: every reachable state was covered
+  Stop stopped = Stop::none;  // a limit or an interrupt ended the search before `depth`
   double seconds = 0;
   std::size_t paths = 0;              // disjuncts of the transition relation
   std::size_t fields = 0;             // state fields
   std::vector<double> depth_seconds;  // cumulative time when each depth was done
+  // Per depth: seconds in the questions' queries, in the completeness
+  // query, and in adding the frame (the relation instantiated); smt_bench.
+  std::vector<double> query_seconds, completeness_seconds, frame_seconds;
+  std::string solver_statistics;  // Z3's, of the BMC solver at the end ("key value" lines)
 };
 
 struct Result {
@@ -74,13 +101,17 @@ struct Result {
 
 class Engine {
  public:
-  // Encodes the game; check unsupported() before anything else.
-  explicit Engine(const checker::Semantics& sem);
+  // Encodes the game (within the limits of `options`); check unsupported()
+  // and stopped() before anything else.
+  explicit Engine(const checker::Semantics& sem, const Options& options = {});
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
   [[nodiscard]] const std::optional<Unsupported>& unsupported() const;
+  // Once a limit or an interrupt stopped the engine (while encoding, or in
+  // any query), it stays stopped: every later question is `unknown`.
+  [[nodiscard]] Stop stopped() const;
   [[nodiscard]] const checker::Semantics& semantics() const;
 
   // BMC (then k-induction for what stayed open) for deadlocks, rule gaps,
@@ -143,7 +174,7 @@ struct ScopeResult {
   std::vector<std::int64_t> checked;    // the values checked
   std::vector<std::int64_t> unsettled;  // checked values with some question left unknown
   int depth = -1;                       // the deepest BMC frame over all values
-  bool interrupted = false;
+  Stop stopped = Stop::none;
   std::optional<Unsupported> unsupported;
 };
 ScopeResult symbolic_scope(const std::string& param, std::int64_t lo, std::int64_t hi,
