@@ -10,8 +10,6 @@
 
 #include <fmt/format.h>
 
-#include "explicit/memory_budget.hpp"
-
 namespace loophole::smt {
 
 std::string_view to_string(Stop s) {
@@ -34,8 +32,10 @@ namespace {
 constexpr auto k_poll = std::chrono::milliseconds(10);
 constexpr auto k_show = std::chrono::milliseconds(250);
 
+// 0: no limit of ours (the CLI always passes one: --max-memory, or 80% of
+// the memory available, checker::default_memory_limit()).
 std::uint64_t memory_limit(const Options& o) {
-  return o.max_memory_bytes != 0 ? o.max_memory_bytes : checker::MemoryBudget::default_limit();
+  return o.max_memory_bytes != 0 ? o.max_memory_bytes : std::numeric_limits<std::uint64_t>::max();
 }
 }  // namespace
 
@@ -49,11 +49,13 @@ Control::Watch::Watch(Control& c, const Options& o) : c_(c) {
   c.o_ = &o;
   // Z3's own ceiling, a quarter above the limit the thread watches: a
   // backstop for an allocation burst between two polls.
-  const std::uint64_t mib = memory_limit(o) / 4 * 5 >> 20;
-  z3::set_param("memory_max_size",
-                static_cast<int>(std::min<std::uint64_t>(
-                    std::max<std::uint64_t>(mib, 1),
-                    static_cast<std::uint64_t>(std::numeric_limits<int>::max()))));
+  if (o.max_memory_bytes != 0) {
+    const std::uint64_t mib = o.max_memory_bytes / 4 * 5 >> 20;
+    z3::set_param("memory_max_size",
+                  static_cast<int>(std::min<std::uint64_t>(
+                      std::max<std::uint64_t>(mib, 1),
+                      static_cast<std::uint64_t>(std::numeric_limits<int>::max()))));
+  }
   c.poll();  // a limit already passed (auto after a timed-out search) stops it at once
   c.thread_ = std::thread([&c] { c.run(); });
 }

@@ -54,7 +54,7 @@ struct Options {
   // (Z3 is interrupted mid-check), and what was not answered is `unknown`.
   const std::atomic<bool>* interrupt = nullptr;                   // SIGINT, SIGTERM
   std::optional<std::chrono::steady_clock::time_point> deadline;  // --timeout
-  std::uint64_t max_memory_bytes = 0;  // Z3's allocation; 0: 80% of the memory available
+  std::uint64_t max_memory_bytes = 0;  // Z3's allocation; 0: no limit of ours
   // Called from a thread of the engine at most every 250 ms while it works.
   std::function<void(const Activity&)> progress;
 };
