@@ -3,6 +3,9 @@
 #pragma once
 
 #include <functional>
+#include <set>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "loophole/properties/finding.hpp"
@@ -22,6 +25,22 @@ void find_unreachable_wins(const Context& cx, std::vector<Finding>& out);
 void find_rule_gaps(const Context& cx, std::vector<Finding>& out);
 void find_dead_rules(const Context& cx, std::vector<Finding>& out);
 void check_user_properties(const Context& cx, std::vector<Finding>& out);
+
+// What makes two loops (response loops, turn loops) one finding: the class,
+// the controlling player of an optional loop (each player's infinite combo
+// is a finding of its own), and the rules used on the cycle.
+struct LoopKey {
+  LoopClass loop = LoopClass::none;
+  int player = -1;
+  std::set<std::string> rules;
+  auto operator<=>(const LoopKey&) const =
+      default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads <=>
+};
+// A loop that a card (or trigger) only joins, around a smaller loop the same
+// player keeps going (or the same nobody), is that loop's consequence: sets
+// out[i].cause for each shown (key, index into out) that has such a loop.
+void link_joined_loops(const std::vector<std::pair<LoopKey, std::size_t>>& shown,
+                       std::vector<Finding>& out);
 
 // Not an analysis: run last, on the sorted findings of all of them
 // (root_causes.cpp); `order` is the order they are sorted in.

@@ -36,13 +36,7 @@ struct Loop {
   // What makes two loops one finding: the class, the controlling player of
   // an optional loop (each player's infinite combo is a finding of its own),
   // and the rules used on the cycle.
-  struct Key {
-    LoopClass loop = LoopClass::none;
-    int player = -1;
-    std::set<std::string> rules;
-    auto operator<=>(const Key&) const =
-        default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads <=>
-  } key;
+  LoopKey key;
 };
 
 std::string rule_id(const Context& cx, const RuleUse& u) {
@@ -155,7 +149,7 @@ void find_loops(const Context& cx, std::vector<Finding>& out) {
     return la != lb ? la < lb : a.entry < b.entry;
   });
 
-  std::map<Loop::Key, std::size_t> places;
+  std::map<LoopKey, std::size_t> places;
   for (Loop& loop : loops) {
     loop.choice = classify_cycle(cx.moves, loop.entry, loop.cycle);
     StateId at = loop.entry;
@@ -223,8 +217,8 @@ void find_loops(const Context& cx, std::vector<Finding>& out) {
     return stalls(cx, loop, doomed[static_cast<std::size_t>(loop.choice.player)]);
   };
 
-  std::set<Loop::Key> reported;
-  std::vector<std::pair<Loop::Key, std::size_t>> shown;  // key -> index in out
+  std::set<LoopKey> reported;
+  std::vector<std::pair<LoopKey, std::size_t>> shown;  // key -> index in out
   for (const Loop& loop : loops) {
     if (folded.count(loop.key.rules) != 0 && folded.at(loop.key.rules).count(loop.key.loop))
       continue;
@@ -271,22 +265,7 @@ void find_loops(const Context& cx, std::vector<Finding>& out) {
     out.push_back(std::move(f));
   }
 
-  // A loop that a card (or trigger) only joins, around a smaller loop the
-  // same player keeps going (or the same nobody), is that loop's consequence.
-  for (const auto& [key, i] : shown) {
-    const std::pair<Loop::Key, std::size_t>* best = nullptr;
-    for (const auto& other : shown) {
-      const Loop::Key& k = other.first;
-      if (k.loop != key.loop || k.player != key.player || k.rules.size() >= key.rules.size() ||
-          !std::includes(key.rules.begin(), key.rules.end(), k.rules.begin(), k.rules.end())) {
-        continue;
-      }
-      if (best == nullptr || k.rules.size() < best->first.rules.size()) best = &other;
-    }
-    if (best == nullptr) continue;
-    const Finding& cause = out[best->second];
-    out[i].cause = Finding::Cause{cause.kind, cause.rule, cause.loop_player};
-  }
+  link_joined_loops(shown, out);
 }
 
 }  // namespace

@@ -23,6 +23,28 @@ bool matches(const Finding& f, const Finding::Cause& c) {
          (c.loop_player < 0 || f.loop_player == c.loop_player);
 }
 
+}  // namespace
+
+void link_joined_loops(const std::vector<std::pair<LoopKey, std::size_t>>& shown,
+                       std::vector<Finding>& out) {
+  for (const auto& [key, i] : shown) {
+    const std::pair<LoopKey, std::size_t>* best = nullptr;
+    for (const auto& other : shown) {
+      const LoopKey& k = other.first;
+      if (k.loop != key.loop || k.player != key.player || k.rules.size() >= key.rules.size() ||
+          !std::includes(key.rules.begin(), key.rules.end(), k.rules.begin(), k.rules.end())) {
+        continue;
+      }
+      if (best == nullptr || k.rules.size() < best->first.rules.size()) best = &other;
+    }
+    if (best == nullptr) continue;
+    const Finding& cause = out[best->second];
+    out[i].cause = Finding::Cause{cause.kind, cause.rule, cause.loop_player};
+  }
+}
+
+namespace {
+
 std::size_t cause_of(const std::vector<Finding>& found, const Finding& f) {
   for (std::size_t j = 0; j < found.size(); ++j) {
     if (&found[j] != &f && !found[j].cause && matches(found[j], *f.cause)) return j;

@@ -28,13 +28,7 @@ struct TurnLoop {
   // What makes two loops one finding, as for response loops: the class, the
   // controlling player of an optional loop, and the rules on the cycle (the
   // actions and triggers taken on it; the step, when there are none).
-  struct Key {
-    LoopClass loop = LoopClass::none;
-    int player = -1;
-    std::set<std::string> rules;
-    auto operator<=>(const Key&) const =
-        default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads <=>
-  } key;
+  LoopKey key;
 };
 
 // The actions and triggers taken on the cycle ("action:hold"), or the step
@@ -113,7 +107,7 @@ void find_turn_loops(const Context& cx, std::vector<Finding>& out) {
   // One finding per class, controlling player and rules on the cycle (per
   // card, as response loops: each player's loop with the same card is a
   // finding of its own); the rest counted.
-  std::map<TurnLoop::Key, std::size_t> places;
+  std::map<LoopKey, std::size_t> places;
   for (TurnLoop& loop : loops) {
     if (cx.interrupted()) return;
     loop.choice = classify_cycle(cx.moves, loop.entry, loop.cycle);
@@ -122,8 +116,8 @@ void find_turn_loops(const Context& cx, std::vector<Finding>& out) {
     loop.key.rules = cycle_rules(cx, loop);
     ++places[loop.key];
   }
-  std::set<TurnLoop::Key> reported;
-  std::vector<std::pair<TurnLoop::Key, std::size_t>> shown;  // key -> index in out
+  std::set<LoopKey> reported;
+  std::vector<std::pair<LoopKey, std::size_t>> shown;  // key -> index in out
   for (const TurnLoop& loop : loops) {
     const auto& key = loop.key;
     if (!reported.insert(key).second) continue;
@@ -156,22 +150,7 @@ void find_turn_loops(const Context& cx, std::vector<Finding>& out) {
     out.push_back(std::move(f));
   }
 
-  // A loop that a card only joins, around a smaller loop of the same player
-  // (or of nobody), is that loop's consequence: listed beneath it.
-  for (const auto& [key, i] : shown) {
-    const std::pair<TurnLoop::Key, std::size_t>* best = nullptr;
-    for (const auto& other : shown) {
-      const TurnLoop::Key& k = other.first;
-      if (k.loop != key.loop || k.player != key.player || k.rules.size() >= key.rules.size() ||
-          !std::includes(key.rules.begin(), key.rules.end(), k.rules.begin(), k.rules.end())) {
-        continue;
-      }
-      if (best == nullptr || k.rules.size() < best->first.rules.size()) best = &other;
-    }
-    if (best == nullptr) continue;
-    const Finding& cause = out[best->second];
-    out[i].cause = Finding::Cause{cause.kind, cause.rule, cause.loop_player};
-  }
+  link_joined_loops(shown, out);
 }
 
 }  // namespace loophole::properties::detail
