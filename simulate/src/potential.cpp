@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <optional>
 
+#include "loophole/model/roles.hpp"
+
 namespace loophole::simulate::detail {
 namespace {
 
@@ -110,22 +112,6 @@ class Lower {
   int self_, active_;
 };
 
-// Semantics' reading of a role (checker/src/semantics/prepared.hpp).
-bool covers(model::Role r, int p, int active, int players) {
-  switch (r) {
-    case model::Role::active:
-      return p == active;
-    case model::Role::opponent:
-      return p == (active + 1) % players && p != active;
-    case model::Role::others:
-      return p != active;
-    case model::Role::each:
-    case model::Role::any:
-      return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 Potential::Potential(const model::Game& game, int active_field)
@@ -134,7 +120,7 @@ Potential::Potential(const model::Game& game, int active_field)
     if (!end.condition) continue;
     for (int active = 0; active < game.players; ++active) {
       for (int self = 0; self < game.players; ++self) {
-        if (!covers(end.who, self, active, game.players)) continue;
+        if (!model::covers(end.who, self, active, game.players)) continue;
         atoms_of(*end.condition, self, active, end.win, 1);
       }
     }

@@ -13,6 +13,7 @@
 
 #include "loophole/checker/semantics.hpp"
 #include "loophole/model/game.hpp"
+#include "loophole/model/roles.hpp"
 
 namespace loophole::checker::semantics {
 
@@ -73,18 +74,7 @@ struct Prepared {
   [[nodiscard]] std::string player_name(int p) const { return "P" + std::to_string(p + 1); }
   // Whether a role (relative to the active player) covers player p.
   [[nodiscard]] bool covers(model::Role r, int p, int active) const {
-    switch (r) {
-      case model::Role::active:
-        return p == active;
-      case model::Role::opponent:
-        return p == (active + 1) % players && p != active;
-      case model::Role::others:
-        return p != active;
-      case model::Role::each:
-      case model::Role::any:
-        return true;
-    }
-    return false;
+    return model::covers(r, p, active, players);
   }
 };
 
