@@ -23,6 +23,32 @@ struct Node {
   bool final = false;
 };
 
+// The moves of a node one by one (its edges grouped by move): whether player
+// p forces `good` with the move (every outcome good, or one good when p picks
+// the outcome) and the successor index that shows it; `visit(forced, index)`
+// returns false to stop.
+template <class Good, class Visit>
+void forced_moves(const Node& node, const std::vector<std::uint16_t>& move_of,
+                  const std::vector<std::int8_t>& picker, int p, const Good& good,
+                  const Visit& visit) {
+  std::size_t i = 0;
+  while (i < node.edges.size()) {
+    const std::uint16_t m = move_of[node.edges[i].index];
+    const bool mine = picker[m] == p;
+    bool every = true;
+    std::int32_t some = no_move;
+    std::size_t j = i;
+    for (; j < node.edges.size() && move_of[node.edges[j].index] == m; ++j) {
+      const bool g = good(node.edges[j]);
+      every = every && g;
+      if (g && some == no_move) some = static_cast<std::int32_t>(node.edges[j].index);
+    }
+    const bool forced = mine ? some != no_move : every;
+    if (!visit(forced, mine ? some : static_cast<std::int32_t>(node.edges[i].index))) return;
+    i = j;
+  }
+}
+
 }  // namespace
 
 StrategyAnalysis analyse_strategies(const checker::ExploredGraph& graph) {
@@ -116,26 +142,12 @@ StrategyAnalysis analyse_strategies(const checker::ExploredGraph& graph) {
           // Per move: forced (every outcome good, or one when p picks it).
           std::int32_t choice = no_move;
           bool all = true, any = false;
-          std::size_t i = 0;
-          while (i < node.edges.size()) {
-            const std::uint16_t m = move_of[node.edges[i].index];
-            const bool mine = picker[m] == p;
-            bool every = true;
-            std::int32_t some = no_move;
-            std::size_t j = i;
-            for (; j < node.edges.size() && move_of[node.edges[j].index] == m; ++j) {
-              const bool g = good(node.edges[j]);
-              every = every && g;
-              if (g && some == no_move) some = static_cast<std::int32_t>(node.edges[j].index);
-            }
-            const bool forced = mine ? some != no_move : every;
-            if (forced && !any) {
-              choice = mine ? some : static_cast<std::int32_t>(node.edges[i].index);
-            }
+          forced_moves(node, move_of, picker, p, good, [&](bool forced, std::int32_t index) {
+            if (forced && !any) choice = index;
             any = any || forced;
             all = all && forced;
-            i = j;
-          }
+            return true;
+          });
           const bool in = out.owner[v] == p ? any : all;
           if (!in) continue;
           added.push_back(v);
@@ -206,25 +218,12 @@ StrategyAnalysis analyse_strategies(const checker::ExploredGraph& graph) {
       const bool chooses = out.owner[v] == p || (picker.size() == 1 && picker[0] == p);
       if (!chooses) continue;
       // A move that stays: every outcome outside `ends`, or one when p picks.
-      const Node& node = nodes[v];
-      const auto& move_of = out.move_of[v];
-      std::size_t i = 0;
-      while (i < node.edges.size() && st.endless_move[v] == no_move) {
-        const std::uint16_t m = move_of[node.edges[i].index];
-        const bool mine = picker[m] == p;
-        bool every = true;
-        std::int32_t some = no_move;
-        std::size_t j = i;
-        for (; j < node.edges.size() && move_of[node.edges[j].index] == m; ++j) {
-          const bool stays = !ends[node.edges[j].to];
-          every = every && stays;
-          if (stays && some == no_move) some = static_cast<std::int32_t>(node.edges[j].index);
-        }
-        if (mine ? some != no_move : every) {
-          st.endless_move[v] = mine ? some : static_cast<std::int32_t>(node.edges[i].index);
-        }
-        i = j;
-      }
+      const auto stays = [&](const checker::Edge& e) { return !ends[e.to]; };
+      forced_moves(nodes[v], out.move_of[v], picker, p, stays,
+                   [&](bool forced, std::int32_t index) {
+                     if (forced) st.endless_move[v] = index;
+                     return !forced;
+                   });
     }
     st.win_from_start = graph.initial_count() > 0;
     st.endless_from_start = graph.initial_count() > 0;
