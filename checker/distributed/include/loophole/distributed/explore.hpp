@@ -1,0 +1,77 @@
+// The explicit search distributed over MPI ranks (issue 38, first part):
+// states are hash-partitioned over the ranks of a communicator by a hash of
+// the whole state, each rank expands the states it owns with the compiled
+// generator and sends every successor to its owner. The search is
+// level-synchronous: a level is expanded in rounds of at most `batch`
+// states a rank, one all-to-all exchange a round, so that messages stay
+// bounded (a few thousand states) whatever the level's size, and an
+// all-reduce a round carries the stop flags (a limit, a signal) so that
+// every rank stops at the same round.
+//
+// What it answers so far: the state and transition counts and the BFS depth,
+// and the state-local analyses (deadlocks grouped by control point, rule
+// gaps grouped by the statement), each group with its state count and a
+// shortest trace rebuilt across the ranks (the parent chain is followed
+// from owner to owner) and replayed on the reference semantics on rank 0.
+// The cycle-based analyses are not distributed yet.
+//
+// Every call is collective: all ranks of `comm` call it with the same game.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <mpi.h>
+
+#include "loophole/checker/explored.hpp"
+#include "loophole/checker/semantics.hpp"
+#include "loophole/checker/trace.hpp"
+
+namespace loophole::distributed {
+
+struct Options {
+  std::uint64_t max_states = 0;    // 0: no limit (a global count, checked a round)
+  double timeout_seconds = 0;      // 0: none (rank 0's clock decides)
+  std::uint64_t max_resident = 0;  // bytes a rank may hold resident; 0: none
+  std::size_t batch = 4096;        // states a rank expands per round
+};
+
+// A group of states found by a state-local analysis, as properties/ groups
+// them: deadlocks by (step, stage, holder's seat relative to the active
+// player), rule gaps by the gap site.
+struct Group {
+  std::uint64_t states = 0;
+  std::uint32_t depth = 0;              // BFS level of the shallowest state
+  std::optional<checker::Trace> trace;  // rank 0 only: to a shallowest state
+};
+
+struct RankFigures {
+  std::uint64_t states = 0;       // owned
+  std::uint64_t transitions = 0;  // generated from owned states
+  std::uint64_t bytes_sent = 0;   // to other ranks
+  std::uint64_t messages = 0;     // nonempty sends to other ranks
+  std::uint64_t peak_resident = 0;
+};
+
+struct Result {
+  checker::Completion completion = checker::Completion::complete;
+  std::uint64_t states = 0;
+  std::uint64_t transitions = 0;
+  std::uint32_t depth = 0;  // BFS levels, as checker::Statistics::depth counts them
+  double seconds = 0;
+  int ranks = 1;
+  std::map<std::tuple<int, int, int>, Group> deadlocks;  // (step, stage, seat)
+  std::map<int, Group> rule_gaps;                        // gap site (1-based)
+  std::vector<RankFigures> per_rank;                     // rank 0 only
+};
+
+[[nodiscard]] Result explore(const checker::Semantics& sem, MPI_Comm comm, const Options& options);
+
+// Set by a signal handler (SIGINT, SIGTERM) to stop the run at the next round.
+void request_stop();
+
+}  // namespace loophole::distributed

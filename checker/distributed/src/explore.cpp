@@ -1,0 +1,477 @@
+// The distributed search: see explore.hpp. A rank keeps the states it owns
+// as rows of int32 fields in one array, numbered in the order they arrive
+// (so level by level), each with the global id of its parent; a global id is
+// (rank << 40) | local number. An open-addressing table of 32-bit slots
+// indexes the rows. (The compact packed store of the single-process engine
+// is private to checker/; bringing it here is the next step: these rows cost
+// 4 bytes a field.)
+#include "loophole/distributed/explore.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include <unistd.h>
+
+#include "loophole/checker/generator.hpp"
+
+namespace loophole::distributed {
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+constexpr std::uint64_t k_initial = std::uint64_t{1} << 63;  // parent of an initial state
+constexpr unsigned k_rank_shift = 40;
+
+std::uint64_t hash_fields(const std::int32_t* s, std::size_t n) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+  for (std::size_t i = 0; i < n; ++i) {
+    h ^= static_cast<std::uint32_t>(s[i]);
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 32;
+  }
+  h ^= h >> 29;
+  h *= 0xc4ceb9fe1a85ec53ULL;
+  h ^= h >> 32;
+  return h;
+}
+
+std::uint64_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t size = 0, resident = 0;
+  statm >> size >> resident;
+  return resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+std::uint64_t peak_resident_bytes() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+  }
+  return 0;
+}
+
+// The states a rank owns.
+class Store {
+ public:
+  explicit Store(std::size_t fields) : fields_(fields), slots_(1024, 0) {}
+
+  [[nodiscard]] std::size_t size() const { return parents_.size(); }
+  [[nodiscard]] const std::int32_t* state(std::size_t i) const { return &rows_[i * fields_]; }
+  [[nodiscard]] std::uint64_t parent(std::size_t i) const { return parents_[i]; }
+
+  // Adds s unless present; true when added.
+  bool insert(const std::int32_t* s, std::uint64_t hash, std::uint64_t parent) {
+    if ((size() + 1) * 2 > slots_.size()) grow();
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+      const std::uint32_t slot = slots_[i];
+      if (slot == 0) {
+        slots_[i] = static_cast<std::uint32_t>(size() + 1);
+        rows_.insert(rows_.end(), s, s + fields_);
+        parents_.push_back(parent);
+        return true;
+      }
+      if (std::memcmp(state(slot - 1), s, fields_ * sizeof(std::int32_t)) == 0) return false;
+    }
+  }
+
+ private:
+  void grow() {
+    std::vector<std::uint32_t> next(slots_.size() * 2, 0);
+    const std::size_t mask = next.size() - 1;
+    for (std::size_t id = 0; id < size(); ++id) {
+      std::size_t i = hash_fields(state(id), fields_) & mask;
+      while (next[i] != 0) i = (i + 1) & mask;
+      next[i] = static_cast<std::uint32_t>(id + 1);
+    }
+    slots_.swap(next);
+  }
+
+  std::size_t fields_;
+  std::vector<std::int32_t> rows_;
+  std::vector<std::uint64_t> parents_;
+  std::vector<std::uint32_t> slots_;
+};
+
+constexpr std::size_t k_record_words =
+    7;  // a group as it travels: kind, key (3), states, depth, first
+
+struct LocalGroup {
+  std::uint64_t states = 0;
+  std::uint32_t depth = 0;
+  std::uint64_t first = 0;
+};
+
+class Run {
+ public:
+  Run(const checker::Semantics& sem, MPI_Comm comm, const Options& options)
+      : sem_(sem),
+        gen_(sem),
+        comm_(comm),
+        options_(options),
+        fields_(gen_.fields()),
+        store_(fields_) {
+    MPI_Comm_rank(comm_, &rank_);
+    MPI_Comm_size(comm_, &size_);
+    out_.resize(static_cast<std::size_t>(size_));
+  }
+
+  Result run();
+
+ private:
+  [[nodiscard]] int owner(std::uint64_t hash) const {
+    return static_cast<int>((hash >> 32) % static_cast<std::uint64_t>(size_));
+  }
+  [[nodiscard]] std::uint64_t global_id(std::size_t local) const {
+    return (static_cast<std::uint64_t>(rank_) << k_rank_shift) | local;
+  }
+  [[nodiscard]] std::uint32_t depth_of(std::size_t local) const {
+    const auto it = std::upper_bound(level_begin_.begin(), level_begin_.end(), local);
+    return static_cast<std::uint32_t>(it - level_begin_.begin() - 1);
+  }
+
+  void send(const std::int32_t* s, std::uint64_t parent) {
+    auto& o = out_[static_cast<std::size_t>(owner(hash_fields(s, fields_)))];
+    o.push_back(static_cast<std::int32_t>(parent & 0xffffffffU));
+    o.push_back(static_cast<std::int32_t>(parent >> 32));
+    o.insert(o.end(), s, s + fields_);
+  }
+  void expand(std::size_t local);
+  void exchange();
+  void classify(std::size_t local, bool expanded_without_moves);
+  int stop_reason();
+  std::vector<checker::StateVec> path_to(std::uint64_t gid, std::uint32_t& initial);
+  std::optional<checker::Trace> trace_to(std::uint64_t gid);
+  void gather_groups(Result& r);
+  void gather_figures(Result& r);
+
+  const checker::Semantics& sem_;
+  checker::Generator gen_;
+  checker::Generator::Buffer buf_;
+  MPI_Comm comm_;
+  Options options_;
+  std::size_t fields_;
+  Store store_;
+  int rank_ = 0, size_ = 1;
+  std::vector<std::vector<std::int32_t>> out_;
+  std::vector<std::size_t> level_begin_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  RankFigures figures_;
+  std::map<std::tuple<int, int, int>, LocalGroup> deadlocks_;
+  std::map<int, LocalGroup> gaps_;
+};
+
+void note(LocalGroup& g, std::uint32_t depth, std::uint64_t gid) {
+  if (g.states == 0 || depth < g.depth || (depth == g.depth && gid < g.first)) {
+    g.depth = depth;
+    g.first = gid;
+  }
+  ++g.states;
+}
+
+void Run::classify(std::size_t local, bool expanded_without_moves) {
+  const checker::Layout& layout = sem_.layout();
+  const std::int32_t* s = store_.state(local);
+  const std::int32_t over = s[layout.over];
+  if (over == 2) {
+    const std::int32_t gap = s[layout.gap];
+    const auto& gaps = sem_.gaps();
+    if (gap > 0 && static_cast<std::size_t>(gap) <= gaps.size() &&
+        gaps[static_cast<std::size_t>(gap) - 1].kind != checker::GapSite::Kind::stack_overflow) {
+      note(gaps_[gap], depth_of(local), global_id(local));
+    }
+    return;
+  }
+  if (over != 0 || !expanded_without_moves) return;
+  const int step = s[layout.step];
+  const int stage = s[layout.stage];
+  const int active = s[layout.active];
+  const int holder =
+      stage == static_cast<int>(checker::Stage::window) ? s[layout.window_holder] : -1;
+  const int players = sem_.game().players;
+  const int seat = holder < 0 ? -1 : (holder - active + players) % players;
+  note(deadlocks_[{step, stage, seat}], depth_of(local), global_id(local));
+}
+
+void Run::expand(std::size_t local) {
+  gen_.successors(store_.state(local), buf_);
+  const std::size_t n = buf_.size();
+  figures_.transitions += n;
+  classify(local, n == 0);
+  for (std::size_t i = 0; i < n; ++i) send(buf_.state(i), global_id(local));
+}
+
+// One all-to-all round: every rank's outgoing successors to their owners,
+// which add the new ones (they belong to the next level).
+void Run::exchange() {
+  const auto p = static_cast<std::size_t>(size_);
+  std::vector<int> send_counts(p), recv_counts(p), send_displs(p), recv_displs(p);
+  std::vector<std::int32_t> send_buf;
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < p; ++r) total += out_[r].size();
+  if (total > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    throw std::runtime_error("distributed search: a round's message exceeds 2^31 words");
+  }
+  send_buf.reserve(total);
+  for (std::size_t r = 0; r < p; ++r) {
+    send_displs[r] = static_cast<int>(send_buf.size());
+    send_counts[r] = static_cast<int>(out_[r].size());
+    send_buf.insert(send_buf.end(), out_[r].begin(), out_[r].end());
+    if (static_cast<int>(r) != rank_ && !out_[r].empty()) {
+      figures_.bytes_sent += out_[r].size() * sizeof(std::int32_t);
+      ++figures_.messages;
+    }
+    out_[r].clear();
+  }
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm_);
+  std::size_t received = 0;
+  for (std::size_t r = 0; r < p; ++r) {
+    recv_displs[r] = static_cast<int>(received);
+    received += static_cast<std::size_t>(recv_counts[r]);
+  }
+  std::vector<std::int32_t> recv_buf(received);
+  MPI_Alltoallv(send_buf.data(), send_counts.data(), send_displs.data(), MPI_INT, recv_buf.data(),
+                recv_counts.data(), recv_displs.data(), MPI_INT, comm_);
+  const std::size_t record = fields_ + 2;
+  for (std::size_t at = 0; at + record <= recv_buf.size(); at += record) {
+    const std::uint64_t parent =
+        static_cast<std::uint32_t>(recv_buf[at]) |
+        (static_cast<std::uint64_t>(static_cast<std::uint32_t>(recv_buf[at + 1])) << 32);
+    const std::int32_t* s = &recv_buf[at + 2];
+    store_.insert(s, hash_fields(s, fields_), parent);
+  }
+}
+
+// 0: go on; otherwise the checker::Completion that stops the run (the same
+// on every rank: the highest any rank asks for).
+int Run::stop_reason() {
+  int mine = 0;
+  if (g_stop.load()) mine = static_cast<int>(checker::Completion::interrupted);
+  if (options_.max_resident != 0 && resident_bytes() > options_.max_resident) {
+    mine = std::max(mine, static_cast<int>(checker::Completion::memory_limit));
+  }
+  if (rank_ == 0 && options_.timeout_seconds > 0 &&
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() >=
+          options_.timeout_seconds) {
+    mine = std::max(mine, static_cast<int>(checker::Completion::time_limit));
+  }
+  std::array<std::int64_t, 2> local = {static_cast<std::int64_t>(store_.size()), 0};
+  std::array<std::int64_t, 2> global{};
+  MPI_Allreduce(local.data(), global.data(), 2, MPI_INT64_T, MPI_SUM, comm_);
+  if (options_.max_states != 0 && static_cast<std::uint64_t>(global[0]) > options_.max_states) {
+    mine = std::max(mine, static_cast<int>(checker::Completion::state_limit));
+  }
+  int all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MAX, comm_);
+  return all;
+}
+
+Result Run::run() {
+  Result result;
+  result.ranks = size_;
+  // The initial states, each added by its owner.
+  const auto initial = sem_.initial_states();
+  level_begin_.push_back(0);
+  for (std::size_t i = 0; i < initial.size(); ++i) {
+    const std::int32_t* s = initial[i].data();
+    const std::uint64_t h = hash_fields(s, fields_);
+    if (owner(h) == rank_) store_.insert(s, h, k_initial | i);
+  }
+  int stop = 0;
+  std::size_t cursor = 0;
+  std::size_t level_end = 0;
+  for (;;) {
+    level_end = store_.size();
+    // Rounds until every rank has expanded its part of the level.
+    for (;;) {
+      const std::size_t take = std::min(options_.batch, level_end - cursor);
+      for (std::size_t i = 0; i < take; ++i) expand(cursor + i);
+      cursor += take;
+      exchange();
+      stop = stop_reason();
+      int more = cursor < level_end ? 1 : 0;
+      int any = 0;
+      MPI_Allreduce(&more, &any, 1, MPI_INT, MPI_MAX, comm_);
+      if (stop != 0 || any == 0) break;
+    }
+    if (stop != 0) break;
+    std::int64_t added = static_cast<std::int64_t>(store_.size() - level_end);
+    std::int64_t total = 0;
+    MPI_Allreduce(&added, &total, 1, MPI_INT64_T, MPI_SUM, comm_);
+    if (total == 0) break;
+    level_begin_.push_back(level_end);
+  }
+  result.completion = static_cast<checker::Completion>(stop);
+  figures_.states = store_.size();
+  std::array<std::uint64_t, 2> local = {figures_.states, figures_.transitions};
+  std::array<std::uint64_t, 2> global{};
+  MPI_Allreduce(local.data(), global.data(), 2, MPI_UINT64_T, MPI_SUM, comm_);
+  result.states = global[0];
+  result.transitions = global[1];
+  // Levels that hold states: on a complete run, those begun; on a stopped
+  // one, the deepest level any rank has a state of.
+  auto levels = static_cast<std::uint32_t>(level_begin_.size());
+  if (store_.size() > level_end) ++levels;  // (a stopped run: the next level begun)
+  if (store_.size() == 0) levels = 0;
+  std::uint32_t depth = 0;
+  MPI_Allreduce(&levels, &depth, 1, MPI_UINT32_T, MPI_MAX, comm_);
+  result.depth = depth;
+  gather_groups(result);
+  gather_figures(result);
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  return result;
+}
+
+// The states from an initial state to `gid`, followed from owner to owner:
+// each step, the owner of the current state broadcasts it with its parent.
+std::vector<checker::StateVec> Run::path_to(std::uint64_t gid, std::uint32_t& initial) {
+  std::vector<checker::StateVec> path;
+  std::vector<std::int32_t> msg(fields_ + 2);
+  for (;;) {
+    const int root = static_cast<int>(gid >> k_rank_shift);
+    if (root == rank_) {
+      const std::size_t local = gid & ((std::uint64_t{1} << k_rank_shift) - 1);
+      const std::uint64_t parent = store_.parent(local);
+      msg[0] = static_cast<std::int32_t>(parent & 0xffffffffU);
+      msg[1] = static_cast<std::int32_t>(parent >> 32);
+      std::memcpy(&msg[2], store_.state(local), fields_ * sizeof(std::int32_t));
+    }
+    MPI_Bcast(msg.data(), static_cast<int>(msg.size()), MPI_INT, root, comm_);
+    path.emplace_back(msg.begin() + 2, msg.end());
+    const std::uint64_t parent =
+        static_cast<std::uint32_t>(msg[0]) |
+        (static_cast<std::uint64_t>(static_cast<std::uint32_t>(msg[1])) << 32);
+    if ((parent & k_initial) != 0) {
+      initial = static_cast<std::uint32_t>(parent & ~k_initial);
+      break;
+    }
+    gid = parent;
+  }
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+
+// The trace to `gid` (rank 0; the others take part in the broadcasts and
+// return nothing): at each state the first successor equal to the next one,
+// then replayed on the reference semantics by trace_of_moves.
+std::optional<checker::Trace> Run::trace_to(std::uint64_t gid) {
+  std::uint32_t initial = 0;
+  const auto path = path_to(gid, initial);
+  if (rank_ != 0) return std::nullopt;
+  std::vector<std::uint32_t> moves;
+  for (std::size_t k = 0; k + 1 < path.size(); ++k) {
+    gen_.successors(path[k].data(), buf_);
+    std::size_t i = 0;
+    while (i < buf_.size() &&
+           std::memcmp(buf_.state(i), path[k + 1].data(), fields_ * sizeof(std::int32_t)) != 0) {
+      ++i;
+    }
+    if (i == buf_.size()) throw std::logic_error("distributed trace: a parent link is not a move");
+    moves.push_back(static_cast<std::uint32_t>(i));
+  }
+  return checker::trace_of_moves(sem_, initial, moves, path.back());
+}
+
+void Run::gather_groups(Result& r) {
+  std::vector<std::int64_t> mine;
+  const auto put = [&](std::int64_t kind, std::int64_t a, std::int64_t b, std::int64_t c,
+                       const LocalGroup& g) {
+    mine.insert(mine.end(),
+                {kind, a, b, c, static_cast<std::int64_t>(g.states),
+                 static_cast<std::int64_t>(g.depth), static_cast<std::int64_t>(g.first)});
+  };
+  for (const auto& [key, g] : deadlocks_)
+    put(0, std::get<0>(key), std::get<1>(key), std::get<2>(key), g);
+  for (const auto& [gap, g] : gaps_) put(1, gap, 0, 0, g);
+  int count = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<std::size_t>(size_)), displs(static_cast<std::size_t>(size_));
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
+  std::vector<std::int64_t> all;
+  if (rank_ == 0) {
+    int at = 0;
+    for (int i = 0; i < size_; ++i) {
+      displs[static_cast<std::size_t>(i)] = at;
+      at += counts[static_cast<std::size_t>(i)];
+    }
+    all.resize(static_cast<std::size_t>(at));
+  }
+  MPI_Gatherv(mine.data(), count, MPI_INT64_T, all.data(), counts.data(), displs.data(),
+              MPI_INT64_T, 0, comm_);
+  // Rank 0 merges; then every rank learns which states to trace.
+  std::map<std::tuple<int, int, int>, LocalGroup> deadlocks;
+  std::map<int, LocalGroup> gaps;
+  const auto merge = [](LocalGroup& into, const LocalGroup& g) {
+    if (into.states == 0 || g.depth < into.depth ||
+        (g.depth == into.depth && g.first < into.first)) {
+      into.depth = g.depth;
+      into.first = g.first;
+    }
+    into.states += g.states;
+  };
+  for (std::size_t at = 0; at + k_record_words <= all.size(); at += k_record_words) {
+    const LocalGroup g{static_cast<std::uint64_t>(all[at + 4]),
+                       static_cast<std::uint32_t>(all[at + 5]),
+                       static_cast<std::uint64_t>(all[at + 6])};
+    if (all[at] == 0) {
+      merge(deadlocks[{static_cast<int>(all[at + 1]), static_cast<int>(all[at + 2]),
+                       static_cast<int>(all[at + 3])}],
+            g);
+    } else {
+      merge(gaps[static_cast<int>(all[at + 1])], g);
+    }
+  }
+  mine.clear();
+  for (const auto& [key, g] : deadlocks)
+    put(0, std::get<0>(key), std::get<1>(key), std::get<2>(key), g);
+  for (const auto& [gap, g] : gaps) put(1, gap, 0, 0, g);
+  std::vector<std::int64_t> merged = std::move(mine);
+  int n = static_cast<int>(merged.size());
+  MPI_Bcast(&n, 1, MPI_INT, 0, comm_);
+  merged.resize(static_cast<std::size_t>(n));
+  MPI_Bcast(merged.data(), n, MPI_INT64_T, 0, comm_);
+  for (std::size_t at = 0; at + k_record_words <= merged.size(); at += k_record_words) {
+    Group g;
+    g.states = static_cast<std::uint64_t>(merged[at + 4]);
+    g.depth = static_cast<std::uint32_t>(merged[at + 5]);
+    g.trace = trace_to(static_cast<std::uint64_t>(merged[at + 6]));
+    if (merged[at] == 0) {
+      r.deadlocks[{static_cast<int>(merged[at + 1]), static_cast<int>(merged[at + 2]),
+                   static_cast<int>(merged[at + 3])}] = std::move(g);
+    } else {
+      r.rule_gaps[static_cast<int>(merged[at + 1])] = std::move(g);
+    }
+  }
+}
+
+void Run::gather_figures(Result& r) {
+  figures_.peak_resident = peak_resident_bytes();
+  const std::array<std::uint64_t, 5> mine = {figures_.states, figures_.transitions,
+                                             figures_.bytes_sent, figures_.messages,
+                                             figures_.peak_resident};
+  std::vector<std::uint64_t> all(rank_ == 0 ? mine.size() * static_cast<std::size_t>(size_) : 0);
+  MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_UINT64_T, all.data(),
+             static_cast<int>(mine.size()), MPI_UINT64_T, 0, comm_);
+  for (std::size_t at = 0; at + mine.size() <= all.size(); at += mine.size()) {
+    r.per_rank.push_back({all[at], all[at + 1], all[at + 2], all[at + 3], all[at + 4]});
+  }
+}
+
+}  // namespace
+
+void request_stop() { g_stop.store(true); }
+
+Result explore(const checker::Semantics& sem, MPI_Comm comm, const Options& options) {
+  Run run(sem, comm, options);
+  return run.run();
+}
+
+}  // namespace loophole::distributed

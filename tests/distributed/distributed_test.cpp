@@ -1,0 +1,196 @@
+// The distributed search against the single-process one: run under mpirun
+// with 1, 2 and 4 ranks (tests/distributed/CMakeLists.txt), every rank runs
+// every test in the same order (the searches are collective), and rank 0
+// compares. On every agreement fixture and the seeds at reduced scope: the
+// state and transition counts and the BFS depth are identical; the deadlock
+// and rule-gap groups are those the single-process graph gives (the same
+// keys, state counts and shallowest depths), as many as properties/ reports
+// findings, with traces of the same lengths that replay on the reference
+// semantics and end in a state of their group.
+#include <algorithm>
+#include <csignal>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include "loophole/checker/explicit.hpp"
+#include "loophole/distributed/explore.hpp"
+#include "loophole/properties/check.hpp"
+
+#include "../smt/fixture_files.hpp"
+#include "loaded_game.hpp"
+
+namespace loophole::distributed {
+namespace {
+
+int rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+struct Expected {
+  std::map<std::tuple<int, int, int>, std::pair<std::uint64_t, std::uint32_t>> deadlocks;
+  std::map<int, std::pair<std::uint64_t, std::uint32_t>> gaps;
+};
+
+// The groups, computed on the single-process graph state by state.
+Expected groups_of(const checker::ExploredGraph& g) {
+  const checker::Semantics& sem = g.semantics();
+  const checker::Layout& layout = sem.layout();
+  const int players = sem.game().players;
+  Expected e;
+  const auto note = [&](std::pair<std::uint64_t, std::uint32_t>& into, std::uint32_t depth) {
+    into.second = into.first == 0 ? depth : std::min(into.second, depth);
+    ++into.first;
+  };
+  for (checker::StateId v = 0; v < g.size(); ++v) {
+    const checker::StateVec s = g.state(v);
+    if (s[layout.over] == 2) {
+      const int gap = s[layout.gap];
+      if (gap > 0 && sem.gaps()[gap - 1].kind != checker::GapSite::Kind::stack_overflow) {
+        note(e.gaps[gap], g.depth(v));
+      }
+      continue;
+    }
+    if (s[layout.over] != 0 || !g.edges(v).empty()) continue;
+    const int stage = s[layout.stage];
+    const int holder =
+        stage == static_cast<int>(checker::Stage::window) ? s[layout.window_holder] : -1;
+    const int seat = holder < 0 ? -1 : (holder - s[layout.active] + players) % players;
+    note(e.deadlocks[{s[layout.step], stage, seat}], g.depth(v));
+  }
+  return e;
+}
+
+// The trace lengths of the findings of kind `k` (the rule-gap analysis also
+// reports ties, which are not state-local groups of gap states).
+std::vector<std::size_t> trace_lengths(const std::vector<properties::Finding>& findings,
+                                       properties::Kind k) {
+  std::vector<std::size_t> out;
+  for (const auto& f : findings) {
+    if (f.kind == k) out.push_back(f.trace ? f.trace->size() : 0);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void compare(const std::string& path, const std::map<std::string, std::int64_t>& params) {
+  const auto l = test_support::load_game(path, {.params = params, .with_semantics = true});
+  ASSERT_TRUE(l->game) << l->diagnostics();
+  const Result r = explore(*l->sem, MPI_COMM_WORLD, {.batch = 64});
+  EXPECT_EQ(r.completion, checker::Completion::complete);
+  if (rank() != 0) return;
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  ASSERT_EQ(r.ranks, size);
+  ASSERT_EQ(r.per_rank.size(), static_cast<std::size_t>(size));
+
+  const auto g = checker::explore(*l->sem, {});
+  const checker::Statistics& st = g->statistics();
+  EXPECT_EQ(r.states, st.states) << path;
+  EXPECT_EQ(r.transitions, st.transitions) << path;
+  EXPECT_EQ(r.depth, st.depth) << path;
+  std::uint64_t owned = 0;
+  for (const RankFigures& f : r.per_rank) owned += f.states;
+  EXPECT_EQ(owned, r.states);
+
+  const Expected e = groups_of(*g);
+  ASSERT_EQ(r.deadlocks.size(), e.deadlocks.size()) << path;
+  ASSERT_EQ(r.rule_gaps.size(), e.gaps.size()) << path;
+  std::vector<std::size_t> dead_lengths, gap_lengths;
+  for (const auto& [key, group] : r.deadlocks) {
+    ASSERT_TRUE(e.deadlocks.contains(key)) << path;
+    EXPECT_EQ(group.states, e.deadlocks.at(key).first) << path;
+    EXPECT_EQ(group.depth, e.deadlocks.at(key).second) << path;
+    ASSERT_TRUE(group.trace) << path;
+    EXPECT_EQ(group.trace->size(), group.depth) << path;  // a shortest trace
+    const auto replay = l->sem->replay(*group.trace);
+    ASSERT_TRUE(replay.ok) << replay.error;
+    std::vector<checker::Successor> succ;
+    l->sem->successors(replay.states.back(), succ);
+    EXPECT_TRUE(succ.empty() && !l->sem->is_final(replay.states.back())) << path;
+    dead_lengths.push_back(group.trace->size());
+  }
+  for (const auto& [gap, group] : r.rule_gaps) {
+    ASSERT_TRUE(e.gaps.contains(gap)) << path;
+    EXPECT_EQ(group.states, e.gaps.at(gap).first) << path;
+    EXPECT_EQ(group.depth, e.gaps.at(gap).second) << path;
+    ASSERT_TRUE(group.trace) << path;
+    const auto replay = l->sem->replay(*group.trace);
+    ASSERT_TRUE(replay.ok) << replay.error;
+    EXPECT_EQ(replay.states.back()[l->sem->layout().over], 2);
+    EXPECT_EQ(replay.states.back()[l->sem->layout().gap], gap);
+    gap_lengths.push_back(group.trace->size());
+  }
+  // As many groups as properties/ reports findings, with the same trace lengths.
+  std::sort(dead_lengths.begin(), dead_lengths.end());
+  std::sort(gap_lengths.begin(), gap_lengths.end());
+  EXPECT_EQ(dead_lengths, trace_lengths(properties::check_all(*g, properties::CheckSelection::only(
+                                                                      properties::Kind::deadlock)),
+                                        properties::Kind::deadlock))
+      << path;
+  EXPECT_EQ(gap_lengths, trace_lengths(properties::check_all(*g, properties::CheckSelection::only(
+                                                                     properties::Kind::rule_gap)),
+                                       properties::Kind::rule_gap))
+      << path;
+}
+
+class Fixture : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Fixture, SameAnswersAsOneProcess) { compare(GetParam(), {}); }
+
+INSTANTIATE_TEST_SUITE_P(Agreement, Fixture,
+                         ::testing::ValuesIn(smt::testing::agreement_fixtures()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return smt::testing::fixture_test_name(info.param);
+                         });
+
+// The seeds at the reduced scopes of the one-step SMT test (806..11,027 states).
+TEST(Seeds, SameAnswersAsOneProcess) {
+  const std::string root = std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/";
+  compare(
+      root + "containment.yaml",
+      {{"hand_target", 1}, {"item_copies", 0}, {"opportunity_copies", 0}, {"personnel_copies", 0}});
+  compare(root + "cosmere.yaml",
+          {{"face_copies", 1}, {"number_copies", 1}, {"hand_target", 1}, {"ace_copies", 0}});
+  compare(root + "operators.yaml", {{"item_copies", 0}, {"effect_copies", 0}});
+  compare(root + "speed-biomes.yaml", {{"gear_copies", 0}, {"opening_hand", 1}});
+}
+
+// A state limit stops every rank at the same round, with what was explored.
+TEST(Limits, StateLimitStopsEveryRank) {
+  const std::string path = std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/operators.yaml";
+  const auto l = test_support::load_game(
+      path, {.params = {{"item_copies", 0}, {"effect_copies", 0}}, .with_semantics = true});
+  ASSERT_TRUE(l->game) << l->diagnostics();
+  const Result r = explore(*l->sem, MPI_COMM_WORLD, {.max_states = 200, .batch = 16});
+  EXPECT_EQ(r.completion, checker::Completion::state_limit);
+  EXPECT_GT(r.states, 200U);
+  EXPECT_LT(r.states, 806U);
+}
+
+}  // namespace
+}  // namespace loophole::distributed
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0) {
+    // One report: rank 0's (the others' results are collective anyway).
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+  }
+  const int failed = RUN_ALL_TESTS();
+  int any = 0;
+  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return any;
+}
