@@ -1,10 +1,10 @@
 // The distributed search: see explore.hpp. A rank keeps the states it owns
-// as rows of int32 fields in one array, numbered in the order they arrive
-// (so level by level), each with the global id of its parent; a global id is
-// (rank << 40) | local number. An open-addressing table of 32-bit slots
-// indexes the rows. (The compact packed store of the single-process engine
-// is private to checker/; bringing it here is the next step: these rows cost
-// 4 bytes a field.)
+// packed (checker::StateCodec, the explicit engine's bit packing: bytes()
+// bytes a state) in one array, numbered in the order they arrive (so level
+// by level), each with the global id of its parent; a global id is
+// (rank << 40) | local number. An open-addressing table of 32-bit slots at
+// a load of at most one half indexes them. States travel packed too, as
+// words() 64-bit words after their parent's id.
 #include "loophole/distributed/explore.hpp"
 
 #include <algorithm>
@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "loophole/checker/generator.hpp"
+#include "loophole/checker/state_codec.hpp"
 
 namespace loophole::distributed {
 namespace {
@@ -30,10 +31,10 @@ std::atomic<bool> g_stop{false};
 constexpr std::uint64_t k_initial = std::uint64_t{1} << 63;  // parent of an initial state
 constexpr unsigned k_rank_shift = 40;
 
-std::uint64_t hash_fields(const std::int32_t* s, std::size_t n) {
+std::uint64_t hash_words(const std::uint64_t* w, std::size_t n) {
   std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
   for (std::size_t i = 0; i < n; ++i) {
-    h ^= static_cast<std::uint32_t>(s[i]);
+    h ^= w[i];
     h *= 0xff51afd7ed558ccdULL;
     h ^= h >> 32;
   }
@@ -59,28 +60,37 @@ std::uint64_t peak_resident_bytes() {
   return 0;
 }
 
-// The states a rank owns.
+// The states a rank owns, packed.
 class Store {
  public:
-  explicit Store(std::size_t fields) : fields_(fields), slots_(1024, 0) {}
+  Store(std::size_t words, std::size_t bytes) : words_(words), bytes_(bytes), slots_(1024, 0) {}
 
   [[nodiscard]] std::size_t size() const { return parents_.size(); }
-  [[nodiscard]] const std::int32_t* state(std::size_t i) const { return &rows_[i * fields_]; }
   [[nodiscard]] std::uint64_t parent(std::size_t i) const { return parents_[i]; }
+  // The packed state i into words() words.
+  void words_of(std::size_t i, std::uint64_t* out) const {
+    out[words_ - 1] = 0;
+    std::memcpy(out, &rows_[i * bytes_], bytes_);
+  }
+  [[nodiscard]] std::uint64_t memory() const {
+    return rows_.capacity() + parents_.capacity() * sizeof(std::uint64_t) +
+           slots_.capacity() * sizeof(std::uint32_t);
+  }
 
-  // Adds s unless present; true when added.
-  bool insert(const std::int32_t* s, std::uint64_t hash, std::uint64_t parent) {
+  // Adds the packed state w unless present; true when added.
+  bool insert(const std::uint64_t* w, std::uint64_t hash, std::uint64_t parent) {
     if ((size() + 1) * 2 > slots_.size()) grow();
     const std::size_t mask = slots_.size() - 1;
     for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
       const std::uint32_t slot = slots_[i];
       if (slot == 0) {
         slots_[i] = static_cast<std::uint32_t>(size() + 1);
-        rows_.insert(rows_.end(), s, s + fields_);
+        const auto* b = reinterpret_cast<const std::uint8_t*>(w);
+        rows_.insert(rows_.end(), b, b + bytes_);
         parents_.push_back(parent);
         return true;
       }
-      if (std::memcmp(state(slot - 1), s, fields_ * sizeof(std::int32_t)) == 0) return false;
+      if (std::memcmp(&rows_[(slot - 1) * bytes_], w, bytes_) == 0) return false;
     }
   }
 
@@ -88,16 +98,18 @@ class Store {
   void grow() {
     std::vector<std::uint32_t> next(slots_.size() * 2, 0);
     const std::size_t mask = next.size() - 1;
+    std::vector<std::uint64_t> w(words_);
     for (std::size_t id = 0; id < size(); ++id) {
-      std::size_t i = hash_fields(state(id), fields_) & mask;
+      words_of(id, w.data());
+      std::size_t i = hash_words(w.data(), words_) & mask;
       while (next[i] != 0) i = (i + 1) & mask;
       next[i] = static_cast<std::uint32_t>(id + 1);
     }
     slots_.swap(next);
   }
 
-  std::size_t fields_;
-  std::vector<std::int32_t> rows_;
+  std::size_t words_, bytes_;
+  std::vector<std::uint8_t> rows_;
   std::vector<std::uint64_t> parents_;
   std::vector<std::uint32_t> slots_;
 };
@@ -118,8 +130,12 @@ class Run {
         gen_(sem),
         comm_(comm),
         options_(options),
-        fields_(gen_.fields()),
-        store_(fields_) {
+        codec_(sem.layout()),
+        words_(codec_.words()),
+        store_(codec_.words(), codec_.bytes()),
+        cur_words_(words_),
+        succ_words_(words_),
+        cur_(codec_.unpacked_size()) {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
     out_.resize(static_cast<std::size_t>(size_));
@@ -139,15 +155,15 @@ class Run {
     return static_cast<std::uint32_t>(it - level_begin_.begin() - 1);
   }
 
-  void send(const std::int32_t* s, std::uint64_t parent) {
-    auto& o = out_[static_cast<std::size_t>(owner(hash_fields(s, fields_)))];
-    o.push_back(static_cast<std::int32_t>(parent & 0xffffffffU));
-    o.push_back(static_cast<std::int32_t>(parent >> 32));
-    o.insert(o.end(), s, s + fields_);
+  // The packed state w with its parent, to w's owner.
+  void send(const std::uint64_t* w, std::uint64_t parent) {
+    auto& o = out_[static_cast<std::size_t>(owner(hash_words(w, words_)))];
+    o.push_back(parent);
+    o.insert(o.end(), w, w + words_);
   }
   void expand(std::size_t local);
   void exchange();
-  void classify(std::size_t local, bool expanded_without_moves);
+  void classify(std::size_t local, const std::int32_t* s, bool expanded_without_moves);
   int stop_reason();
   std::vector<checker::StateVec> path_to(std::uint64_t gid, std::uint32_t& initial);
   std::optional<checker::Trace> trace_to(std::uint64_t gid);
@@ -159,10 +175,13 @@ class Run {
   checker::Generator::Buffer buf_;
   MPI_Comm comm_;
   Options options_;
-  std::size_t fields_;
+  checker::StateCodec codec_;
+  std::size_t words_;
   Store store_;
+  std::vector<std::uint64_t> cur_words_, succ_words_;  // scratch: a state packed
+  std::vector<std::int32_t> cur_;                      // scratch: the state expanded
   int rank_ = 0, size_ = 1;
-  std::vector<std::vector<std::int32_t>> out_;
+  std::vector<std::vector<std::uint64_t>> out_;
   std::vector<std::size_t> level_begin_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   RankFigures figures_;
@@ -178,9 +197,8 @@ void note(LocalGroup& g, std::uint32_t depth, std::uint64_t gid) {
   ++g.states;
 }
 
-void Run::classify(std::size_t local, bool expanded_without_moves) {
+void Run::classify(std::size_t local, const std::int32_t* s, bool expanded_without_moves) {
   const checker::Layout& layout = sem_.layout();
-  const std::int32_t* s = store_.state(local);
   const std::int32_t over = s[layout.over];
   if (over == 2) {
     const std::int32_t gap = s[layout.gap];
@@ -203,11 +221,16 @@ void Run::classify(std::size_t local, bool expanded_without_moves) {
 }
 
 void Run::expand(std::size_t local) {
-  gen_.successors(store_.state(local), buf_);
+  store_.words_of(local, cur_words_.data());
+  codec_.unpack(cur_words_.data(), cur_.data());
+  gen_.successors(cur_.data(), buf_);
   const std::size_t n = buf_.size();
   figures_.transitions += n;
-  classify(local, n == 0);
-  for (std::size_t i = 0; i < n; ++i) send(buf_.state(i), global_id(local));
+  classify(local, cur_.data(), n == 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    codec_.pack_from(cur_.data(), cur_words_.data(), buf_.state(i), succ_words_.data());
+    send(succ_words_.data(), global_id(local));
+  }
 }
 
 // One all-to-all round: every rank's outgoing successors to their owners,
@@ -215,7 +238,7 @@ void Run::expand(std::size_t local) {
 void Run::exchange() {
   const auto p = static_cast<std::size_t>(size_);
   std::vector<int> send_counts(p), recv_counts(p), send_displs(p), recv_displs(p);
-  std::vector<std::int32_t> send_buf;
+  std::vector<std::uint64_t> send_buf;
   std::size_t total = 0;
   for (std::size_t r = 0; r < p; ++r) total += out_[r].size();
   if (total > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
@@ -227,7 +250,7 @@ void Run::exchange() {
     send_counts[r] = static_cast<int>(out_[r].size());
     send_buf.insert(send_buf.end(), out_[r].begin(), out_[r].end());
     if (static_cast<int>(r) != rank_ && !out_[r].empty()) {
-      figures_.bytes_sent += out_[r].size() * sizeof(std::int32_t);
+      figures_.bytes_sent += out_[r].size() * sizeof(std::uint64_t);
       ++figures_.messages;
     }
     out_[r].clear();
@@ -238,16 +261,13 @@ void Run::exchange() {
     recv_displs[r] = static_cast<int>(received);
     received += static_cast<std::size_t>(recv_counts[r]);
   }
-  std::vector<std::int32_t> recv_buf(received);
-  MPI_Alltoallv(send_buf.data(), send_counts.data(), send_displs.data(), MPI_INT, recv_buf.data(),
-                recv_counts.data(), recv_displs.data(), MPI_INT, comm_);
-  const std::size_t record = fields_ + 2;
+  std::vector<std::uint64_t> recv_buf(received);
+  MPI_Alltoallv(send_buf.data(), send_counts.data(), send_displs.data(), MPI_UINT64_T,
+                recv_buf.data(), recv_counts.data(), recv_displs.data(), MPI_UINT64_T, comm_);
+  const std::size_t record = words_ + 1;
   for (std::size_t at = 0; at + record <= recv_buf.size(); at += record) {
-    const std::uint64_t parent =
-        static_cast<std::uint32_t>(recv_buf[at]) |
-        (static_cast<std::uint64_t>(static_cast<std::uint32_t>(recv_buf[at + 1])) << 32);
-    const std::int32_t* s = &recv_buf[at + 2];
-    store_.insert(s, hash_fields(s, fields_), parent);
+    const std::uint64_t* w = &recv_buf[at + 1];
+    store_.insert(w, hash_words(w, words_), recv_buf[at]);
   }
 }
 
@@ -282,9 +302,9 @@ Result Run::run() {
   const auto initial = sem_.initial_states();
   level_begin_.push_back(0);
   for (std::size_t i = 0; i < initial.size(); ++i) {
-    const std::int32_t* s = initial[i].data();
-    const std::uint64_t h = hash_fields(s, fields_);
-    if (owner(h) == rank_) store_.insert(s, h, k_initial | i);
+    codec_.pack(initial[i].data(), cur_words_.data());
+    const std::uint64_t h = hash_words(cur_words_.data(), words_);
+    if (owner(h) == rank_) store_.insert(cur_words_.data(), h, k_initial | i);
   }
   int stop = 0;
   std::size_t cursor = 0;
@@ -335,21 +355,18 @@ Result Run::run() {
 // each step, the owner of the current state broadcasts it with its parent.
 std::vector<checker::StateVec> Run::path_to(std::uint64_t gid, std::uint32_t& initial) {
   std::vector<checker::StateVec> path;
-  std::vector<std::int32_t> msg(fields_ + 2);
+  std::vector<std::uint64_t> msg(words_ + 1);
   for (;;) {
     const int root = static_cast<int>(gid >> k_rank_shift);
     if (root == rank_) {
       const std::size_t local = gid & ((std::uint64_t{1} << k_rank_shift) - 1);
-      const std::uint64_t parent = store_.parent(local);
-      msg[0] = static_cast<std::int32_t>(parent & 0xffffffffU);
-      msg[1] = static_cast<std::int32_t>(parent >> 32);
-      std::memcpy(&msg[2], store_.state(local), fields_ * sizeof(std::int32_t));
+      msg[0] = store_.parent(local);
+      store_.words_of(local, &msg[1]);
     }
-    MPI_Bcast(msg.data(), static_cast<int>(msg.size()), MPI_INT, root, comm_);
-    path.emplace_back(msg.begin() + 2, msg.end());
-    const std::uint64_t parent =
-        static_cast<std::uint32_t>(msg[0]) |
-        (static_cast<std::uint64_t>(static_cast<std::uint32_t>(msg[1])) << 32);
+    MPI_Bcast(msg.data(), static_cast<int>(msg.size()), MPI_UINT64_T, root, comm_);
+    codec_.unpack(&msg[1], cur_.data());
+    path.emplace_back(cur_.begin(), cur_.begin() + static_cast<std::ptrdiff_t>(codec_.fields()));
+    const std::uint64_t parent = msg[0];
     if ((parent & k_initial) != 0) {
       initial = static_cast<std::uint32_t>(parent & ~k_initial);
       break;
@@ -371,8 +388,8 @@ std::optional<checker::Trace> Run::trace_to(std::uint64_t gid) {
   for (std::size_t k = 0; k + 1 < path.size(); ++k) {
     gen_.successors(path[k].data(), buf_);
     std::size_t i = 0;
-    while (i < buf_.size() &&
-           std::memcmp(buf_.state(i), path[k + 1].data(), fields_ * sizeof(std::int32_t)) != 0) {
+    while (i < buf_.size() && std::memcmp(buf_.state(i), path[k + 1].data(),
+                                          codec_.fields() * sizeof(std::int32_t)) != 0) {
       ++i;
     }
     if (i == buf_.size()) throw std::logic_error("distributed trace: a parent link is not a move");

@@ -1,0 +1,114 @@
+// distributed_bench: the distributed search (checker/distributed) on one
+// ruleset, per rank: states owned, transitions generated, bytes sent to
+// other ranks and messages, peak resident bytes; and for the run: states,
+// wall time, states per second, communication per state and resident bytes
+// per state (the largest rank's peak over its owned states). Run it under
+// mpirun; rank 0 prints:
+//
+//   mpirun -np N distributed_bench [--batch N] [--param NAME=V]... RULESET.yaml
+//
+// Figures go to stdout; record them with the date in bench/RESULTS.md.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+
+#include <mpi.h>
+
+#include "loophole/checker/semantics.hpp"
+#include "loophole/distributed/explore.hpp"
+#include "loophole/model/diagnostics.hpp"
+#include "loophole/model/game.hpp"
+
+namespace {
+
+using namespace loophole;
+
+[[noreturn]] void usage(const char* why) {
+  std::fprintf(stderr,
+               "distributed_bench: %s\nusage: mpirun -np N distributed_bench [--batch N] "
+               "[--param NAME=V]... RULESET.yaml\n",
+               why);
+  MPI_Abort(MPI_COMM_WORLD, 2);
+  std::exit(2);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  distributed::Options options;
+  model::LoadOptions load;
+  load.override_origin.file = "<command line>";
+  std::string path;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage(("missing value after " + a).c_str());
+      return argv[++i];
+    };
+    if (a == "--batch") {
+      options.batch = static_cast<std::size_t>(std::max(1, std::atoi(value().c_str())));
+    } else if (a == "--param") {
+      const std::string v = value();
+      const auto eq = v.find('=');
+      if (eq == std::string::npos) usage("--param needs NAME=V");
+      load.param_overrides[v.substr(0, eq)] = std::atoll(v.c_str() + eq + 1);
+    } else if (!a.empty() && a[0] == '-') {
+      usage(("unknown option " + a).c_str());
+    } else {
+      path = a;
+    }
+  }
+  if (path.empty()) usage("give a ruleset");
+  model::SourceManager sources;
+  model::DiagnosticSink sink;
+  const std::optional<model::Game> game = model::load_game(path, load, sources, sink);
+  if (!game) {
+    if (rank == 0) std::fputs(sink.render(sources).c_str(), stderr);
+    MPI_Finalize();
+    return 2;
+  }
+  const checker::Semantics sem(*game);
+  const distributed::Result r = distributed::explore(sem, MPI_COMM_WORLD, options);
+  if (rank == 0) {
+    std::printf(
+        "%s: %d ranks, batch %zu: %llu states, %llu transitions, depth %u, %.3f s, "
+        "%.0f states/s\n",
+        path.c_str(), r.ranks, options.batch, static_cast<unsigned long long>(r.states),
+        static_cast<unsigned long long>(r.transitions), r.depth, r.seconds,
+        static_cast<double>(r.states) / r.seconds);
+    std::uint64_t sent = 0, peak = 0, owned_at_peak = 1;
+    for (std::size_t k = 0; k < r.per_rank.size(); ++k) {
+      const distributed::RankFigures& f = r.per_rank[k];
+      std::printf(
+          "  rank %zu: %llu states, %llu transitions, %.1f MiB sent in %llu messages, "
+          "peak %.1f MiB (%.1f B/state)\n",
+          k, static_cast<unsigned long long>(f.states),
+          static_cast<unsigned long long>(f.transitions),
+          static_cast<double>(f.bytes_sent) / (1 << 20),
+          static_cast<unsigned long long>(f.messages),
+          static_cast<double>(f.peak_resident) / (1 << 20),
+          static_cast<double>(f.peak_resident) /
+              static_cast<double>(std::max<std::uint64_t>(1, f.states)));
+      sent += f.bytes_sent;
+      if (f.peak_resident > peak) {
+        peak = f.peak_resident;
+        owned_at_peak = std::max<std::uint64_t>(1, f.states);
+      }
+    }
+    std::printf(
+        "  sent %.1f bytes per state, %.1f per transition; largest rank %.1f B/state\n",
+        static_cast<double>(sent) / static_cast<double>(std::max<std::uint64_t>(1, r.states)),
+        static_cast<double>(sent) / static_cast<double>(std::max<std::uint64_t>(1, r.transitions)),
+        static_cast<double>(peak) / static_cast<double>(owned_at_peak));
+    std::printf("  deadlock groups %zu, rule-gap groups %zu\n", r.deadlocks.size(),
+                r.rule_gaps.size());
+  }
+  MPI_Finalize();
+  return 0;
+}
