@@ -8,6 +8,7 @@
 // findings, with traces of the same lengths that replay on the reference
 // semantics and end in a state of their group.
 #include <algorithm>
+#include <atomic>
 #include <csignal>
 #include <cstdlib>
 #include <map>
@@ -83,7 +84,9 @@ std::vector<std::size_t> trace_lengths(const std::vector<properties::Finding>& f
 void compare(const std::string& path, const std::map<std::string, std::int64_t>& params) {
   const auto l = test_support::load_game(path, {.params = params, .with_semantics = true});
   ASSERT_TRUE(l->game) << l->diagnostics();
-  const Result r = explore(*l->sem, MPI_COMM_WORLD, {.batch = 64});
+  Options options;
+  options.batch = 64;  // many rounds a level, even on the fixtures
+  const Result r = explore(*l->sem, MPI_COMM_WORLD, options);
   EXPECT_EQ(r.completion, checker::Completion::complete);
   if (rank() != 0) return;
   int size = 0;
@@ -169,10 +172,32 @@ TEST(Limits, StateLimitStopsEveryRank) {
   const auto l = test_support::load_game(
       path, {.params = {{"item_copies", 0}, {"effect_copies", 0}}, .with_semantics = true});
   ASSERT_TRUE(l->game) << l->diagnostics();
-  const Result r = explore(*l->sem, MPI_COMM_WORLD, {.max_states = 200, .batch = 16});
+  Options options;
+  options.max_states = 200;
+  options.batch = 16;
+  const Result r = explore(*l->sem, MPI_COMM_WORLD, options);
   EXPECT_EQ(r.completion, checker::Completion::state_limit);
   EXPECT_GT(r.states, 200U);
   EXPECT_LT(r.states, 806U);
+}
+
+// An interrupt on one rank (a signal) stops every rank at the same round.
+TEST(Limits, InterruptOnOneRankStopsEveryRank) {
+  const std::string path = std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/operators.yaml";
+  const auto l = test_support::load_game(
+      path, {.params = {{"item_copies", 0}, {"effect_copies", 0}}, .with_semantics = true});
+  ASSERT_TRUE(l->game) << l->diagnostics();
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const std::atomic<bool> interrupt{rank() == size - 1};
+  Options options;
+  options.batch = 16;
+  options.interrupt = &interrupt;
+  const Result r = explore(*l->sem, MPI_COMM_WORLD, options);
+  EXPECT_EQ(r.completion, checker::Completion::interrupted);
+  // One round: the initial state and its successors, no more.
+  EXPECT_LT(r.states, 20U);
+  EXPECT_GE(r.states, 1U);
 }
 
 }  // namespace

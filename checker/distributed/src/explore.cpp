@@ -14,9 +14,11 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <mutex>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include <unistd.h>
 
@@ -25,8 +27,6 @@
 
 namespace loophole::distributed {
 namespace {
-
-std::atomic<bool> g_stop{false};
 
 constexpr std::uint64_t k_initial = std::uint64_t{1} << 63;  // parent of an initial state
 constexpr unsigned k_rank_shift = 40;
@@ -187,6 +187,46 @@ class Run {
   RankFigures figures_;
   std::map<std::tuple<int, int, int>, LocalGroup> deadlocks_;
   std::map<int, LocalGroup> gaps_;
+  std::mutex snapshot_mutex_;
+  Snapshot snapshot_;
+};
+
+// Rank 0's watcher (Options::on_abandon): polls the interrupt every 10 ms
+// until the run ends; once it has been set for the grace period, hands the
+// last snapshot to on_abandon and ends the process.
+class Watcher {
+ public:
+  Watcher(const Options& options, std::mutex& mutex, const Snapshot& snapshot) {
+    if (!options.on_abandon || options.interrupt == nullptr) return;
+    thread_ = std::thread([this, &options, &mutex, &snapshot] {
+      std::optional<std::chrono::steady_clock::time_point> since;
+      while (!done_.load()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        if (!options.interrupt->load()) continue;
+        const auto now = std::chrono::steady_clock::now();
+        if (!since) since = now;
+        if (std::chrono::duration<double>(now - *since).count() < options.grace_seconds) continue;
+        if (done_.load()) return;
+        Snapshot copy;
+        {
+          const std::lock_guard<std::mutex> lock(mutex);
+          copy = snapshot;
+        }
+        options.on_abandon(copy);
+        std::_Exit(3);
+      }
+    });
+  }
+  ~Watcher() {
+    done_.store(true);
+    if (thread_.joinable()) thread_.join();
+  }
+  Watcher(const Watcher&) = delete;
+  Watcher& operator=(const Watcher&) = delete;
+
+ private:
+  std::atomic<bool> done_{false};
+  std::thread thread_;
 };
 
 void note(LocalGroup& g, std::uint32_t depth, std::uint64_t gid) {
@@ -275,7 +315,9 @@ void Run::exchange() {
 // on every rank: the highest any rank asks for).
 int Run::stop_reason() {
   int mine = 0;
-  if (g_stop.load()) mine = static_cast<int>(checker::Completion::interrupted);
+  if (options_.interrupt != nullptr && options_.interrupt->load()) {
+    mine = static_cast<int>(checker::Completion::interrupted);
+  }
   if (options_.max_resident != 0 && resident_bytes() > options_.max_resident) {
     mine = std::max(mine, static_cast<int>(checker::Completion::memory_limit));
   }
@@ -284,9 +326,14 @@ int Run::stop_reason() {
           options_.timeout_seconds) {
     mine = std::max(mine, static_cast<int>(checker::Completion::time_limit));
   }
-  std::array<std::int64_t, 2> local = {static_cast<std::int64_t>(store_.size()), 0};
-  std::array<std::int64_t, 2> global{};
-  MPI_Allreduce(local.data(), global.data(), 2, MPI_INT64_T, MPI_SUM, comm_);
+  std::array<std::uint64_t, 2> local = {store_.size(), figures_.transitions};
+  std::array<std::uint64_t, 2> global{};
+  MPI_Allreduce(local.data(), global.data(), 2, MPI_UINT64_T, MPI_SUM, comm_);
+  if (rank_ == 0) {
+    const std::lock_guard<std::mutex> lock(snapshot_mutex_);
+    snapshot_ = {global[0], global[1], static_cast<std::uint32_t>(level_begin_.size()),
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count()};
+  }
   if (options_.max_states != 0 && static_cast<std::uint64_t>(global[0]) > options_.max_states) {
     mine = std::max(mine, static_cast<int>(checker::Completion::state_limit));
   }
@@ -296,6 +343,8 @@ int Run::stop_reason() {
 }
 
 Result Run::run() {
+  std::optional<Watcher> watcher;
+  if (rank_ == 0) watcher.emplace(options_, snapshot_mutex_, snapshot_);
   Result result;
   result.ranks = size_;
   // The initial states, each added by its owner.
@@ -483,8 +532,6 @@ void Run::gather_figures(Result& r) {
 }
 
 }  // namespace
-
-void request_stop() { g_stop.store(true); }
 
 Result explore(const checker::Semantics& sem, MPI_Comm comm, const Options& options) {
   Run run(sem, comm, options);

@@ -18,7 +18,9 @@
 // Every call is collective: all ranks of `comm` call it with the same game.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -33,11 +35,29 @@
 
 namespace loophole::distributed {
 
+// What the run knew at its last finished round (rank 0's view).
+struct Snapshot {
+  std::uint64_t states = 0;       // stored on all ranks
+  std::uint64_t transitions = 0;  // generated on all ranks
+  std::uint32_t depth = 0;        // BFS levels begun
+  double seconds = 0;
+};
+
 struct Options {
   std::uint64_t max_states = 0;    // 0: no limit (a global count, checked a round)
   double timeout_seconds = 0;      // 0: none (rank 0's clock decides)
   std::uint64_t max_resident = 0;  // bytes a rank may hold resident; 0: none
   std::size_t batch = 4096;        // states a rank expands per round
+  // Set by a signal handler (SIGINT; SIGTERM, which mpirun sends every rank
+  // when it is interrupted or a rank dies): the run stops at the next round
+  // with Completion::interrupted.
+  const std::atomic<bool>* interrupt = nullptr;
+  // Rank 0: when `interrupt` is set and the run has not ended `grace_seconds`
+  // later (a rank died, so the next collective never completes; mpirun
+  // sends SIGKILL one second after its SIGTERM), called from a watcher
+  // thread with the last snapshot; the process then ends with exit code 3.
+  std::function<void(const Snapshot&)> on_abandon;
+  double grace_seconds = 0.4;
 };
 
 // A group of states found by a state-local analysis, as properties/ groups
@@ -70,8 +90,5 @@ struct Result {
 };
 
 [[nodiscard]] Result explore(const checker::Semantics& sem, MPI_Comm comm, const Options& options);
-
-// Set by a signal handler (SIGINT, SIGTERM) to stop the run at the next round.
-void request_stop();
 
 }  // namespace loophole::distributed
