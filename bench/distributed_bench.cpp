@@ -87,13 +87,15 @@ int main(int argc, char** argv) {
       const distributed::RankFigures& f = r.per_rank[k];
       std::printf(
           "  rank %zu: %llu states, %llu transitions, %.1f MiB sent in %llu messages, "
-          "peak %.1f MiB (%.1f B/state)\n",
+          "peak %.1f MiB (%.1f B/state; store %.1f B/state)\n",
           k, static_cast<unsigned long long>(f.states),
           static_cast<unsigned long long>(f.transitions),
           static_cast<double>(f.bytes_sent) / (1 << 20),
           static_cast<unsigned long long>(f.messages),
           static_cast<double>(f.peak_resident) / (1 << 20),
           static_cast<double>(f.peak_resident) /
+              static_cast<double>(std::max<std::uint64_t>(1, f.states)),
+          static_cast<double>(f.store_bytes) /
               static_cast<double>(std::max<std::uint64_t>(1, f.states)));
       sent += f.bytes_sent;
       if (f.peak_resident > peak) {

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <span>
 #include <stdexcept>
@@ -60,46 +61,61 @@ std::uint64_t peak_resident_bytes() {
   return 0;
 }
 
-// The states a rank owns, packed.
+// The states a rank owns, packed, in chunks of 2^16 states (so the store
+// never holds an old and a new copy of itself while it grows, as a vector
+// doubling would), each with its parent's global id; an open-addressing
+// table of 32-bit slots (id + 1) at a load of at most 3/4 indexes them.
 class Store {
  public:
   Store(std::size_t words, std::size_t bytes) : words_(words), bytes_(bytes), slots_(1024, 0) {}
 
-  [[nodiscard]] std::size_t size() const { return parents_.size(); }
-  [[nodiscard]] std::uint64_t parent(std::size_t i) const { return parents_[i]; }
+  [[nodiscard]] std::size_t size() const { return size_; }
+  [[nodiscard]] std::uint64_t parent(std::size_t i) const {
+    return parents_[i >> k_chunk_bits][i & k_chunk_mask];
+  }
   // The packed state i into words() words.
   void words_of(std::size_t i, std::uint64_t* out) const {
     out[words_ - 1] = 0;
-    std::memcpy(out, &rows_[i * bytes_], bytes_);
+    std::memcpy(out, row(i), bytes_);
   }
+  // Bytes held: the chunks and the index.
   [[nodiscard]] std::uint64_t memory() const {
-    return rows_.capacity() + parents_.capacity() * sizeof(std::uint64_t) +
-           slots_.capacity() * sizeof(std::uint32_t);
+    return rows_.size() * ((bytes_ + sizeof(std::uint64_t)) << k_chunk_bits) +
+           slots_.size() * sizeof(std::uint32_t);
   }
 
   // Adds the packed state w unless present; true when added.
   bool insert(const std::uint64_t* w, std::uint64_t hash, std::uint64_t parent) {
-    if ((size() + 1) * 2 > slots_.size()) grow();
+    if ((size_ + 1) * 4 > slots_.size() * 3) grow();
     const std::size_t mask = slots_.size() - 1;
     for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
       const std::uint32_t slot = slots_[i];
       if (slot == 0) {
-        slots_[i] = static_cast<std::uint32_t>(size() + 1);
-        const auto* b = reinterpret_cast<const std::uint8_t*>(w);
-        rows_.insert(rows_.end(), b, b + bytes_);
-        parents_.push_back(parent);
+        if ((size_ & k_chunk_mask) == 0) {
+          rows_.push_back(std::make_unique<std::uint8_t[]>(bytes_ << k_chunk_bits));
+          parents_.push_back(std::make_unique<std::uint64_t[]>(std::size_t{1} << k_chunk_bits));
+        }
+        std::memcpy(rows_.back().get() + (size_ & k_chunk_mask) * bytes_, w, bytes_);
+        parents_.back()[size_ & k_chunk_mask] = parent;
+        slots_[i] = static_cast<std::uint32_t>(++size_);
         return true;
       }
-      if (std::memcmp(&rows_[(slot - 1) * bytes_], w, bytes_) == 0) return false;
+      if (std::memcmp(row(slot - 1), w, bytes_) == 0) return false;
     }
   }
 
  private:
+  static constexpr unsigned k_chunk_bits = 16;
+  static constexpr std::size_t k_chunk_mask = (std::size_t{1} << k_chunk_bits) - 1;
+
+  [[nodiscard]] const std::uint8_t* row(std::size_t i) const {
+    return rows_[i >> k_chunk_bits].get() + (i & k_chunk_mask) * bytes_;
+  }
   void grow() {
     std::vector<std::uint32_t> next(slots_.size() * 2, 0);
     const std::size_t mask = next.size() - 1;
     std::vector<std::uint64_t> w(words_);
-    for (std::size_t id = 0; id < size(); ++id) {
+    for (std::size_t id = 0; id < size_; ++id) {
       words_of(id, w.data());
       std::size_t i = hash_words(w.data(), words_) & mask;
       while (next[i] != 0) i = (i + 1) & mask;
@@ -109,8 +125,9 @@ class Store {
   }
 
   std::size_t words_, bytes_;
-  std::vector<std::uint8_t> rows_;
-  std::vector<std::uint64_t> parents_;
+  std::size_t size_ = 0;
+  std::vector<std::unique_ptr<std::uint8_t[]>> rows_;
+  std::vector<std::unique_ptr<std::uint64_t[]>> parents_;
   std::vector<std::uint32_t> slots_;
 };
 
@@ -520,14 +537,16 @@ void Run::gather_groups(Result& r) {
 
 void Run::gather_figures(Result& r) {
   figures_.peak_resident = peak_resident_bytes();
-  const std::array<std::uint64_t, 5> mine = {figures_.states, figures_.transitions,
-                                             figures_.bytes_sent, figures_.messages,
-                                             figures_.peak_resident};
+  figures_.store_bytes = store_.memory();
+  const std::array<std::uint64_t, 6> mine = {figures_.states,        figures_.transitions,
+                                             figures_.bytes_sent,    figures_.messages,
+                                             figures_.peak_resident, figures_.store_bytes};
   std::vector<std::uint64_t> all(rank_ == 0 ? mine.size() * static_cast<std::size_t>(size_) : 0);
   MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_UINT64_T, all.data(),
              static_cast<int>(mine.size()), MPI_UINT64_T, 0, comm_);
   for (std::size_t at = 0; at + mine.size() <= all.size(); at += mine.size()) {
-    r.per_rank.push_back({all[at], all[at + 1], all[at + 2], all[at + 3], all[at + 4]});
+    r.per_rank.push_back(
+        {all[at], all[at + 1], all[at + 2], all[at + 3], all[at + 4], all[at + 5]});
   }
 }
 

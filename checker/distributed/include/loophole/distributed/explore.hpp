@@ -70,11 +70,12 @@ struct Group {
 };
 
 struct RankFigures {
-  std::uint64_t states = 0;       // owned
-  std::uint64_t transitions = 0;  // generated from owned states
-  std::uint64_t bytes_sent = 0;   // to other ranks
-  std::uint64_t messages = 0;     // nonempty sends to other ranks
-  std::uint64_t peak_resident = 0;
+  std::uint64_t states = 0;         // owned
+  std::uint64_t transitions = 0;    // generated from owned states
+  std::uint64_t bytes_sent = 0;     // to other ranks
+  std::uint64_t messages = 0;       // nonempty sends to other ranks
+  std::uint64_t peak_resident = 0;  // of the process (VmHWM)
+  std::uint64_t store_bytes = 0;    // the state store's chunks and index at the end
 };
 
 struct Result {
