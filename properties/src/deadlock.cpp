@@ -9,35 +9,56 @@
 
 #include <fmt/format.h>
 
+#include "loophole/properties/state_groups.hpp"
+
 #include "analyses.hpp"
 
-namespace loophole::properties::detail {
-namespace {
+namespace loophole::properties {
 
-struct Group {
-  StateId first = checker::no_state;
-  std::size_t states = 0;
-};
-
-std::string stuck_message(const Context& cx, StateId v) {
-  const Point& p = cx.points[v];
-  const std::string where = cx.step_label(p.step);
-  const model::Step* step = p.step >= 0 && static_cast<std::size_t>(p.step) < cx.game.steps.size()
-                                ? &cx.game.steps[p.step]
+Finding deadlock_finding(const checker::Semantics& sem, const checker::StateVec& first,
+                         std::uint64_t states, const std::string& engine) {
+  const model::Game& game = sem.game();
+  const checker::Layout& layout = sem.layout();
+  const int step_id = first[layout.step];
+  const bool in_window = first[layout.stage] == static_cast<int>(checker::Stage::window);
+  Finding f;
+  f.kind = Kind::deadlock;
+  f.severity = Severity::error;
+  f.verdict = Verdict::violated;
+  f.engine = engine;
+  f.rule = game.step_rule(step_id);
+  const model::Step* step = step_id >= 0 && static_cast<std::size_t>(step_id) < game.steps.size()
+                                ? &game.steps[static_cast<std::size_t>(step_id)]
                                 : nullptr;
-  if (p.stage == static_cast<std::int8_t>(checker::Stage::window) && step != nullptr &&
-      step->window >= 0) {
-    const model::Window& w = cx.game.windows[step->window];
-    const char* holds = w.protocol == model::Protocol::priority ? "holds priority" : "is to move";
-    return fmt::format("in '{}', {} {} and can neither act nor pass", where,
-                       Context::player(p.holder), holds);
+  if (step != nullptr) {
+    f.where = in_window && step->window_where.known() ? step->window_where : step->where;
+  } else {
+    f.where = game.where;
   }
-  return fmt::format("in '{}', no move is possible", where);
+  const std::string where = game.step_label(step_id);
+  if (in_window && step != nullptr && step->window >= 0) {
+    const model::Window& w = game.windows[static_cast<std::size_t>(step->window)];
+    const char* holds = w.protocol == model::Protocol::priority ? "holds priority" : "is to move";
+    f.message = fmt::format("in '{}', {} {} and can neither act nor pass", where,
+                            detail::Context::player(first[layout.window_holder]), holds);
+  } else {
+    f.message = fmt::format("in '{}', no move is possible", where);
+  }
+  if (states > 1) {
+    f.details.push_back(fmt::format("{} reachable states are stuck at this point", states));
+  }
+  return f;
 }
 
-}  // namespace
+}  // namespace loophole::properties
+
+namespace loophole::properties::detail {
 
 void find_deadlocks(const Context& cx, std::vector<Finding>& out) {
+  struct Group {
+    StateId first = checker::no_state;
+    std::size_t states = 0;
+  };
   std::map<std::tuple<int, int, int>, Group> groups;
   const int players = cx.game.players;
   for (StateId v = 0; v < cx.size(); ++v) {
@@ -50,20 +71,8 @@ void find_deadlocks(const Context& cx, std::vector<Finding>& out) {
     if (g.first == checker::no_state || cx.earlier(v, g.first)) g.first = v;
   }
   for (const auto& [key, group] : groups) {
-    const Point& p = cx.points[group.first];
-    Finding f = cx.finding(Kind::deadlock, Severity::error);
-    f.rule = cx.step_rule(p.step);
-    if (p.step >= 0 && static_cast<std::size_t>(p.step) < cx.game.steps.size()) {
-      const model::Step& step = cx.game.steps[p.step];
-      const bool in_window = p.stage == static_cast<std::int8_t>(checker::Stage::window);
-      f.where = in_window && step.window_where.known() ? step.window_where : step.where;
-    } else {
-      f.where = cx.game.where;
-    }
-    f.message = stuck_message(cx, group.first);
-    if (group.states > 1) {
-      f.details.push_back(fmt::format("{} reachable states are stuck at this point", group.states));
-    }
+    Finding f =
+        deadlock_finding(cx.semantics, cx.graph.state(group.first), group.states, "explicit");
     f.trace = cx.trace(group.first);
     out.push_back(std::move(f));
   }

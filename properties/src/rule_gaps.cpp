@@ -8,7 +8,28 @@
 
 #include <fmt/format.h>
 
+#include "loophole/properties/state_groups.hpp"
+
 #include "analyses.hpp"
+
+namespace loophole::properties {
+
+Finding rule_gap_finding(const checker::Semantics& sem, int gap, std::uint64_t states,
+                         const std::string& engine) {
+  const checker::GapSite& site = sem.gaps()[static_cast<std::size_t>(gap) - 1];
+  Finding f;
+  f.kind = Kind::rule_gap;
+  f.severity = Severity::error;
+  f.verdict = Verdict::violated;
+  f.engine = engine;
+  f.rule = site.rule;
+  f.where = site.where;
+  f.message = site.message;
+  if (states > 1) f.details.push_back(fmt::format("{} reachable states end in this gap", states));
+  return f;
+}
+
+}  // namespace loophole::properties
 
 namespace loophole::properties::detail {
 
@@ -29,14 +50,7 @@ void find_rule_gaps(const Context& cx, std::vector<Finding>& out) {
     if (g.first == checker::no_state || cx.earlier(v, g.first)) g.first = v;
   }
   for (const auto& [gap, group] : groups) {
-    const checker::GapSite& site = gaps[gap - 1];
-    Finding f = cx.finding(Kind::rule_gap, Severity::error);
-    f.rule = site.rule;
-    f.where = site.where;
-    f.message = site.message;
-    if (group.states > 1) {
-      f.details.push_back(fmt::format("{} reachable states end in this gap", group.states));
-    }
+    Finding f = rule_gap_finding(cx.semantics, gap, group.states, "explicit");
     f.trace = cx.trace(group.first);
     out.push_back(std::move(f));
   }

@@ -4,9 +4,10 @@
 // compares. On every agreement fixture and the seeds at reduced scope: the
 // state and transition counts and the BFS depth are identical; the deadlock
 // and rule-gap groups are those the single-process graph gives (the same
-// keys, state counts and shallowest depths), as many as properties/ reports
-// findings, with traces of the same lengths that replay on the reference
-// semantics and end in a state of their group.
+// keys, state counts and shallowest depths), with traces that replay on the
+// reference semantics and end in a state of their group, and the findings
+// built from them are those `check` reports (message, location, details,
+// trace length).
 #include <algorithm>
 #include <atomic>
 #include <csignal>
@@ -22,6 +23,7 @@
 #include "loophole/checker/explicit.hpp"
 #include "loophole/distributed/explore.hpp"
 #include "loophole/properties/check.hpp"
+#include "loophole/properties/state_groups.hpp"
 
 #include "../smt/fixture_files.hpp"
 #include "loaded_game.hpp"
@@ -69,13 +71,17 @@ Expected groups_of(const checker::ExploredGraph& g) {
   return e;
 }
 
-// The trace lengths of the findings of kind `k` (the rule-gap analysis also
-// reports ties, which are not state-local groups of gap states).
-std::vector<std::size_t> trace_lengths(const std::vector<properties::Finding>& findings,
-                                       properties::Kind k) {
-  std::vector<std::size_t> out;
+// What must agree of a finding: kind, rule, location, message, details and
+// the trace's length (traces of equal length may differ in their moves).
+std::vector<std::string> summaries(const std::vector<properties::Finding>& findings) {
+  std::vector<std::string> out;
   for (const auto& f : findings) {
-    if (f.kind == k) out.push_back(f.trace ? f.trace->size() : 0);
+    std::string line = std::to_string(static_cast<int>(f.kind)) + " " + f.rule + " " +
+                       std::to_string(f.where.line) + ":" + std::to_string(f.where.col) + " " +
+                       f.message + " |";
+    for (const auto& d : f.details) line += " " + d;
+    line += " | " + std::to_string(f.trace ? f.trace->size() : 0);
+    out.push_back(std::move(line));
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -106,7 +112,6 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
   const Expected e = groups_of(*g);
   ASSERT_EQ(r.deadlocks.size(), e.deadlocks.size()) << path;
   ASSERT_EQ(r.rule_gaps.size(), e.gaps.size()) << path;
-  std::vector<std::size_t> dead_lengths, gap_lengths;
   for (const auto& [key, group] : r.deadlocks) {
     ASSERT_TRUE(e.deadlocks.contains(key)) << path;
     EXPECT_EQ(group.states, e.deadlocks.at(key).first) << path;
@@ -118,7 +123,6 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
     std::vector<checker::Successor> succ;
     l->sem->successors(replay.states.back(), succ);
     EXPECT_TRUE(succ.empty() && !l->sem->is_final(replay.states.back())) << path;
-    dead_lengths.push_back(group.trace->size());
   }
   for (const auto& [gap, group] : r.rule_gaps) {
     ASSERT_TRUE(e.gaps.contains(gap)) << path;
@@ -129,19 +133,31 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
     ASSERT_TRUE(replay.ok) << replay.error;
     EXPECT_EQ(replay.states.back()[l->sem->layout().over], 2);
     EXPECT_EQ(replay.states.back()[l->sem->layout().gap], gap);
-    gap_lengths.push_back(group.trace->size());
   }
-  // As many groups as properties/ reports findings, with the same trace lengths.
-  std::sort(dead_lengths.begin(), dead_lengths.end());
-  std::sort(gap_lengths.begin(), gap_lengths.end());
-  EXPECT_EQ(dead_lengths, trace_lengths(properties::check_all(*g, properties::CheckSelection::only(
-                                                                      properties::Kind::deadlock)),
-                                        properties::Kind::deadlock))
-      << path;
-  EXPECT_EQ(gap_lengths, trace_lengths(properties::check_all(*g, properties::CheckSelection::only(
-                                                                     properties::Kind::rule_gap)),
-                                       properties::Kind::rule_gap))
-      << path;
+  // The findings built from the groups (properties/state_groups.hpp) are
+  // those properties/ reports on the single-process graph: rule, location,
+  // message, details and trace length.
+  std::vector<properties::Finding> mine;
+  for (const auto& [key, group] : r.deadlocks) {
+    const auto replay = l->sem->replay(*group.trace);
+    properties::Finding f =
+        properties::deadlock_finding(*l->sem, replay.states.back(), group.states, "explicit");
+    f.trace = group.trace;
+    mine.push_back(std::move(f));
+  }
+  for (const auto& [gap, group] : r.rule_gaps) {
+    properties::Finding f = properties::rule_gap_finding(*l->sem, gap, group.states, "explicit");
+    f.trace = group.trace;
+    mine.push_back(std::move(f));
+  }
+  properties::mark_invented_rules(*l->game, mine);  // as check_all does
+  std::vector<properties::Finding> theirs;
+  for (const properties::Kind k : {properties::Kind::deadlock, properties::Kind::rule_gap}) {
+    for (auto& f : properties::check_all(*g, properties::CheckSelection::only(k))) {
+      if (f.kind == k) theirs.push_back(std::move(f));
+    }
+  }
+  EXPECT_EQ(summaries(mine), summaries(theirs)) << path;
 }
 
 class Fixture : public ::testing::TestWithParam<std::string> {};
