@@ -2,7 +2,8 @@
 // ruleset, per rank: states owned, transitions generated, bytes sent to
 // other ranks and messages, peak resident bytes; and for the run: states,
 // wall time, states per second, communication per state and resident bytes
-// per state (the largest rank's peak over its owned states). Run it under
+// per state (the largest rank's peak over its owned states), with the
+// state-local questions of `check` asked of every state. Run it under
 // mpirun; rank 0 prints:
 //
 //   mpirun -np N distributed_bench [--batch N] [--param NAME=V]... RULESET.yaml
@@ -20,6 +21,7 @@
 #include "loophole/distributed/explore.hpp"
 #include "loophole/model/diagnostics.hpp"
 #include "loophole/model/game.hpp"
+#include "loophole/properties/state_groups.hpp"
 
 namespace {
 
@@ -74,6 +76,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const checker::Semantics sem(*game);
+  // The state-local questions, as `check` asks them.
+  for (auto& q : properties::state_questions(sem)) options.questions.push_back(std::move(q));
   const distributed::Result r = distributed::explore(sem, MPI_COMM_WORLD, options);
   if (rank == 0) {
     std::printf(
@@ -108,8 +112,8 @@ int main(int argc, char** argv) {
         static_cast<double>(sent) / static_cast<double>(std::max<std::uint64_t>(1, r.states)),
         static_cast<double>(sent) / static_cast<double>(std::max<std::uint64_t>(1, r.transitions)),
         static_cast<double>(peak) / static_cast<double>(owned_at_peak));
-    std::printf("  deadlock groups %zu, rule-gap groups %zu\n", r.deadlocks.size(),
-                r.rule_gaps.size());
+    std::printf("  groups: %zu deadlock, %zu rule gap, %zu tie, %zu end condition reached\n",
+                r.answers[0].size(), r.answers[1].size(), r.answers[2].size(), r.answers[3].size());
   }
   MPI_Finalize();
   return 0;

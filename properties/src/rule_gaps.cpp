@@ -12,25 +12,6 @@
 
 #include "analyses.hpp"
 
-namespace loophole::properties {
-
-Finding rule_gap_finding(const checker::Semantics& sem, int gap, std::uint64_t states,
-                         const std::string& engine) {
-  const checker::GapSite& site = sem.gaps()[static_cast<std::size_t>(gap) - 1];
-  Finding f;
-  f.kind = Kind::rule_gap;
-  f.severity = Severity::error;
-  f.verdict = Verdict::violated;
-  f.engine = engine;
-  f.rule = site.rule;
-  f.where = site.where;
-  f.message = site.message;
-  if (states > 1) f.details.push_back(fmt::format("{} reachable states end in this gap", states));
-  return f;
-}
-
-}  // namespace loophole::properties
-
 namespace loophole::properties::detail {
 
 void find_rule_gaps(const Context& cx, std::vector<Finding>& out) {

@@ -6,6 +6,8 @@
 // seen is reported; after an incomplete exploration that is only unknown.
 #include <fmt/format.h>
 
+#include "loophole/properties/state_groups.hpp"
+
 #include "analyses.hpp"
 
 namespace loophole::properties::detail {
@@ -16,42 +18,26 @@ void find_unreachable_wins(const Context& cx, std::vector<Finding>& out) {
   if (conditions.empty()) return;
   std::vector<bool> seen(conditions.size() * static_cast<std::size_t>(players), false);
   std::size_t missing = seen.size();
-  std::vector<std::pair<int, int>> holding;
+  std::vector<GroupKey> reached, keys;
   checker::StateVec state;
   for (StateId v = 0; v < cx.size() && missing > 0; ++v) {
     if (cx.interrupted()) return;
-    holding.clear();
     cx.graph.state_into(v, state);
-    cx.semantics.end_conditions_holding(state, holding);
-    for (const auto& [c, p] : holding) {
-      const auto i = static_cast<std::size_t>(c) * static_cast<std::size_t>(players) +
-                     static_cast<std::size_t>(p);
+    keys.clear();
+    end_condition_keys(cx.semantics, state, keys);
+    for (GroupKey& key : keys) {
+      const auto i = static_cast<std::size_t>(key[0]) * static_cast<std::size_t>(players) +
+                     static_cast<std::size_t>(key[1]);
       if (i < seen.size() && !seen[i]) {
         seen[i] = true;
         --missing;
+        reached.push_back(std::move(key));
       }
     }
   }
-  for (std::size_t c = 0; c < conditions.size(); ++c) {
-    const model::EndCondition& end = conditions[c];
-    for (int p = 0; p < players; ++p) {
-      if (seen[c * static_cast<std::size_t>(players) + static_cast<std::size_t>(p)]) continue;
-      Finding f = cx.absence(Kind::unreachable_win, end.win ? Severity::error : Severity::warning);
-      f.rule = fmt::format("end:{}/{}", end.name, Context::player(p));
-      f.where = end.where;
-      f.message = fmt::format("{} can never {} by '{}'", Context::player(p),
-                              end.win ? "win" : "lose", end.name);
-      if (cx.complete) {
-        f.details.push_back(
-            fmt::format("its condition holds for {} in none of the {} reachable states",
-                        Context::player(p), cx.size()));
-      } else {
-        f.details.push_back(
-            fmt::format("its condition holds for {} in none of the states explored; {}",
-                        Context::player(p), cx.incomplete_reason()));
-      }
-      out.push_back(std::move(f));
-    }
+  for (auto& f : unreachable_win_findings(cx.game, reached, cx.complete, cx.size(),
+                                          cx.complete ? "" : cx.incomplete_reason(), "explicit")) {
+    out.push_back(std::move(f));
   }
 }
 

@@ -4,10 +4,11 @@
 // compares. On every agreement fixture and the seeds at reduced scope: the
 // state and transition counts and the BFS depth are identical; the deadlock
 // and rule-gap groups are those the single-process graph gives (the same
-// keys, state counts and shallowest depths), with traces that replay on the
-// reference semantics and end in a state of their group, and the findings
-// built from them are those `check` reports (message, location, details,
-// trace length).
+// keys, state counts and shallowest depths); every group of every
+// state-local question has a trace that replays on the reference semantics
+// and ends in a state of the group; and the findings built from the groups
+// (deadlocks, rule gaps, ties, unreachable wins) are those `check` reports
+// (message, location, verdict, details, trace length).
 #include <algorithm>
 #include <atomic>
 #include <csignal>
@@ -38,11 +39,11 @@ int rank() {
 }
 
 struct Expected {
-  std::map<std::tuple<int, int, int>, std::pair<std::uint64_t, std::uint32_t>> deadlocks;
-  std::map<int, std::pair<std::uint64_t, std::uint32_t>> gaps;
+  std::map<GroupKey, std::pair<std::uint64_t, std::uint32_t>> deadlocks, gaps;  // states, depth
 };
 
-// The groups, computed on the single-process graph state by state.
+// The deadlock and gap groups computed on the single-process graph, state by
+// state, independently of the key functions.
 Expected groups_of(const checker::ExploredGraph& g) {
   const checker::Semantics& sem = g.semantics();
   const checker::Layout& layout = sem.layout();
@@ -57,7 +58,7 @@ Expected groups_of(const checker::ExploredGraph& g) {
     if (s[layout.over] == 2) {
       const int gap = s[layout.gap];
       if (gap > 0 && sem.gaps()[gap - 1].kind != checker::GapSite::Kind::stack_overflow) {
-        note(e.gaps[gap], g.depth(v));
+        note(e.gaps[{gap}], g.depth(v));
       }
       continue;
     }
@@ -71,14 +72,15 @@ Expected groups_of(const checker::ExploredGraph& g) {
   return e;
 }
 
-// What must agree of a finding: kind, rule, location, message, details and
-// the trace's length (traces of equal length may differ in their moves).
+// What must agree of a finding: kind, rule, location, verdict, message,
+// details and the trace's length (traces of equal length may differ in
+// their moves).
 std::vector<std::string> summaries(const std::vector<properties::Finding>& findings) {
   std::vector<std::string> out;
   for (const auto& f : findings) {
     std::string line = std::to_string(static_cast<int>(f.kind)) + " " + f.rule + " " +
                        std::to_string(f.where.line) + ":" + std::to_string(f.where.col) + " " +
-                       f.message + " |";
+                       std::to_string(static_cast<int>(f.verdict)) + " " + f.message + " |";
     for (const auto& d : f.details) line += " " + d;
     line += " | " + std::to_string(f.trace ? f.trace->size() : 0);
     out.push_back(std::move(line));
@@ -90,17 +92,21 @@ std::vector<std::string> summaries(const std::vector<properties::Finding>& findi
 void compare(const std::string& path, const std::map<std::string, std::int64_t>& params) {
   const auto l = test_support::load_game(path, {.params = params, .with_semantics = true});
   ASSERT_TRUE(l->game) << l->diagnostics();
+  const checker::Semantics& sem = *l->sem;
   Options options;
   options.batch = 64;  // many rounds a level, even on the fixtures
-  const Result r = explore(*l->sem, MPI_COMM_WORLD, options);
+  const auto questions = properties::state_questions(sem);
+  for (const auto& q : questions) options.questions.push_back(q);
+  const Result r = explore(sem, MPI_COMM_WORLD, options);
   EXPECT_EQ(r.completion, checker::Completion::complete);
   if (rank() != 0) return;
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   ASSERT_EQ(r.ranks, size);
   ASSERT_EQ(r.per_rank.size(), static_cast<std::size_t>(size));
+  ASSERT_EQ(r.answers.size(), questions.size());
 
-  const auto g = checker::explore(*l->sem, {});
+  const auto g = checker::explore(sem, {});
   const checker::Statistics& st = g->statistics();
   EXPECT_EQ(r.states, st.states) << path;
   EXPECT_EQ(r.transitions, st.transitions) << path;
@@ -109,52 +115,46 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
   for (const RankFigures& f : r.per_rank) owned += f.states;
   EXPECT_EQ(owned, r.states);
 
+  // Every group's trace replays, is as long as the group's shallowest
+  // depth, and ends in a state with the group's key.
+  std::vector<std::map<GroupKey, properties::StateGroup>> groups(questions.size());
+  for (std::size_t q = 0; q < questions.size(); ++q) {
+    for (const auto& [key, group] : r.answers[q]) {
+      ASSERT_TRUE(group.trace) << path;
+      EXPECT_EQ(group.trace->size(), group.depth) << path;
+      const auto replay = sem.replay(*group.trace);
+      ASSERT_TRUE(replay.ok) << replay.error;
+      std::vector<checker::Successor> succ;
+      sem.successors(replay.states.back(), succ);
+      std::vector<GroupKey> keys;
+      questions[q](replay.states.back(), succ.empty(), keys);
+      EXPECT_NE(std::find(keys.begin(), keys.end(), key), keys.end()) << path << " question " << q;
+      groups[q][key] = {group.states, *group.trace};
+    }
+  }
+  // The deadlock and gap groups are the single-process graph's.
   const Expected e = groups_of(*g);
-  ASSERT_EQ(r.deadlocks.size(), e.deadlocks.size()) << path;
-  ASSERT_EQ(r.rule_gaps.size(), e.gaps.size()) << path;
-  for (const auto& [key, group] : r.deadlocks) {
+  ASSERT_EQ(r.answers[0].size(), e.deadlocks.size()) << path;
+  for (const auto& [key, group] : r.answers[0]) {
     ASSERT_TRUE(e.deadlocks.contains(key)) << path;
     EXPECT_EQ(group.states, e.deadlocks.at(key).first) << path;
     EXPECT_EQ(group.depth, e.deadlocks.at(key).second) << path;
-    ASSERT_TRUE(group.trace) << path;
-    EXPECT_EQ(group.trace->size(), group.depth) << path;  // a shortest trace
-    const auto replay = l->sem->replay(*group.trace);
-    ASSERT_TRUE(replay.ok) << replay.error;
-    std::vector<checker::Successor> succ;
-    l->sem->successors(replay.states.back(), succ);
-    EXPECT_TRUE(succ.empty() && !l->sem->is_final(replay.states.back())) << path;
   }
-  for (const auto& [gap, group] : r.rule_gaps) {
-    ASSERT_TRUE(e.gaps.contains(gap)) << path;
-    EXPECT_EQ(group.states, e.gaps.at(gap).first) << path;
-    EXPECT_EQ(group.depth, e.gaps.at(gap).second) << path;
-    ASSERT_TRUE(group.trace) << path;
-    const auto replay = l->sem->replay(*group.trace);
-    ASSERT_TRUE(replay.ok) << replay.error;
-    EXPECT_EQ(replay.states.back()[l->sem->layout().over], 2);
-    EXPECT_EQ(replay.states.back()[l->sem->layout().gap], gap);
+  ASSERT_EQ(r.answers[1].size(), e.gaps.size()) << path;
+  for (const auto& [key, group] : r.answers[1]) {
+    ASSERT_TRUE(e.gaps.contains(key)) << path;
+    EXPECT_EQ(group.states, e.gaps.at(key).first) << path;
+    EXPECT_EQ(group.depth, e.gaps.at(key).second) << path;
   }
-  // The findings built from the groups (properties/state_groups.hpp) are
-  // those properties/ reports on the single-process graph: rule, location,
-  // message, details and trace length.
-  std::vector<properties::Finding> mine;
-  for (const auto& [key, group] : r.deadlocks) {
-    const auto replay = l->sem->replay(*group.trace);
-    properties::Finding f =
-        properties::deadlock_finding(*l->sem, replay.states.back(), group.states, "explicit");
-    f.trace = group.trace;
-    mine.push_back(std::move(f));
-  }
-  for (const auto& [gap, group] : r.rule_gaps) {
-    properties::Finding f = properties::rule_gap_finding(*l->sem, gap, group.states, "explicit");
-    f.trace = group.trace;
-    mine.push_back(std::move(f));
-  }
-  properties::mark_invented_rules(*l->game, mine);  // as check_all does
+  // The findings built from the groups are those check_all reports on the
+  // single-process graph: deadlocks, rule gaps, ties, unreachable wins.
+  const std::vector<properties::Finding> mine =
+      properties::state_findings(sem, groups, true, r.states, "", "explicit");
   std::vector<properties::Finding> theirs;
-  for (const properties::Kind k : {properties::Kind::deadlock, properties::Kind::rule_gap}) {
+  for (const properties::Kind k : {properties::Kind::deadlock, properties::Kind::rule_gap,
+                                   properties::Kind::unreachable_win}) {
     for (auto& f : properties::check_all(*g, properties::CheckSelection::only(k))) {
-      if (f.kind == k) theirs.push_back(std::move(f));
+      if (f.kind == k || f.kind == properties::Kind::tie) theirs.push_back(std::move(f));
     }
   }
   EXPECT_EQ(summaries(mine), summaries(theirs)) << path;

@@ -131,9 +131,6 @@ class Store {
   std::vector<std::uint32_t> slots_;
 };
 
-constexpr std::size_t k_record_words =
-    7;  // a group as it travels: kind, key (3), states, depth, first
-
 struct LocalGroup {
   std::uint64_t states = 0;
   std::uint32_t depth = 0;
@@ -156,6 +153,7 @@ class Run {
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
     out_.resize(static_cast<std::size_t>(size_));
+    groups_.resize(options_.questions.size());
   }
 
   Result run();
@@ -180,7 +178,7 @@ class Run {
   }
   void expand(std::size_t local);
   void exchange();
-  void classify(std::size_t local, const std::int32_t* s, bool expanded_without_moves);
+  void classify(std::size_t local, const std::int32_t* s, bool no_moves);
   int stop_reason();
   std::vector<checker::StateVec> path_to(std::uint64_t gid, std::uint32_t& initial);
   std::optional<checker::Trace> trace_to(std::uint64_t gid);
@@ -202,8 +200,9 @@ class Run {
   std::vector<std::size_t> level_begin_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   RankFigures figures_;
-  std::map<std::tuple<int, int, int>, LocalGroup> deadlocks_;
-  std::map<int, LocalGroup> gaps_;
+  std::vector<std::map<GroupKey, LocalGroup>> groups_;  // per question
+  checker::StateVec state_;                             // the state asked about
+  std::vector<GroupKey> keys_;
   std::mutex snapshot_mutex_;
   Snapshot snapshot_;
 };
@@ -254,27 +253,15 @@ void note(LocalGroup& g, std::uint32_t depth, std::uint64_t gid) {
   ++g.states;
 }
 
-void Run::classify(std::size_t local, const std::int32_t* s, bool expanded_without_moves) {
-  const checker::Layout& layout = sem_.layout();
-  const std::int32_t over = s[layout.over];
-  if (over == 2) {
-    const std::int32_t gap = s[layout.gap];
-    const auto& gaps = sem_.gaps();
-    if (gap > 0 && static_cast<std::size_t>(gap) <= gaps.size() &&
-        gaps[static_cast<std::size_t>(gap) - 1].kind != checker::GapSite::Kind::stack_overflow) {
-      note(gaps_[gap], depth_of(local), global_id(local));
-    }
-    return;
+// Asks every question of the state just expanded.
+void Run::classify(std::size_t local, const std::int32_t* s, bool no_moves) {
+  if (options_.questions.empty()) return;
+  state_.assign(s, s + codec_.fields());
+  for (std::size_t q = 0; q < options_.questions.size(); ++q) {
+    keys_.clear();
+    options_.questions[q](state_, no_moves, keys_);
+    for (const GroupKey& key : keys_) note(groups_[q][key], depth_of(local), global_id(local));
   }
-  if (over != 0 || !expanded_without_moves) return;
-  const int step = s[layout.step];
-  const int stage = s[layout.stage];
-  const int active = s[layout.active];
-  const int holder =
-      stage == static_cast<int>(checker::Stage::window) ? s[layout.window_holder] : -1;
-  const int players = sem_.game().players;
-  const int seat = holder < 0 ? -1 : (holder - active + players) % players;
-  note(deadlocks_[{step, stage, seat}], depth_of(local), global_id(local));
 }
 
 void Run::expand(std::size_t local) {
@@ -464,17 +451,37 @@ std::optional<checker::Trace> Run::trace_to(std::uint64_t gid) {
   return checker::trace_of_moves(sem_, initial, moves, path.back());
 }
 
+// Rank 0 merges every rank's groups (per key: the states summed, the
+// shallowest first state, the lowest global id among those); then every
+// rank takes part in rebuilding each group's trace. A group travels as
+// [question, key length, key..., states, depth, first].
 void Run::gather_groups(Result& r) {
   std::vector<std::int64_t> mine;
-  const auto put = [&](std::int64_t kind, std::int64_t a, std::int64_t b, std::int64_t c,
-                       const LocalGroup& g) {
+  const auto put = [&](std::size_t q, const GroupKey& key, const LocalGroup& g) {
+    mine.push_back(static_cast<std::int64_t>(q));
+    mine.push_back(static_cast<std::int64_t>(key.size()));
+    mine.insert(mine.end(), key.begin(), key.end());
     mine.insert(mine.end(),
-                {kind, a, b, c, static_cast<std::int64_t>(g.states),
-                 static_cast<std::int64_t>(g.depth), static_cast<std::int64_t>(g.first)});
+                {static_cast<std::int64_t>(g.states), static_cast<std::int64_t>(g.depth),
+                 static_cast<std::int64_t>(g.first)});
   };
-  for (const auto& [key, g] : deadlocks_)
-    put(0, std::get<0>(key), std::get<1>(key), std::get<2>(key), g);
-  for (const auto& [gap, g] : gaps_) put(1, gap, 0, 0, g);
+  // Calls each(q, key, group) for every group in `v`.
+  const auto read = [](const std::vector<std::int64_t>& v, const auto& each) {
+    for (std::size_t at = 0; at + 2 <= v.size();) {
+      const auto q = static_cast<std::size_t>(v[at]);
+      const auto len = static_cast<std::size_t>(v[at + 1]);
+      const GroupKey key(v.begin() + static_cast<std::ptrdiff_t>(at + 2),
+                         v.begin() + static_cast<std::ptrdiff_t>(at + 2 + len));
+      const std::size_t tail = at + 2 + len;
+      each(q, key,
+           LocalGroup{static_cast<std::uint64_t>(v[tail]), static_cast<std::uint32_t>(v[tail + 1]),
+                      static_cast<std::uint64_t>(v[tail + 2])});
+      at = tail + 3;
+    }
+  };
+  for (std::size_t q = 0; q < groups_.size(); ++q) {
+    for (const auto& [key, g] : groups_[q]) put(q, key, g);
+  }
   int count = static_cast<int>(mine.size());
   std::vector<int> counts(static_cast<std::size_t>(size_)), displs(static_cast<std::size_t>(size_));
   MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
@@ -489,50 +496,32 @@ void Run::gather_groups(Result& r) {
   }
   MPI_Gatherv(mine.data(), count, MPI_INT64_T, all.data(), counts.data(), displs.data(),
               MPI_INT64_T, 0, comm_);
-  // Rank 0 merges; then every rank learns which states to trace.
-  std::map<std::tuple<int, int, int>, LocalGroup> deadlocks;
-  std::map<int, LocalGroup> gaps;
-  const auto merge = [](LocalGroup& into, const LocalGroup& g) {
+  std::vector<std::map<GroupKey, LocalGroup>> merged(options_.questions.size());
+  read(all, [&](std::size_t q, const GroupKey& key, const LocalGroup& g) {
+    LocalGroup& into = merged[q][key];
     if (into.states == 0 || g.depth < into.depth ||
         (g.depth == into.depth && g.first < into.first)) {
       into.depth = g.depth;
       into.first = g.first;
     }
     into.states += g.states;
-  };
-  for (std::size_t at = 0; at + k_record_words <= all.size(); at += k_record_words) {
-    const LocalGroup g{static_cast<std::uint64_t>(all[at + 4]),
-                       static_cast<std::uint32_t>(all[at + 5]),
-                       static_cast<std::uint64_t>(all[at + 6])};
-    if (all[at] == 0) {
-      merge(deadlocks[{static_cast<int>(all[at + 1]), static_cast<int>(all[at + 2]),
-                       static_cast<int>(all[at + 3])}],
-            g);
-    } else {
-      merge(gaps[static_cast<int>(all[at + 1])], g);
-    }
-  }
+  });
   mine.clear();
-  for (const auto& [key, g] : deadlocks)
-    put(0, std::get<0>(key), std::get<1>(key), std::get<2>(key), g);
-  for (const auto& [gap, g] : gaps) put(1, gap, 0, 0, g);
-  std::vector<std::int64_t> merged = std::move(mine);
-  int n = static_cast<int>(merged.size());
-  MPI_Bcast(&n, 1, MPI_INT, 0, comm_);
-  merged.resize(static_cast<std::size_t>(n));
-  MPI_Bcast(merged.data(), n, MPI_INT64_T, 0, comm_);
-  for (std::size_t at = 0; at + k_record_words <= merged.size(); at += k_record_words) {
-    Group g;
-    g.states = static_cast<std::uint64_t>(merged[at + 4]);
-    g.depth = static_cast<std::uint32_t>(merged[at + 5]);
-    g.trace = trace_to(static_cast<std::uint64_t>(merged[at + 6]));
-    if (merged[at] == 0) {
-      r.deadlocks[{static_cast<int>(merged[at + 1]), static_cast<int>(merged[at + 2]),
-                   static_cast<int>(merged[at + 3])}] = std::move(g);
-    } else {
-      r.rule_gaps[static_cast<int>(merged[at + 1])] = std::move(g);
-    }
+  for (std::size_t q = 0; q < merged.size(); ++q) {
+    for (const auto& [key, g] : merged[q]) put(q, key, g);
   }
+  int n = static_cast<int>(mine.size());
+  MPI_Bcast(&n, 1, MPI_INT, 0, comm_);
+  mine.resize(static_cast<std::size_t>(n));
+  MPI_Bcast(mine.data(), n, MPI_INT64_T, 0, comm_);
+  r.answers.resize(options_.questions.size());
+  read(mine, [&](std::size_t q, const GroupKey& key, const LocalGroup& g) {
+    Group out;
+    out.states = g.states;
+    out.depth = g.depth;
+    out.trace = trace_to(g.first);
+    r.answers[q][key] = std::move(out);
+  });
 }
 
 void Run::gather_figures(Result& r) {

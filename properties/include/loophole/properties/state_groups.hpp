@@ -1,28 +1,86 @@
-// The findings of the state-local questions whose states come in groups
-// (deadlocks by control point, rule gaps by statement), built from a group's
-// first state: the message, location and details are written here once, and
-// both the analyses over an explored graph (deadlock.cpp, rule_gaps.cpp) and
-// engines that find the groups themselves (the distributed search) use them.
-// The caller attaches the trace.
+// The questions whose answer is read state by state, for engines that visit
+// the states themselves (the distributed search, docs/distributed.md): which
+// groups a state belongs to (its keys), and the findings built from the
+// groups found. The analyses over an explored graph build their findings
+// with the same functions (deadlock.cpp, rule_gaps.cpp, ties.cpp,
+// unreachable_win.cpp), so a message, location or detail is written once.
+// The callers attach traces.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "loophole/checker/semantics.hpp"
+#include "loophole/checker/trace.hpp"
 #include "loophole/properties/finding.hpp"
 
 namespace loophole::properties {
 
-// A deadlock finding for a group of `states` stuck states (not over, no
-// move) whose shallowest one is `first`.
+using GroupKey = std::vector<std::int64_t>;
+
+// deadlocks: a state not over with no move, keyed {step, stage, the window
+// holder's seat relative to the active player (-1 outside a window)}.
+void deadlock_keys(const checker::Semantics& sem, const checker::StateVec& s, bool no_moves,
+                   std::vector<GroupKey>& out);
+// rule gaps: a gap state, keyed {gap site, 1-based} (a full stack is not
+// one: it is an unbounded response chain, a cycle question).
+void rule_gap_keys(const checker::Semantics& sem, const checker::StateVec& s,
+                   std::vector<GroupKey>& out);
+// ties: a state where the game is over and the end conditions holding at
+// once name no single winner, keyed by those (condition, player) pairs,
+// flattened.
+void tie_keys(const checker::Semantics& sem, const checker::StateVec& s,
+              std::vector<GroupKey>& out);
+// end conditions reached: one key {condition, player} per pair holding in s
+// (over or not), for the unreachable-wins question.
+void end_condition_keys(const checker::Semantics& sem, const checker::StateVec& s,
+                        std::vector<GroupKey>& out);
+
+// A deadlock finding for a group of `states` stuck states whose shallowest
+// one is `first`.
 [[nodiscard]] Finding deadlock_finding(const checker::Semantics& sem,
                                        const checker::StateVec& first, std::uint64_t states,
                                        const std::string& engine);
-
-// A rule-gap finding for `states` gap states of the gap site `gap` (1-based,
-// as Layout::gap holds it).
+// A rule-gap finding for `states` gap states of the gap site `gap`.
 [[nodiscard]] Finding rule_gap_finding(const checker::Semantics& sem, int gap, std::uint64_t states,
                                        const std::string& engine);
+// The tie findings of the groups `ties` (keys as tie_keys gives them, in
+// key order): one finding per set of conditions, the first group of each;
+// `trace(i)` gives the trace to group i's state.
+[[nodiscard]] std::vector<Finding> tie_findings(
+    const model::Game& game, const std::vector<GroupKey>& ties,
+    const std::function<checker::Trace(std::size_t)>& trace, const std::string& engine);
+// The unreachable-win findings: every (condition, player) pair not in
+// `reached` (keys as end_condition_keys gives them). After an incomplete
+// search (`complete` false) each is unknown, with `incomplete_reason`;
+// `states` is the number of states searched.
+[[nodiscard]] std::vector<Finding> unreachable_win_findings(const model::Game& game,
+                                                            const std::vector<GroupKey>& reached,
+                                                            bool complete, std::uint64_t states,
+                                                            const std::string& incomplete_reason,
+                                                            const std::string& engine);
+
+// For an engine that visits the states itself: the questions to ask of
+// every state (deadlocks, rule gaps, ties, end conditions reached, in this
+// order; `no_moves`: the state was expanded and has no successor), and the
+// findings, as check_all reports them, from the groups it found (one map
+// per question, in the same order; each group's state count and a trace to
+// a shallowest state of it). `complete`: every reachable state was visited
+// (`states` of them); otherwise `incomplete_reason` says why not.
+using StateKeys =
+    std::function<void(const checker::StateVec& state, bool no_moves, std::vector<GroupKey>& keys)>;
+struct StateGroup {
+  std::uint64_t states = 0;
+  checker::Trace trace;
+};
+[[nodiscard]] std::vector<StateKeys> state_questions(const checker::Semantics& sem);
+[[nodiscard]] std::vector<Finding> state_findings(
+    const checker::Semantics& sem, const std::vector<std::map<GroupKey, StateGroup>>& groups,
+    bool complete, std::uint64_t states, const std::string& incomplete_reason,
+    const std::string& engine);
 
 }  // namespace loophole::properties

@@ -9,11 +9,12 @@
 // every rank stops at the same round.
 //
 // What it answers so far: the state and transition counts and the BFS depth,
-// and the state-local analyses (deadlocks grouped by control point, rule
-// gaps grouped by the statement), each group with its state count and a
-// shortest trace rebuilt across the ranks (the parent chain is followed
-// from owner to owner) and replayed on the reference semantics on rank 0.
-// The cycle-based analyses are not distributed yet.
+// and the state-local questions the caller asks (Options::questions:
+// deadlocks grouped by control point, rule gaps by statement, ...), each
+// group with its state count and a shortest trace rebuilt across the ranks
+// (the parent chain is followed from owner to owner) and replayed on the
+// reference semantics on rank 0. The cycle-based analyses are not
+// distributed yet.
 //
 // Every call is collective: all ranks of `comm` call it with the same game.
 #pragma once
@@ -24,7 +25,6 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include <mpi.h>
@@ -34,6 +34,21 @@
 #include "loophole/checker/trace.hpp"
 
 namespace loophole::distributed {
+
+// A question asked of every state, by whoever runs the search (properties/
+// describes them: state_questions.hpp): the keys of the groups the state
+// belongs to, none, one or several. `no_moves`: the state was expanded and
+// has no successor.
+using GroupKey = std::vector<std::int64_t>;
+using StateQuestion =
+    std::function<void(const checker::StateVec& state, bool no_moves, std::vector<GroupKey>& keys)>;
+
+// A group: how many states have its key, and a shortest trace to one.
+struct Group {
+  std::uint64_t states = 0;
+  std::uint32_t depth = 0;              // BFS level of the shallowest state
+  std::optional<checker::Trace> trace;  // rank 0 only: to a shallowest state
+};
 
 // What the run knew at its last finished round (rank 0's view).
 struct Snapshot {
@@ -58,15 +73,8 @@ struct Options {
   // thread with the last snapshot; the process then ends with exit code 3.
   std::function<void(const Snapshot&)> on_abandon;
   double grace_seconds = 0.4;
-};
-
-// A group of states found by a state-local analysis, as properties/ groups
-// them: deadlocks by (step, stage, holder's seat relative to the active
-// player), rule gaps by the gap site.
-struct Group {
-  std::uint64_t states = 0;
-  std::uint32_t depth = 0;              // BFS level of the shallowest state
-  std::optional<checker::Trace> trace;  // rank 0 only: to a shallowest state
+  // Asked of every state once it is expanded (on every rank: the same list).
+  std::vector<StateQuestion> questions;
 };
 
 struct RankFigures {
@@ -85,9 +93,8 @@ struct Result {
   std::uint32_t depth = 0;  // BFS levels, as checker::Statistics::depth counts them
   double seconds = 0;
   int ranks = 1;
-  std::map<std::tuple<int, int, int>, Group> deadlocks;  // (step, stage, seat)
-  std::map<int, Group> rule_gaps;                        // gap site (1-based)
-  std::vector<RankFigures> per_rank;                     // rank 0 only
+  std::vector<std::map<GroupKey, Group>> answers;  // per question, on every rank
+  std::vector<RankFigures> per_rank;               // rank 0 only
 };
 
 [[nodiscard]] Result explore(const checker::Semantics& sem, MPI_Comm comm, const Options& options);

@@ -1,0 +1,248 @@
+// The state-local questions' keys and findings (state_groups.hpp), shared by
+// the analyses over an explored graph and by engines that visit the states
+// themselves.
+#include "loophole/properties/state_groups.hpp"
+
+#include <set>
+
+#include <fmt/format.h>
+
+namespace loophole::properties {
+namespace {
+
+std::string player(int p) { return fmt::format("P{}", p + 1); }
+
+Finding violated(Kind kind, Severity severity, const std::string& engine) {
+  Finding f;
+  f.kind = kind;
+  f.severity = severity;
+  f.verdict = Verdict::violated;
+  f.engine = engine;
+  return f;
+}
+
+std::string outcome(const model::EndCondition& end, int p) {
+  return fmt::format("'{}' ({} {})", end.name, player(p), end.win ? "wins" : "loses");
+}
+
+}  // namespace
+
+void deadlock_keys(const checker::Semantics& sem, const checker::StateVec& s, bool no_moves,
+                   std::vector<GroupKey>& out) {
+  const checker::Layout& layout = sem.layout();
+  if (!no_moves || s[layout.over] != 0) return;
+  const int stage = s[layout.stage];
+  const int holder =
+      stage == static_cast<int>(checker::Stage::window) ? s[layout.window_holder] : -1;
+  const int players = sem.game().players;
+  const int seat = holder < 0 ? -1 : (holder - s[layout.active] + players) % players;
+  out.push_back({s[layout.step], stage, seat});
+}
+
+void rule_gap_keys(const checker::Semantics& sem, const checker::StateVec& s,
+                   std::vector<GroupKey>& out) {
+  const checker::Layout& layout = sem.layout();
+  if (s[layout.over] != 2) return;
+  const int gap = s[layout.gap];
+  const auto& gaps = sem.gaps();
+  if (gap <= 0 || static_cast<std::size_t>(gap) > gaps.size()) return;
+  if (gaps[static_cast<std::size_t>(gap) - 1].kind == checker::GapSite::Kind::stack_overflow)
+    return;
+  out.push_back({gap});
+}
+
+void tie_keys(const checker::Semantics& sem, const checker::StateVec& s,
+              std::vector<GroupKey>& out) {
+  if (s[sem.layout().over] != 1) return;
+  const auto& conditions = sem.game().end_conditions;
+  const int players = sem.game().players;
+  std::vector<std::pair<int, int>> holding;
+  sem.end_conditions_holding(s, holding);
+  if (holding.size() < 2) return;
+  // Who can still be the winner: a win names its player, a loss everyone else.
+  std::vector<bool> winner(static_cast<std::size_t>(players), true);
+  for (const auto& [c, p] : holding) {
+    for (int q = 0; q < players; ++q) {
+      if ((q == p) != conditions[static_cast<std::size_t>(c)].win) winner[q] = false;
+    }
+  }
+  for (const bool w : winner) {
+    if (w) return;
+  }
+  GroupKey key;
+  for (const auto& [c, p] : holding) {
+    key.push_back(c);
+    key.push_back(p);
+  }
+  out.push_back(std::move(key));
+}
+
+void end_condition_keys(const checker::Semantics& sem, const checker::StateVec& s,
+                        std::vector<GroupKey>& out) {
+  std::vector<std::pair<int, int>> holding;
+  sem.end_conditions_holding(s, holding);
+  for (const auto& [c, p] : holding) out.push_back({c, p});
+}
+
+Finding deadlock_finding(const checker::Semantics& sem, const checker::StateVec& first,
+                         std::uint64_t states, const std::string& engine) {
+  const model::Game& game = sem.game();
+  const checker::Layout& layout = sem.layout();
+  const int step_id = first[layout.step];
+  const bool in_window = first[layout.stage] == static_cast<int>(checker::Stage::window);
+  Finding f = violated(Kind::deadlock, Severity::error, engine);
+  f.rule = game.step_rule(step_id);
+  const model::Step* step = step_id >= 0 && static_cast<std::size_t>(step_id) < game.steps.size()
+                                ? &game.steps[static_cast<std::size_t>(step_id)]
+                                : nullptr;
+  if (step != nullptr) {
+    f.where = in_window && step->window_where.known() ? step->window_where : step->where;
+  } else {
+    f.where = game.where;
+  }
+  const std::string where = game.step_label(step_id);
+  if (in_window && step != nullptr && step->window >= 0) {
+    const model::Window& w = game.windows[static_cast<std::size_t>(step->window)];
+    const char* holds = w.protocol == model::Protocol::priority ? "holds priority" : "is to move";
+    f.message = fmt::format("in '{}', {} {} and can neither act nor pass", where,
+                            player(first[layout.window_holder]), holds);
+  } else {
+    f.message = fmt::format("in '{}', no move is possible", where);
+  }
+  if (states > 1) {
+    f.details.push_back(fmt::format("{} reachable states are stuck at this point", states));
+  }
+  return f;
+}
+
+Finding rule_gap_finding(const checker::Semantics& sem, int gap, std::uint64_t states,
+                         const std::string& engine) {
+  const checker::GapSite& site = sem.gaps()[static_cast<std::size_t>(gap) - 1];
+  Finding f = violated(Kind::rule_gap, Severity::error, engine);
+  f.rule = site.rule;
+  f.where = site.where;
+  f.message = site.message;
+  if (states > 1) f.details.push_back(fmt::format("{} reachable states end in this gap", states));
+  return f;
+}
+
+std::vector<Finding> tie_findings(const model::Game& game, const std::vector<GroupKey>& ties,
+                                  const std::function<checker::Trace(std::size_t)>& trace,
+                                  const std::string& engine) {
+  const auto& conditions = game.end_conditions;
+  std::vector<Finding> out;
+  std::set<std::set<std::int64_t>> reported;  // one finding per set of conditions
+  for (std::size_t i = 0; i < ties.size(); ++i) {
+    const GroupKey& pairs = ties[i];
+    std::set<std::int64_t> names;
+    for (std::size_t k = 0; k + 1 < pairs.size(); k += 2) names.insert(pairs[k]);
+    if (!reported.insert(names).second) continue;
+    const auto c0 = static_cast<std::size_t>(pairs[0]);
+    const int p0 = static_cast<int>(pairs[1]);
+    Finding f = violated(Kind::tie, Severity::error, engine);
+    f.rule = fmt::format("end:{}/{}", conditions[c0].name, player(p0));
+    f.where = conditions[c0].where;
+    std::string all;
+    const std::size_t n = pairs.size() / 2;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (k > 0) all += k + 1 == n ? " and " : ", ";
+      all += outcome(conditions[static_cast<std::size_t>(pairs[2 * k])],
+                     static_cast<int>(pairs[2 * k + 1]));
+    }
+    f.message = fmt::format("{} hold at once and the rules do not say who wins", all);
+    f.details.push_back(
+        fmt::format("the first in declaration order decides: {}", outcome(conditions[c0], p0)));
+    f.trace = trace(i);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+std::vector<Finding> unreachable_win_findings(const model::Game& game,
+                                              const std::vector<GroupKey>& reached, bool complete,
+                                              std::uint64_t states,
+                                              const std::string& incomplete_reason,
+                                              const std::string& engine) {
+  const std::set<GroupKey> seen(reached.begin(), reached.end());
+  std::vector<Finding> out;
+  for (std::size_t c = 0; c < game.end_conditions.size(); ++c) {
+    const model::EndCondition& end = game.end_conditions[c];
+    for (int p = 0; p < game.players; ++p) {
+      if (seen.contains(GroupKey{static_cast<std::int64_t>(c), p})) continue;
+      const Severity severity = end.win ? Severity::error : Severity::warning;
+      Finding f = violated(Kind::unreachable_win, complete ? severity : Severity::note, engine);
+      if (!complete) f.verdict = Verdict::unknown;
+      f.rule = fmt::format("end:{}/{}", end.name, player(p));
+      f.where = end.where;
+      f.message =
+          fmt::format("{} can never {} by '{}'", player(p), end.win ? "win" : "lose", end.name);
+      if (complete) {
+        f.details.push_back(fmt::format(
+            "its condition holds for {} in none of the {} reachable states", player(p), states));
+      } else {
+        f.details.push_back(
+            fmt::format("its condition holds for {} in none of the states explored; {}", player(p),
+                        incomplete_reason));
+      }
+      out.push_back(std::move(f));
+    }
+  }
+  return out;
+}
+
+std::vector<StateKeys> state_questions(const checker::Semantics& sem) {
+  const checker::Semantics* s = &sem;
+  return {
+      [s](const checker::StateVec& v, bool no_moves, std::vector<GroupKey>& out) {
+        deadlock_keys(*s, v, no_moves, out);
+      },
+      [s](const checker::StateVec& v, bool, std::vector<GroupKey>& out) {
+        rule_gap_keys(*s, v, out);
+      },
+      [s](const checker::StateVec& v, bool, std::vector<GroupKey>& out) { tie_keys(*s, v, out); },
+      [s](const checker::StateVec& v, bool, std::vector<GroupKey>& out) {
+        end_condition_keys(*s, v, out);
+      },
+  };
+}
+
+std::vector<Finding> state_findings(const checker::Semantics& sem,
+                                    const std::vector<std::map<GroupKey, StateGroup>>& groups,
+                                    bool complete, std::uint64_t states,
+                                    const std::string& incomplete_reason,
+                                    const std::string& engine) {
+  std::vector<Finding> out;
+  if (groups.size() != 4) return out;
+  for (const auto& [key, g] : groups[0]) {
+    const auto replay = sem.replay(g.trace);
+    if (!replay.ok) continue;  // (traces come replayed; a broken one is no finding)
+    Finding f = deadlock_finding(sem, replay.states.back(), g.states, engine);
+    f.trace = g.trace;
+    out.push_back(std::move(f));
+  }
+  for (const auto& [key, g] : groups[1]) {
+    Finding f = rule_gap_finding(sem, static_cast<int>(key[0]), g.states, engine);
+    f.trace = g.trace;
+    out.push_back(std::move(f));
+  }
+  std::vector<GroupKey> ties;
+  std::vector<const checker::Trace*> traces;
+  for (const auto& [key, g] : groups[2]) {
+    ties.push_back(key);
+    traces.push_back(&g.trace);
+  }
+  for (auto& f : tie_findings(
+           sem.game(), ties, [&](std::size_t i) { return *traces[i]; }, engine)) {
+    out.push_back(std::move(f));
+  }
+  std::vector<GroupKey> reached;
+  for (const auto& [key, g] : groups[3]) reached.push_back(key);
+  for (auto& f :
+       unreachable_win_findings(sem.game(), reached, complete, states, incomplete_reason, engine)) {
+    out.push_back(std::move(f));
+  }
+  mark_invented_rules(sem.game(), out);
+  return out;
+}
+
+}  // namespace loophole::properties
