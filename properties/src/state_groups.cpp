@@ -3,6 +3,7 @@
 // themselves.
 #include "loophole/properties/state_groups.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
@@ -82,6 +83,29 @@ void end_condition_keys(const checker::Semantics& sem, const checker::StateVec& 
   std::vector<std::pair<int, int>> holding;
   sem.end_conditions_holding(s, holding);
   for (const auto& [c, p] : holding) out.push_back({c, p});
+}
+
+bool property_applies(const model::Game& game, const model::Property& p, int step) {
+  if (p.at_phases.empty() && p.at_steps.empty()) return true;
+  if (std::find(p.at_steps.begin(), p.at_steps.end(), step) != p.at_steps.end()) return true;
+  if (step < 0 || static_cast<std::size_t>(step) >= game.steps.size()) return false;
+  const int phase = game.steps[static_cast<std::size_t>(step)].phase;
+  return std::find(p.at_phases.begin(), p.at_phases.end(), phase) != p.at_phases.end();
+}
+
+void user_property_keys(const checker::Semantics& sem, const checker::StateVec& s,
+                        std::vector<GroupKey>& out) {
+  const model::Game& game = sem.game();
+  const int step = s[sem.layout().step];
+  for (std::size_t i = 0; i < game.properties.size(); ++i) {
+    const model::Property& p = game.properties[i];
+    if (p.kind == model::Property::Kind::leads_to || !p.expr) continue;
+    if (!property_applies(game, p, step)) continue;
+    if ((p.kind == model::Property::Kind::always) !=
+        sem.holds(*p.expr, s, s[sem.layout().active])) {
+      out.push_back({static_cast<std::int64_t>(i)});
+    }
+  }
 }
 
 Finding deadlock_finding(const checker::Semantics& sem, const checker::StateVec& first,
@@ -190,6 +214,65 @@ std::vector<Finding> unreachable_win_findings(const model::Game& game,
   return out;
 }
 
+std::vector<Finding> user_property_findings(const model::Game& game,
+                                            const std::vector<std::optional<PropertyHit>>& first,
+                                            bool complete, bool report_holds,
+                                            const std::string& incomplete_reason,
+                                            const std::string& engine) {
+  std::vector<Finding> out;
+  for (std::size_t i = 0; i < game.properties.size() && i < first.size(); ++i) {
+    const model::Property& p = game.properties[i];
+    if (p.kind == model::Property::Kind::leads_to) continue;
+    const auto finding = [&](Verdict verdict) {
+      Finding f = violated(Kind::property_violation, Severity::error, engine);
+      f.rule = "property:" + p.name;
+      f.where = p.where;
+      f.verdict = verdict;
+      if (verdict != Verdict::violated) f.severity = Severity::note;
+      return f;
+    };
+    const std::optional<PropertyHit>& hit = first[i];
+    if (p.kind == model::Property::Kind::reachable) {
+      if (hit) {
+        if (report_holds) {
+          Finding f = finding(Verdict::holds);
+          f.message = fmt::format("'{}' is reachable in '{}'", p.name, game.step_label(hit->step));
+          f.trace = hit->trace;
+          out.push_back(std::move(f));
+        }
+        continue;
+      }
+      Finding f = finding(complete ? Verdict::violated : Verdict::unknown);
+      f.message = fmt::format("'{}' is never reached", p.name);
+      if (!complete) f.details.push_back(incomplete_reason);
+      out.push_back(std::move(f));
+      continue;
+    }
+    if (!hit) {  // no violation: it holds, or after an incomplete search it is unknown
+      if (!complete) {
+        Finding f = finding(Verdict::unknown);
+        f.message = fmt::format("'{}' was not violated in the states explored", p.name);
+        f.details.push_back(incomplete_reason);
+        out.push_back(std::move(f));
+      } else if (report_holds) {
+        Finding f = finding(Verdict::holds);
+        f.message = fmt::format("'{}' holds", p.name);
+        out.push_back(std::move(f));
+      }
+      continue;
+    }
+    Finding f = finding(Verdict::violated);
+    f.message = p.kind == model::Property::Kind::always
+                    ? fmt::format("'{}' does not always hold: it fails in '{}'", p.name,
+                                  game.step_label(hit->step))
+                    : fmt::format("'{}' should never hold, but it does in '{}'", p.name,
+                                  game.step_label(hit->step));
+    f.trace = hit->trace;
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
 std::vector<StateKeys> state_questions(const checker::Semantics& sem) {
   const checker::Semantics* s = &sem;
   return {
@@ -203,16 +286,19 @@ std::vector<StateKeys> state_questions(const checker::Semantics& sem) {
       [s](const checker::StateVec& v, bool, std::vector<GroupKey>& out) {
         end_condition_keys(*s, v, out);
       },
+      [s](const checker::StateVec& v, bool, std::vector<GroupKey>& out) {
+        user_property_keys(*s, v, out);
+      },
   };
 }
 
 std::vector<Finding> state_findings(const checker::Semantics& sem,
                                     const std::vector<std::map<GroupKey, StateGroup>>& groups,
-                                    bool complete, std::uint64_t states,
+                                    bool complete, bool report_holds, std::uint64_t states,
                                     const std::string& incomplete_reason,
                                     const std::string& engine) {
   std::vector<Finding> out;
-  if (groups.size() != 4) return out;
+  if (groups.size() != 5) return out;
   for (const auto& [key, g] : groups[0]) {
     const auto replay = sem.replay(g.trace);
     if (!replay.ok) continue;  // (traces come replayed; a broken one is no finding)
@@ -239,6 +325,17 @@ std::vector<Finding> state_findings(const checker::Semantics& sem,
   for (const auto& [key, g] : groups[3]) reached.push_back(key);
   for (auto& f :
        unreachable_win_findings(sem.game(), reached, complete, states, incomplete_reason, engine)) {
+    out.push_back(std::move(f));
+  }
+  std::vector<std::optional<PropertyHit>> hits(sem.game().properties.size());
+  for (const auto& [key, g] : groups[4]) {
+    const auto replay = sem.replay(g.trace);
+    if (!replay.ok) continue;
+    hits[static_cast<std::size_t>(key[0])] =
+        PropertyHit{replay.states.back()[sem.layout().step], g.trace};
+  }
+  for (auto& f : user_property_findings(sem.game(), hits, complete, report_holds, incomplete_reason,
+                                        engine)) {
     out.push_back(std::move(f));
   }
   mark_invented_rules(sem.game(), out);

@@ -12,6 +12,7 @@
 
 #include "loophole/checker/conditions.hpp"
 #include "loophole/checker/memory.hpp"
+#include "loophole/properties/state_groups.hpp"
 
 #include "analyses.hpp"
 
@@ -24,14 +25,6 @@ struct Evaluation {
   StateId first = checker::no_state;  // always: first failing; never/reachable: first holding
   std::vector<bool> from, to;         // leads_to
 };
-
-bool restricted_to(const Context& cx, const Property& p, int step) {
-  if (p.at_phases.empty() && p.at_steps.empty()) return true;
-  if (std::find(p.at_steps.begin(), p.at_steps.end(), step) != p.at_steps.end()) return true;
-  if (step < 0 || static_cast<std::size_t>(step) >= cx.game.steps.size()) return false;
-  const int phase = cx.game.steps[step].phase;
-  return std::find(p.at_phases.begin(), p.at_phases.end(), phase) != p.at_phases.end();
-}
 
 Finding property_finding(const Context& cx, const Property& p, Verdict verdict) {
   Finding f = cx.finding(Kind::property_violation, Severity::error);
@@ -152,14 +145,14 @@ void check_user_properties(const Context& cx, std::vector<Finding>& out) {
       const Property& p = properties[i];
       Evaluation& e = eval[i];
       if (p.kind == Property::Kind::leads_to) {
-        e.from[v] =
-            restricted_to(cx, p, cx.points[v].step) && p.expr && conditions.holds(2 * i, state());
+        e.from[v] = property_applies(cx.game, p, cx.points[v].step) && p.expr &&
+                    conditions.holds(2 * i, state());
         e.to[v] = p.to && conditions.holds(2 * i + 1, state());
         continue;
       }
       // States are numbered in BFS order, but depth decides ties explicitly.
       if (e.first != checker::no_state && !cx.earlier(v, e.first)) continue;
-      if (!p.expr || !restricted_to(cx, p, cx.points[v].step)) continue;
+      if (!p.expr || !property_applies(cx.game, p, cx.points[v].step)) continue;
       const bool holds = conditions.holds(2 * i, state());
       if ((p.kind == Property::Kind::always) != holds) {
         if (e.first == checker::no_state) --open;
@@ -168,46 +161,19 @@ void check_user_properties(const Context& cx, std::vector<Finding>& out) {
     }
   }
 
+  std::vector<std::optional<PropertyHit>> hits(properties.size());
   for (std::size_t i = 0; i < properties.size(); ++i) {
-    const Property& p = properties[i];
     const StateId first = eval[i].first;
-    switch (p.kind) {
-      case Property::Kind::always:
-      case Property::Kind::never: {
-        if (first == checker::no_state) {
-          no_violation(cx, p, out);
-          break;
-        }
-        Finding f = property_finding(cx, p, Verdict::violated);
-        f.message = p.kind == Property::Kind::always
-                        ? fmt::format("'{}' does not always hold: it fails in '{}'", p.name,
-                                      cx.step_label(cx.points[first].step))
-                        : fmt::format("'{}' should never hold, but it does in '{}'", p.name,
-                                      cx.step_label(cx.points[first].step));
-        f.trace = cx.trace(first);
-        out.push_back(std::move(f));
-        break;
-      }
-      case Property::Kind::reachable: {
-        if (first != checker::no_state) {
-          if (cx.selection.report_holds) {
-            Finding f = property_finding(cx, p, Verdict::holds);
-            f.message = fmt::format("'{}' is reachable in '{}'", p.name,
-                                    cx.step_label(cx.points[first].step));
-            f.trace = cx.trace(first);
-            out.push_back(std::move(f));
-          }
-          break;
-        }
-        Finding f = property_finding(cx, p, cx.complete ? Verdict::violated : Verdict::unknown);
-        f.message = fmt::format("'{}' is never reached", p.name);
-        if (!cx.complete) f.details.push_back(cx.incomplete_reason());
-        out.push_back(std::move(f));
-        break;
-      }
-      case Property::Kind::leads_to:
-        leads_to(cx, p, eval[i], out);
-        break;
+    if (properties[i].kind == Property::Kind::leads_to || first == checker::no_state) continue;
+    hits[i] = PropertyHit{cx.points[first].step, cx.trace(first)};
+  }
+  for (auto& f : user_property_findings(cx.game, hits, cx.complete, cx.selection.report_holds,
+                                        cx.complete ? "" : cx.incomplete_reason(), "explicit")) {
+    out.push_back(std::move(f));
+  }
+  for (const Property& p : properties) {
+    if (p.kind == Property::Kind::leads_to) {
+      leads_to(cx, p, eval[static_cast<std::size_t>(&p - properties.data())], out);
     }
   }
 }

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,6 +41,15 @@ void tie_keys(const checker::Semantics& sem, const checker::StateVec& s,
 void end_condition_keys(const checker::Semantics& sem, const checker::StateVec& s,
                         std::vector<GroupKey>& out);
 
+// user properties: a state where an `always` property fails, or a `never`
+// or `reachable` one holds (within its `at:` steps and phases), keyed {the
+// property's index}. `leads_to` is a question about paths, not states: it
+// has no key here.
+void user_property_keys(const checker::Semantics& sem, const checker::StateVec& s,
+                        std::vector<GroupKey>& out);
+// Whether property `p` applies in step `step` (its `at:` steps and phases).
+[[nodiscard]] bool property_applies(const model::Game& game, const model::Property& p, int step);
+
 // A deadlock finding for a group of `states` stuck states whose shallowest
 // one is `first`.
 [[nodiscard]] Finding deadlock_finding(const checker::Semantics& sem,
@@ -64,13 +74,26 @@ void end_condition_keys(const checker::Semantics& sem, const checker::StateVec& 
                                                             const std::string& incomplete_reason,
                                                             const std::string& engine);
 
+// The findings of the `always`, `never` and `reachable` properties, from
+// the first state (`first[i]`: its step and the trace to it, nullopt when
+// none) at which each is decided (leads_to properties are skipped).
+// `report_holds`: also a finding (a note) for each that holds.
+struct PropertyHit {
+  int step = -1;
+  checker::Trace trace;
+};
+[[nodiscard]] std::vector<Finding> user_property_findings(
+    const model::Game& game, const std::vector<std::optional<PropertyHit>>& first, bool complete,
+    bool report_holds, const std::string& incomplete_reason, const std::string& engine);
+
 // For an engine that visits the states itself: the questions to ask of
-// every state (deadlocks, rule gaps, ties, end conditions reached, in this
-// order; `no_moves`: the state was expanded and has no successor), and the
-// findings, as check_all reports them, from the groups it found (one map
-// per question, in the same order; each group's state count and a trace to
-// a shallowest state of it). `complete`: every reachable state was visited
+// every state (deadlocks, rule gaps, ties, end conditions reached, user
+// properties other than leads_to, in this order; `no_moves`: the state was expanded and has no
+// successor), and the findings, as check_all reports them, from the groups it found (one map per
+// question, in the same order; each group's state count and a trace to a shallowest state of it).
+// `complete`: every reachable state was visited
 // (`states` of them); otherwise `incomplete_reason` says why not.
+// `report_holds`: also notes for the properties that hold.
 using StateKeys =
     std::function<void(const checker::StateVec& state, bool no_moves, std::vector<GroupKey>& keys)>;
 struct StateGroup {
@@ -80,7 +103,7 @@ struct StateGroup {
 [[nodiscard]] std::vector<StateKeys> state_questions(const checker::Semantics& sem);
 [[nodiscard]] std::vector<Finding> state_findings(
     const checker::Semantics& sem, const std::vector<std::map<GroupKey, StateGroup>>& groups,
-    bool complete, std::uint64_t states, const std::string& incomplete_reason,
+    bool complete, bool report_holds, std::uint64_t states, const std::string& incomplete_reason,
     const std::string& engine);
 
 }  // namespace loophole::properties
