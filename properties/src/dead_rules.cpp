@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "loophole/checker/conditions.hpp"
+#include "loophole/properties/state_groups.hpp"
 
 #include "analyses.hpp"
 
@@ -81,47 +82,19 @@ void find_dead_rules(const Context& cx, std::vector<Finding>& out) {
     }
   }
 
-  const auto report = [&](std::string rule, model::SourceSpan where, std::string message,
-                          std::string detail) {
-    Finding f = cx.absence(Kind::dead_rule, Severity::warning);
-    f.rule = std::move(rule);
-    f.where = std::move(where);
-    f.message = std::move(message);
-    if (!detail.empty()) f.details.push_back(std::move(detail));
-    if (!cx.complete) f.details.push_back(cx.incomplete_reason());
-    out.push_back(std::move(f));
-  };
-  for (std::size_t s = 0; s < game.steps.size(); ++s) {
-    if (reached[s]) continue;
-    report(step_rules[s], game.steps[s].where,
-           fmt::format("step '{}' is never reached", cx.step_label(static_cast<int>(s))), "");
-  }
-  for (std::size_t w = 0; w < game.windows.size(); ++w) {
-    if (acted[w]) continue;
-    // Only windows that do open: a window of unreached steps is explained by them.
-    std::string opened_in;
-    for (std::size_t s = 0; s < game.steps.size() && opened_in.empty(); ++s) {
-      if (reached[s] && game.steps[s].window == static_cast<int>(w)) {
-        opened_in = cx.step_label(static_cast<int>(s));
-      }
+  std::vector<GroupKey> alive;
+  const auto add = [&](std::int64_t what, const std::vector<bool>& flags) {
+    for (std::size_t i = 0; i < flags.size(); ++i) {
+      if (flags[i]) alive.push_back({what, static_cast<std::int64_t>(i)});
     }
-    if (opened_in.empty()) continue;
-    report(
-        "window:" + game.windows[w].name, game.windows[w].where,
-        fmt::format("nobody can ever act in window '{}'", game.windows[w].name),
-        fmt::format("it opens in '{}', but no player ever has an action to take there", opened_in));
-  }
-  for (std::size_t a = 0; a < game.actions.size(); ++a) {
-    if (enabled[a]) continue;
-    report("action:" + game.actions[a].name, game.actions[a].where,
-           fmt::format("{} can never be taken", cx.action_label(static_cast<int>(a))),
-           "it is enabled for the player to move in no reachable window");
-  }
-  for (std::size_t t = 0; t < game.triggers.size(); ++t) {
-    if (fired[t]) continue;
-    report("trigger:" + game.triggers[t].name, game.triggers[t].where,
-           fmt::format("trigger '{}' never fires", game.triggers[t].name),
-           "it never becomes pending in a reachable state");
+  };
+  add(0, reached);
+  add(1, acted);
+  add(2, enabled);
+  add(3, fired);
+  for (auto& f : dead_rule_findings(game, alive, cx.complete,
+                                    cx.complete ? "" : cx.incomplete_reason(), "explicit")) {
+    out.push_back(std::move(f));
   }
 }
 

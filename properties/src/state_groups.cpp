@@ -4,6 +4,7 @@
 #include "loophole/properties/state_groups.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <set>
 
 #include <fmt/format.h>
@@ -106,6 +107,110 @@ void user_property_keys(const checker::Semantics& sem, const checker::StateVec& 
       out.push_back({static_cast<std::int64_t>(i)});
     }
   }
+}
+
+void dead_rule_keys(const checker::Semantics& sem, const checker::Conditions& conditions,
+                    const checker::StateVec& s, std::span<const checker::MoveFields> moves,
+                    std::vector<GroupKey>& out) {
+  const model::Game& game = sem.game();
+  const checker::Layout& layout = sem.layout();
+  const int step = s[layout.step];
+  const int stage = s[layout.stage];
+  const int over = s[layout.over];
+  const bool valid_step = step >= 0 && static_cast<std::size_t>(step) < game.steps.size();
+  if (valid_step && stage != static_cast<int>(checker::Stage::start)) out.push_back({0, step});
+  if (over == 2) {
+    // A step whose effects always leave the bounds is still entered.
+    const int gap = s[layout.gap];
+    const auto& gaps = sem.gaps();
+    if (gap > 0 && static_cast<std::size_t>(gap) <= gaps.size()) {
+      const std::string& rule = gaps[static_cast<std::size_t>(gap) - 1].rule;
+      for (std::size_t k = 0; k < game.steps.size(); ++k) {
+        if (game.step_rule(static_cast<int>(k)) == rule) {
+          out.push_back({0, static_cast<std::int64_t>(k)});
+          break;
+        }
+      }
+    }
+  }
+  if (over != 0) return;
+  if (stage == static_cast<int>(checker::Stage::window) && valid_step) {
+    std::vector<int> actions;
+    conditions.enabled_actions(s, actions);
+    for (const int a : actions) {
+      if (a >= 0 && static_cast<std::size_t>(a) < game.actions.size()) out.push_back({2, a});
+    }
+    const int w = game.steps[static_cast<std::size_t>(step)].window;
+    if (w >= 0 && std::any_of(moves.begin(), moves.end(), [](const checker::MoveFields& m) {
+          return m.kind == checker::MoveKind::action;
+        })) {
+      out.push_back({1, w});
+    }
+  }
+  for (const checker::MoveFields& m : moves) {
+    const bool trigger_move =
+        m.kind == checker::MoveKind::trigger || m.kind == checker::MoveKind::decline;
+    if (trigger_move && m.ref >= 0 && static_cast<std::size_t>(m.ref) < game.triggers.size()) {
+      out.push_back({3, m.ref});
+    }
+  }
+}
+
+std::vector<Finding> dead_rule_findings(const model::Game& game, const std::vector<GroupKey>& alive,
+                                        bool complete, const std::string& incomplete_reason,
+                                        const std::string& engine) {
+  const std::set<GroupKey> seen(alive.begin(), alive.end());
+  const auto is = [&](std::int64_t what, std::size_t i) {
+    return seen.contains(GroupKey{what, static_cast<std::int64_t>(i)});
+  };
+  std::vector<Finding> out;
+  const auto report = [&](std::string rule, model::SourceSpan where, std::string message,
+                          std::string detail) {
+    Finding f = violated(Kind::dead_rule, complete ? Severity::warning : Severity::note, engine);
+    if (!complete) f.verdict = Verdict::unknown;
+    f.rule = std::move(rule);
+    f.where = std::move(where);
+    f.message = std::move(message);
+    if (!detail.empty()) f.details.push_back(std::move(detail));
+    if (!complete) f.details.push_back(incomplete_reason);
+    out.push_back(std::move(f));
+  };
+  for (std::size_t s = 0; s < game.steps.size(); ++s) {
+    if (is(0, s)) continue;
+    report(game.step_rule(static_cast<int>(s)), game.steps[s].where,
+           fmt::format("step '{}' is never reached", game.step_label(static_cast<int>(s))), "");
+  }
+  for (std::size_t w = 0; w < game.windows.size(); ++w) {
+    if (is(1, w)) continue;
+    // Only windows that do open: a window of unreached steps is explained by them.
+    std::string opened_in;
+    for (std::size_t s = 0; s < game.steps.size() && opened_in.empty(); ++s) {
+      if (is(0, s) && game.steps[s].window == static_cast<int>(w)) {
+        opened_in = game.step_label(static_cast<int>(s));
+      }
+    }
+    if (opened_in.empty()) continue;
+    report(
+        "window:" + game.windows[w].name, game.windows[w].where,
+        fmt::format("nobody can ever act in window '{}'", game.windows[w].name),
+        fmt::format("it opens in '{}', but no player ever has an action to take there", opened_in));
+  }
+  for (std::size_t a = 0; a < game.actions.size(); ++a) {
+    if (is(2, a)) continue;
+    const model::Action& action = game.actions[a];
+    const std::string label = action.speed > 0
+                                  ? fmt::format("'{}' (speed {})", action.name, action.speed)
+                                  : fmt::format("'{}'", action.name);
+    report("action:" + action.name, action.where, fmt::format("{} can never be taken", label),
+           "it is enabled for the player to move in no reachable window");
+  }
+  for (std::size_t t = 0; t < game.triggers.size(); ++t) {
+    if (is(3, t)) continue;
+    report("trigger:" + game.triggers[t].name, game.triggers[t].where,
+           fmt::format("trigger '{}' never fires", game.triggers[t].name),
+           "it never becomes pending in a reachable state");
+  }
+  return out;
 }
 
 Finding deadlock_finding(const checker::Semantics& sem, const checker::StateVec& first,
@@ -275,19 +380,27 @@ std::vector<Finding> user_property_findings(const model::Game& game,
 
 std::vector<StateKeys> state_questions(const checker::Semantics& sem) {
   const checker::Semantics* s = &sem;
+  // (dead rules ask the compiled generator which actions are enabled; one
+  // Conditions a list of questions, used by one thread at a time.)
+  auto conditions =
+      std::make_shared<const checker::Conditions>(sem, std::vector<const model::Expr*>{});
+  using Moves = std::span<const checker::MoveFields>;
   return {
-      [s](const checker::StateVec& v, bool no_moves, std::vector<GroupKey>& out) {
-        deadlock_keys(*s, v, no_moves, out);
+      [s](const checker::StateVec& v, Moves moves, std::vector<GroupKey>& out) {
+        deadlock_keys(*s, v, moves.empty(), out);
       },
-      [s](const checker::StateVec& v, bool, std::vector<GroupKey>& out) {
+      [s](const checker::StateVec& v, Moves, std::vector<GroupKey>& out) {
         rule_gap_keys(*s, v, out);
       },
-      [s](const checker::StateVec& v, bool, std::vector<GroupKey>& out) { tie_keys(*s, v, out); },
-      [s](const checker::StateVec& v, bool, std::vector<GroupKey>& out) {
+      [s](const checker::StateVec& v, Moves, std::vector<GroupKey>& out) { tie_keys(*s, v, out); },
+      [s](const checker::StateVec& v, Moves, std::vector<GroupKey>& out) {
         end_condition_keys(*s, v, out);
       },
-      [s](const checker::StateVec& v, bool, std::vector<GroupKey>& out) {
+      [s](const checker::StateVec& v, Moves, std::vector<GroupKey>& out) {
         user_property_keys(*s, v, out);
+      },
+      [s, conditions](const checker::StateVec& v, Moves moves, std::vector<GroupKey>& out) {
+        dead_rule_keys(*s, *conditions, v, moves, out);
       },
   };
 }
@@ -298,7 +411,7 @@ std::vector<Finding> state_findings(const checker::Semantics& sem,
                                     const std::string& incomplete_reason,
                                     const std::string& engine) {
   std::vector<Finding> out;
-  if (groups.size() != 5) return out;
+  if (groups.size() != 6) return out;
   for (const auto& [key, g] : groups[0]) {
     const auto replay = sem.replay(g.trace);
     if (!replay.ok) continue;  // (traces come replayed; a broken one is no finding)
@@ -336,6 +449,11 @@ std::vector<Finding> state_findings(const checker::Semantics& sem,
   }
   for (auto& f : user_property_findings(sem.game(), hits, complete, report_holds, incomplete_reason,
                                         engine)) {
+    out.push_back(std::move(f));
+  }
+  std::vector<GroupKey> alive;
+  for (const auto& [key, g] : groups[5]) alive.push_back(key);
+  for (auto& f : dead_rule_findings(sem.game(), alive, complete, incomplete_reason, engine)) {
     out.push_back(std::move(f));
   }
   mark_invented_rules(sem.game(), out);

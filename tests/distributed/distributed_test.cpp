@@ -8,7 +8,7 @@
 // state-local question has a trace that replays on the reference semantics
 // and ends in a state of the group; and the findings built from the groups
 // (deadlocks, rule gaps, ties, unreachable wins, always/never/reachable
-// properties) are those `check` reports
+// properties, dead rules) are those `check` reports
 // (message, location, verdict, details, trace length).
 #include <algorithm>
 #include <atomic>
@@ -128,8 +128,12 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
       ASSERT_TRUE(replay.ok) << replay.error;
       std::vector<checker::Successor> succ;
       sem.successors(replay.states.back(), succ);
+      std::vector<checker::MoveFields> moves;
+      for (const auto& m : succ) {
+        moves.push_back({m.kind, m.player, m.ref, m.chooser, m.chooser_player, m.progress});
+      }
       std::vector<GroupKey> keys;
-      questions[q](replay.states.back(), succ.empty(), keys);
+      questions[q](replay.states.back(), moves, keys);
       EXPECT_NE(std::find(keys.begin(), keys.end(), key), keys.end()) << path << " question " << q;
       groups[q][key] = {group.states, *group.trace};
     }
@@ -149,8 +153,8 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
     EXPECT_EQ(group.depth, e.gaps.at(key).second) << path;
   }
   // The findings built from the groups are those check_all reports on the
-  // single-process graph: deadlocks, rule gaps, ties, unreachable wins and
-  // the always/never/reachable properties.
+  // single-process graph: deadlocks, rule gaps, ties, unreachable wins, the
+  // always/never/reachable properties and dead rules.
   const std::vector<properties::Finding> mine =
       properties::state_findings(sem, groups, true, false, r.states, "", "explicit");
   std::set<std::string> paths_only;  // leads_to: a question about paths
@@ -160,7 +164,7 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
   std::vector<properties::Finding> theirs;
   for (const properties::Kind k :
        {properties::Kind::deadlock, properties::Kind::rule_gap, properties::Kind::unreachable_win,
-        properties::Kind::property_violation}) {
+        properties::Kind::property_violation, properties::Kind::dead_rule}) {
     for (auto& f : properties::check_all(*g, properties::CheckSelection::only(k))) {
       if ((f.kind == k || f.kind == properties::Kind::tie) && !paths_only.contains(f.rule)) {
         theirs.push_back(std::move(f));

@@ -178,7 +178,7 @@ class Run {
   }
   void expand(std::size_t local);
   void exchange();
-  void classify(std::size_t local, const std::int32_t* s, bool no_moves);
+  void classify(std::size_t local, const std::int32_t* s);
   int stop_reason();
   std::vector<checker::StateVec> path_to(std::uint64_t gid, std::uint32_t& initial);
   std::optional<checker::Trace> trace_to(std::uint64_t gid);
@@ -203,6 +203,7 @@ class Run {
   std::vector<std::map<GroupKey, LocalGroup>> groups_;  // per question
   checker::StateVec state_;                             // the state asked about
   std::vector<GroupKey> keys_;
+  std::vector<checker::MoveFields> moves_;  // the moves out of the state asked about
   std::mutex snapshot_mutex_;
   Snapshot snapshot_;
 };
@@ -253,13 +254,15 @@ void note(LocalGroup& g, std::uint32_t depth, std::uint64_t gid) {
   ++g.states;
 }
 
-// Asks every question of the state just expanded.
-void Run::classify(std::size_t local, const std::int32_t* s, bool no_moves) {
+// Asks every question of the state just expanded (its moves in buf_).
+void Run::classify(std::size_t local, const std::int32_t* s) {
   if (options_.questions.empty()) return;
   state_.assign(s, s + codec_.fields());
+  moves_.clear();
+  for (std::size_t i = 0; i < buf_.size(); ++i) moves_.push_back(buf_.move(i));
   for (std::size_t q = 0; q < options_.questions.size(); ++q) {
     keys_.clear();
-    options_.questions[q](state_, no_moves, keys_);
+    options_.questions[q](state_, moves_, keys_);
     for (const GroupKey& key : keys_) note(groups_[q][key], depth_of(local), global_id(local));
   }
 }
@@ -270,7 +273,7 @@ void Run::expand(std::size_t local) {
   gen_.successors(cur_.data(), buf_);
   const std::size_t n = buf_.size();
   figures_.transitions += n;
-  classify(local, cur_.data(), n == 0);
+  classify(local, cur_.data());
   for (std::size_t i = 0; i < n; ++i) {
     codec_.pack_from(cur_.data(), cur_words_.data(), buf_.state(i), succ_words_.data());
     send(succ_words_.data(), global_id(local));

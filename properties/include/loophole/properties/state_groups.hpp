@@ -11,10 +11,13 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "loophole/checker/conditions.hpp"
+#include "loophole/checker/generator.hpp"
 #include "loophole/checker/semantics.hpp"
 #include "loophole/checker/trace.hpp"
 #include "loophole/properties/finding.hpp"
@@ -27,6 +30,14 @@ using GroupKey = std::vector<std::int64_t>;
 // holder's seat relative to the active player (-1 outside a window)}.
 void deadlock_keys(const checker::Semantics& sem, const checker::StateVec& s, bool no_moves,
                    std::vector<GroupKey>& out);
+// dead rules: what a state shows alive, keyed {0, step} a step entered (a
+// gap state counts for the step whose effect left the bounds), {1, window}
+// a window in which the player to move has an action move, {2, action} an
+// action enabled for the window holder, {3, trigger} a trigger that fires
+// or is declined. `moves`: the moves out of s.
+void dead_rule_keys(const checker::Semantics& sem, const checker::Conditions& conditions,
+                    const checker::StateVec& s, std::span<const checker::MoveFields> moves,
+                    std::vector<GroupKey>& out);
 // rule gaps: a gap state, keyed {gap site, 1-based} (a full stack is not
 // one: it is an unbounded response chain, a cycle question).
 void rule_gap_keys(const checker::Semantics& sem, const checker::StateVec& s,
@@ -74,6 +85,14 @@ void user_property_keys(const checker::Semantics& sem, const checker::StateVec& 
                                                             const std::string& incomplete_reason,
                                                             const std::string& engine);
 
+// The dead-rule findings: every step, window (that opens), action and
+// trigger not in `alive` (keys as dead_rule_keys gives them).
+[[nodiscard]] std::vector<Finding> dead_rule_findings(const model::Game& game,
+                                                      const std::vector<GroupKey>& alive,
+                                                      bool complete,
+                                                      const std::string& incomplete_reason,
+                                                      const std::string& engine);
+
 // The findings of the `always`, `never` and `reachable` properties, from
 // the first state (`first[i]`: its step and the trace to it, nullopt when
 // none) at which each is decided (leads_to properties are skipped).
@@ -88,14 +107,16 @@ struct PropertyHit {
 
 // For an engine that visits the states itself: the questions to ask of
 // every state (deadlocks, rule gaps, ties, end conditions reached, user
-// properties other than leads_to, in this order; `no_moves`: the state was expanded and has no
-// successor), and the findings, as check_all reports them, from the groups it found (one map per
-// question, in the same order; each group's state count and a trace to a shallowest state of it).
-// `complete`: every reachable state was visited
-// (`states` of them); otherwise `incomplete_reason` says why not.
-// `report_holds`: also notes for the properties that hold.
+// properties other than leads_to, dead rules, in this order; `moves`: the
+// moves out of the state), and the findings, as check_all reports them,
+// from the groups it found (one map per question, in the same order; each
+// group's state count and a trace to a shallowest state of it).
+// `complete`: every reachable state was visited (`states` of them);
+// otherwise `incomplete_reason` says why not. `report_holds`: also notes
+// for the properties that hold.
 using StateKeys =
-    std::function<void(const checker::StateVec& state, bool no_moves, std::vector<GroupKey>& keys)>;
+    std::function<void(const checker::StateVec& state, std::span<const checker::MoveFields> moves,
+                       std::vector<GroupKey>& keys)>;
 struct StateGroup {
   std::uint64_t states = 0;
   checker::Trace trace;

@@ -24,24 +24,27 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
 #include <mpi.h>
 
 #include "loophole/checker/explored.hpp"
+#include "loophole/checker/generator.hpp"
 #include "loophole/checker/semantics.hpp"
 #include "loophole/checker/trace.hpp"
 
 namespace loophole::distributed {
 
 // A question asked of every state, by whoever runs the search (properties/
-// describes them: state_questions.hpp): the keys of the groups the state
-// belongs to, none, one or several. `no_moves`: the state was expanded and
-// has no successor.
+// describes them: state_groups.hpp): the keys of the groups the state
+// belongs to, none, one or several, given the moves out of it (empty: a
+// state that has no successor, or is over).
 using GroupKey = std::vector<std::int64_t>;
-using StateQuestion =
-    std::function<void(const checker::StateVec& state, bool no_moves, std::vector<GroupKey>& keys)>;
+using StateQuestion = std::function<void(const checker::StateVec& state,
+                                         std::span<const checker::MoveFields> moves,
+                                         std::vector<GroupKey>& keys)>;
 
 // A group: how many states have its key, and a shortest trace to one.
 struct Group {
