@@ -42,9 +42,9 @@ namespace loophole::distributed {
 // belongs to, none, one or several, given the moves out of it (empty: a
 // state that has no successor, or is over).
 using GroupKey = std::vector<std::int64_t>;
-using StateQuestion = std::function<void(const checker::StateVec& state,
-                                         std::span<const checker::MoveFields> moves,
-                                         std::vector<GroupKey>& keys)>;
+using StateQuestion =
+    std::function<void(const checker::StateVec& state, std::span<const checker::MoveFields> moves,
+                       std::vector<GroupKey>& keys)>;
 
 // A group: how many states have its key, and a shortest trace to one.
 struct Group {
