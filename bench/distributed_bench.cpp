@@ -78,6 +78,8 @@ int main(int argc, char** argv) {
   const checker::Semantics sem(*game);
   // The state-local questions, as `check` asks them.
   for (auto& q : properties::state_questions(sem)) options.questions.push_back(std::move(q));
+  options.traced.assign(properties::state_question_traced.begin(),
+                        properties::state_question_traced.end());
   const distributed::Result r = distributed::explore(sem, MPI_COMM_WORLD, options);
   if (rank == 0) {
     std::printf(
@@ -112,8 +114,11 @@ int main(int argc, char** argv) {
         static_cast<double>(sent) / static_cast<double>(std::max<std::uint64_t>(1, r.states)),
         static_cast<double>(sent) / static_cast<double>(std::max<std::uint64_t>(1, r.transitions)),
         static_cast<double>(peak) / static_cast<double>(owned_at_peak));
-    std::printf("  groups: %zu deadlock, %zu rule gap, %zu tie, %zu end condition reached\n",
-                r.answers[0].size(), r.answers[1].size(), r.answers[2].size(), r.answers[3].size());
+    std::printf(
+        "  groups: %zu deadlock, %zu rule gap, %zu tie, %zu end condition reached, "
+        "%zu property decided, %zu rule alive\n",
+        r.answers[0].size(), r.answers[1].size(), r.answers[2].size(), r.answers[3].size(),
+        r.answers[4].size(), r.answers[5].size());
   }
   MPI_Finalize();
   return 0;

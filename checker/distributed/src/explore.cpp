@@ -522,7 +522,9 @@ void Run::gather_groups(Result& r) {
     Group out;
     out.states = g.states;
     out.depth = g.depth;
-    out.trace = trace_to(g.first);
+    if (options_.traced.empty() || (q < options_.traced.size() && options_.traced[q])) {
+      out.trace = trace_to(g.first);
+    }
     r.answers[q][key] = std::move(out);
   });
 }

@@ -7,6 +7,7 @@
 // The callers attach traces.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -119,9 +120,12 @@ using StateKeys =
                        std::vector<GroupKey>& keys)>;
 struct StateGroup {
   std::uint64_t states = 0;
-  checker::Trace trace;
+  checker::Trace trace;  // (empty for the questions not traced)
 };
 [[nodiscard]] std::vector<StateKeys> state_questions(const checker::Semantics& sem);
+// Which of them need a trace to their groups (the others are existence
+// questions: end conditions reached, rules seen alive).
+inline constexpr std::array<bool, 6> state_question_traced = {true, true, true, false, true, false};
 [[nodiscard]] std::vector<Finding> state_findings(
     const checker::Semantics& sem, const std::vector<std::map<GroupKey, StateGroup>>& groups,
     bool complete, bool report_holds, std::uint64_t states, const std::string& incomplete_reason,

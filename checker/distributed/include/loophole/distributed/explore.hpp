@@ -50,7 +50,7 @@ using StateQuestion =
 struct Group {
   std::uint64_t states = 0;
   std::uint32_t depth = 0;              // BFS level of the shallowest state
-  std::optional<checker::Trace> trace;  // rank 0 only: to a shallowest state
+  std::optional<checker::Trace> trace;  // rank 0 only, if traced: to a shallowest state
 };
 
 // What the run knew at its last finished round (rank 0's view).
@@ -78,6 +78,10 @@ struct Options {
   double grace_seconds = 0.4;
   // Asked of every state once it is expanded (on every rank: the same list).
   std::vector<StateQuestion> questions;
+  // Per question, whether its groups get a trace (rebuilding one costs a
+  // broadcast per move); empty: all do. Existence questions (a rule seen
+  // alive, an end condition reached) need none.
+  std::vector<bool> traced;
 };
 
 struct RankFigures {
