@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "loophole/checker/memory.hpp"
+#include "loophole/properties/state_groups.hpp"
 
 namespace loophole::properties::detail {
 
@@ -122,24 +123,7 @@ std::string Context::action_label(int action) const {
 std::string Context::player(int p) { return fmt::format("P{}", p + 1); }
 
 std::string Context::incomplete_reason() const {
-  const char* limit = "a limit";
-  switch (graph.completion()) {
-    case checker::Completion::complete:
-      return "the exploration was complete";
-    case checker::Completion::state_limit:
-      limit = "the state limit";
-      break;
-    case checker::Completion::memory_limit:
-      limit = "the memory limit";
-      break;
-    case checker::Completion::time_limit:
-      limit = "the time limit";
-      break;
-    case checker::Completion::interrupted:
-      limit = "an interruption";
-      break;
-  }
-  return fmt::format("the exploration stopped at {} after {} states", limit, graph.size());
+  return properties::incomplete_reason(graph.completion(), graph.size());
 }
 
 Finding Context::finding(Kind kind, Severity severity) const {

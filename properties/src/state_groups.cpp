@@ -378,6 +378,27 @@ std::vector<Finding> user_property_findings(const model::Game& game,
   return out;
 }
 
+std::string incomplete_reason(checker::Completion completion, std::uint64_t states) {
+  const char* limit = "a limit";
+  switch (completion) {
+    case checker::Completion::complete:
+      return "the exploration was complete";
+    case checker::Completion::state_limit:
+      limit = "the state limit";
+      break;
+    case checker::Completion::memory_limit:
+      limit = "the memory limit";
+      break;
+    case checker::Completion::time_limit:
+      limit = "the time limit";
+      break;
+    case checker::Completion::interrupted:
+      limit = "an interruption";
+      break;
+  }
+  return fmt::format("the exploration stopped at {} after {} states", limit, states);
+}
+
 std::vector<StateKeys> state_questions(const checker::Semantics& sem) {
   const checker::Semantics* s = &sem;
   // (dead rules ask the compiled generator which actions are enabled; one

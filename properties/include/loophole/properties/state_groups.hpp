@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "loophole/checker/conditions.hpp"
+#include "loophole/checker/explored.hpp"
 #include "loophole/checker/generator.hpp"
 #include "loophole/checker/semantics.hpp"
 #include "loophole/checker/trace.hpp"
@@ -105,6 +106,10 @@ struct PropertyHit {
 [[nodiscard]] std::vector<Finding> user_property_findings(
     const model::Game& game, const std::vector<std::optional<PropertyHit>>& first, bool complete,
     bool report_holds, const std::string& incomplete_reason, const std::string& engine);
+
+// Why a claim of absence is only unknown after a search that stopped:
+// "the exploration stopped at the time limit after 1234 states".
+[[nodiscard]] std::string incomplete_reason(checker::Completion completion, std::uint64_t states);
 
 // For an engine that visits the states itself: the questions to ask of
 // every state (deadlocks, rule gaps, ties, end conditions reached, user
