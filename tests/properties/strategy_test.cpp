@@ -211,6 +211,22 @@ TEST(Strategy, OnlyBothTogetherForceAWin) {
   replay_endless(s, 2);
 }
 
+// bystander.yaml (3 players): every coalition, single players first, then
+// by size; each player alone is struck or strikes in the end, but all
+// three together can keep the game going forever (nobody strikes), which
+// the replay checks. A lose effect names no winner with 3 players: no
+// coalition wins.
+TEST(Strategy, EveryCoalitionOfThreePlayers) {
+  const Solved s = solve("tests/fixtures/findings/cannot-lose/bystander.yaml");
+  std::vector<std::uint32_t> members;
+  for (const auto& c : s.analysis.coalitions) members.push_back(c.members);
+  EXPECT_EQ(members, (std::vector<std::uint32_t>{1, 2, 4, 3, 5, 6, 7}));
+  for (std::size_t k = 0; k < 3; ++k) EXPECT_FALSE(s.analysis.coalitions[k].endless_from_start);
+  for (const auto& c : s.analysis.coalitions) EXPECT_FALSE(c.win_from_start);
+  EXPECT_TRUE(s.analysis.coalitions[6].endless_from_start);
+  replay_endless(s, 6);
+}
+
 // coin.yaml: P1 flips until heads. Adversarial nature lands tails forever
 // when P1 hopes for heads (and heads when P1 hopes the game goes on): P1
 // can force neither; a fair coin lands heads with probability 1: P1 wins
