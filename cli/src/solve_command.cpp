@@ -155,6 +155,8 @@ int run_solve(const SolveArgs& args, const std::atomic<bool>& interrupted) {
   std::string out;
   if (args.format == "json") {
     nlohmann::json doc;
+    doc["format"] = "loophole-solve";
+    doc["version"] = 1;  // schema/solve.schema.json
     doc["file"] = file;
     doc["states"] = graph->size();
     doc["nature"] = fair ? "fair" : "adversarial";
