@@ -118,6 +118,11 @@ struct SolveArgs {
   int players = 0;
   int threads = 0;
   std::string timeout;
+  std::string nature = "adversarial";  // or "fair"
+  std::string format = "text";         // or "json"
+  std::string output;
+  int tree_depth = 8;  // the coalition's moves along a branch of a strategy tree
+  int tree_size = 40;  // nodes of a strategy tree
 };
 
 int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted);

@@ -207,7 +207,9 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   s->add_option("--include-root", sim.include_roots, "as for check")->allow_extra_args(false);
   loophole::cli::SolveArgs solve;
   auto* so = app.add_subcommand(
-      "solve", "who can force what: a win, or a game that never ends, per player (explored graph)");
+      "solve",
+      "who can force what: a win, or a game that never ends, per player and coalition (explored "
+      "graph)");
   so->footer(file_help +
              "Exit codes: 0 answered, 2 bad input or usage, 3 the search was cut short\n"
              "(--timeout, a signal): strategies need the whole graph. See docs/cli.md.");
@@ -219,6 +221,16 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
       ->check(CLI::Range(0, 256));
   so->add_option("--timeout", solve.timeout, "stop (inconclusive) after this long, e.g. 30s");
   so->add_option("--include-root", solve.include_roots, "as for check")->allow_extra_args(false);
+  so->add_option("--nature", solve.nature,
+                 "adversarial (default) | fair: nature's choices a fair coin, wins almost sure")
+      ->check(CLI::IsMember({"adversarial", "fair"}));
+  so->add_option("--format", solve.format, "text | json")->check(CLI::IsMember({"text", "json"}));
+  so->add_option("-o,--output", solve.output, "write the report to FILE (atomically)");
+  so->add_option("--tree-depth", solve.tree_depth,
+                 "strategy trees: at most N of the coalition's moves deep (default 8)")
+      ->check(CLI::Range(1, 1000));
+  so->add_option("--tree-size", solve.tree_size, "strategy trees: at most N nodes (default 40)")
+      ->check(CLI::Range(1, 100000));
   app.footer(
       "Exit codes: 0 no finding, 1 findings, 2 bad input or usage, 3 inconclusive;\n"
       "each subcommand's --help says what they mean for it. See docs/cli.md.");

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "analyses.hpp"
+#include "loop_forcing.hpp"
 
 namespace loophole::properties::detail {
 namespace {
@@ -219,6 +220,7 @@ void find_loops(const Context& cx, std::vector<Finding>& out) {
 
   std::set<LoopKey> reported;
   std::vector<std::pair<LoopKey, std::size_t>> shown;  // key -> index in out
+  LoopForcing forcing(cx);
   for (const Loop& loop : loops) {
     if (folded.count(loop.key.rules) != 0 && folded.at(loop.key.rules).count(loop.key.loop))
       continue;
@@ -243,6 +245,8 @@ void find_loops(const Context& cx, std::vector<Finding>& out) {
     f.message = loop_message(cx, loop);
     f.details.push_back(fmt::format("the cycle has {} move{}; {}", loop.cycle.size(),
                                     loop.cycle.size() == 1 ? "" : "s", choice_detail(loop.choice)));
+    f.forced_by = forcing.coalitions(loop.members, loop.entry, quiet);
+    f.details.push_back(forcing_detail(*f.forced_by, cx.game.players));
     if (stall) {
       f.details.push_back(fmt::format(
           "a stall: every way out of the loop leads to {0}'s loss, so {0} can keep it going "

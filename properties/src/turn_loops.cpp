@@ -16,12 +16,14 @@
 #include <fmt/format.h>
 
 #include "analyses.hpp"
+#include "loop_forcing.hpp"
 
 namespace loophole::properties::detail {
 namespace {
 
 struct TurnLoop {
   StateId entry = checker::no_state;
+  std::vector<StateId> members;  // its component of same-turn moves
   std::vector<Edge> cycle;
   LoopChoice choice;
   int step = -1;  // the step the cycle enters first
@@ -86,6 +88,7 @@ void find_turn_loops(const Context& cx, std::vector<Finding>& out) {
     loop.entry = earliest(cx, members);
     loop.cycle = shortest_cycle(cx.moves, loop.entry, members, keep, enters);
     if (loop.cycle.empty()) continue;  // only answers and passes: a response loop
+    loop.members = members;
     for (const Edge& e : loop.cycle) {
       if (e.progress) {
         loop.step = cx.points[e.to].step;
@@ -118,6 +121,7 @@ void find_turn_loops(const Context& cx, std::vector<Finding>& out) {
   }
   std::set<LoopKey> reported;
   std::vector<std::pair<LoopKey, std::size_t>> shown;  // key -> index in out
+  LoopForcing forcing(cx);
   for (const TurnLoop& loop : loops) {
     const auto& key = loop.key;
     if (!reported.insert(key).second) continue;
@@ -142,6 +146,8 @@ void find_turn_loops(const Context& cx, std::vector<Finding>& out) {
                                     cx.step_label(loop.step), by);
     f.details.push_back(fmt::format("the cycle has {} move{}; {}", loop.cycle.size(),
                                     loop.cycle.size() == 1 ? "" : "s", who_detail(loop.choice)));
+    f.forced_by = forcing.coalitions(loop.members, loop.entry, keep);
+    f.details.push_back(forcing_detail(*f.forced_by, cx.game.players));
     if (const auto n = places.at(key); n > 1) {
       f.details.push_back(fmt::format("the same loop occurs in {} places of the state graph", n));
     }

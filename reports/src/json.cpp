@@ -73,6 +73,17 @@ json finding_json(const RulesetReport& rs, const properties::Finding& f, const s
   if (f.loop != properties::LoopClass::none) {
     json c{{"loop", properties::to_string(f.loop)}};
     if (f.loop_player >= 0) c["player"] = f.loop_player + 1;
+    if (f.forced_by) {
+      json coalitions = json::array();
+      for (const std::uint32_t m : *f.forced_by) {
+        json players = json::array();
+        for (int p = 0; p < 32; ++p) {
+          if (((m >> static_cast<unsigned>(p)) & 1U) != 0) players.push_back(p + 1);
+        }
+        coalitions.push_back(std::move(players));
+      }
+      c["forced_by"] = std::move(coalitions);
+    }
     out["classification"] = std::move(c);
   } else {
     out["classification"] = nullptr;

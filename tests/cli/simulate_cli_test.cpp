@@ -125,23 +125,68 @@ TEST(SimulateCli, DocsExampleIsWhatItPrints) {
 namespace {
 
 // `loophole solve`: the race P1 forces (tests/properties has the exact
-// regions and replays the witnesses).
+// regions and replays the witnesses), its decision tree, JSON, and a fair
+// coin; docs/solve.md shows these runs as they are.
+std::string doc_block(const std::string& doc, const std::string& prompt) {
+  const auto at = doc.find(prompt);
+  EXPECT_NE(at, std::string::npos) << prompt;
+  if (at == std::string::npos) return {};
+  const auto from = at + prompt.size();
+  return doc.substr(from, doc.find("```", from) - from);
+}
+
 TEST(SolveCli, SaysWhoCanForceTheRace) {
   const auto r = run("solve -j1 tests/fixtures/simulate/race.yaml");
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("\nP1 can force a win from the start: yes (within "), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("\nP2 can force a win from the start: no;"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find(": P1 plays 'gain' (score[P1] 0→1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nP1 and P2 together can keep the game from ever ending, from the start: "
+                       "yes;"),
+            std::string::npos)
+      << r.out;
+  // The tree branches on each of P2's replies.
+  EXPECT_NE(r.out.find("\n    if T2 P2 main · play: P2 plays 'idle' (moved false→true):\n"),
+            std::string::npos)
+      << r.out;
   EXPECT_EQ(run("solve --timeout 0 tests/fixtures/simulate/race.yaml").code, 2);
-  // docs/cli.md shows this run as it is.
-  const std::string doc = slurp("docs/cli.md");
-  const std::string prompt = "$ ./loophole solve tests/fixtures/simulate/race.yaml\n";
-  const auto at = doc.find(prompt);
-  ASSERT_NE(at, std::string::npos);
-  const auto from = at + prompt.size();
+  EXPECT_EQ(run("solve --nature sometimes tests/fixtures/simulate/race.yaml").code, 2);
+  const std::string doc = slurp("docs/solve.md");
   EXPECT_EQ(run("solve tests/fixtures/simulate/race.yaml").out,
-            doc.substr(from, doc.find("```", from) - from));
+            doc_block(doc, "$ ./loophole solve tests/fixtures/simulate/race.yaml\n"));
+  EXPECT_EQ(run("solve --nature fair tests/fixtures/strategy/coin.yaml").out,
+            doc_block(doc, "$ ./loophole solve --nature fair tests/fixtures/strategy/coin.yaml\n"));
+  // Against adversarial nature nobody forces the coin.
+  const auto adversarial = run("solve tests/fixtures/strategy/coin.yaml");
+  EXPECT_NE(adversarial.out.find("\nP1 can force a win from the start: no;"), std::string::npos)
+      << adversarial.out;
+}
+
+TEST(SolveCli, JsonHasTheTreeAndTheCaveat) {
+  const auto r = run("solve --format json --tree-size 4 tests/fixtures/simulate/race.yaml");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["nature"], "adversarial");
+  EXPECT_EQ(doc["perfect_information"], true);
+  EXPECT_EQ(doc["states"], 65);
+  ASSERT_EQ(doc["coalitions"].size(), 3u);
+  EXPECT_EQ(doc["coalitions"][2]["players"], nlohmann::json::array({1, 2}));
+  const auto& p1 = doc["coalitions"][0]["win"];
+  EXPECT_EQ(p1["from_start"], true);
+  EXPECT_EQ(p1["by_condition"]["first_to_3"], true);
+  // At most 4 nodes: the root, two forced moves (start, advance to
+  // 'main · play'), P1's first gain, and there the bound cuts it.
+  const auto& start = p1["strategy"]["then"];
+  ASSERT_EQ(start.size(), 1u);
+  EXPECT_EQ(start[0]["by"], "forced");
+  ASSERT_EQ(start[0]["then"].size(), 1u);
+  const auto& play = start[0]["then"][0]["then"];
+  ASSERT_EQ(play.size(), 1u);
+  EXPECT_EQ(play[0]["by"], "coalition");
+  EXPECT_EQ(play[0]["move"],
+            "T1 P1 main · play: P1 plays 'gain' (score[P1] 0→1, moved false→true)");
+  EXPECT_EQ(play[0]["end"], "cut");
+  EXPECT_EQ(doc["coalitions"][1]["win"]["strategy"], nullptr);
 }
 
 }  // namespace

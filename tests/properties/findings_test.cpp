@@ -183,6 +183,10 @@ const Case cases[] = {
     {"step:main.bid", 19, 17, 8, 2, optional_one, 0, Severity::note},
     {"step:main.bid", 19, 17, 12, 6, optional_one, 1, Severity::note},
   }},
+  // Only while both keep playing: a loop no player can force alone.
+  {"turn-loop/volley.yaml", Kind::turn_loop, 28, {
+    {"step:main.rally", 17, 17, 7, 1, several_players, -1},
+  }},
   {"turn-loop/hang.yaml", Kind::turn_loop, 2, {
     {"step:main.tick", 14, 17, 2, 1, mandatory, -1},
   }},
@@ -303,8 +307,73 @@ TEST(LoopFolding, SeveralPlayersFormIsALineOfTheOptionalLoop) {
   EXPECT_EQ((std::vector<std::string>{
                 "the cycle has 3 moves; only P1 chooses on the cycle, and can repeat it as often "
                 "as they like",
+                "P1 alone can force this loop (whatever the other player and nature choose)",
                 "the same rules also loop where several players' choices keep it going"}),
             found[0].details);
+}
+
+// Who can force a loop (loop_forcing.hpp): the smallest coalitions that can
+// keep the play in the loop forever whatever the others and nature do, in
+// the finding and its detail line.
+TEST(LoopForcing, SaysWhoCanForceEachLoop) {
+  struct Forced {
+    std::string file;
+    Kind kind;
+    std::vector<std::vector<std::uint32_t>> coalitions;  // per finding
+    std::string detail;                                  // of the first finding
+  };
+  const std::vector<Forced> cases = {
+      // Both choose on the cycle, P1 alone can force it.
+      {"response-loop/ward-duel.yaml",
+       Kind::response_loop,
+       {{1}},
+       "P1 alone can force this loop (whatever the other player and nature choose)"},
+      // Each player's own loop, each forced by its player.
+      {"response-loop/ward-opponent.yaml",
+       Kind::response_loop,
+       {{2}, {1}},
+       "P2 alone can force this loop (whatever the other player and nature choose)"},
+      // Only both together.
+      {"turn-loop/volley.yaml",
+       Kind::turn_loop,
+       {{3}},
+       "no player can force this loop alone; it needs P1 and P2 both to keep choosing it "
+       "(together they can force it whatever nature chooses)"},
+      // A hang: nobody can leave it.
+      {"turn-loop/hang.yaml",
+       Kind::turn_loop,
+       {{0}},
+       "no choice of any player or of nature leaves this loop once it is entered"},
+      // Nature ends it when it likes: nobody can force it.
+      {"response-loop/coin-return.yaml",
+       Kind::response_loop,
+       {{}},
+       "no player, nor all of them together, can force this loop: nature's choices or moves "
+       "nobody chooses can end it"},
+  };
+  for (const Forced& c : cases) {
+    SCOPED_TRACE(c.file);
+    const std::string path =
+        std::string(LOOPHOLE_SOURCE_DIR) + "/tests/fixtures/findings/" + c.file;
+    model::SourceManager sources;
+    model::DiagnosticSink sink;
+    const auto game = model::load_game(path, {}, sources, sink);
+    ASSERT_TRUE(game.has_value()) << sink.render(sources);
+    const checker::Semantics semantics(*game);
+    checker::ExplicitOptions options;
+    options.threads = 1;
+    const auto graph = checker::explore(semantics, options);
+    std::vector<Finding> found;
+    for (auto& f : check_all(*graph, CheckSelection::only(c.kind))) {
+      if (f.kind == c.kind) found.push_back(std::move(f));
+    }
+    ASSERT_EQ(c.coalitions.size(), found.size());
+    for (std::size_t i = 0; i < found.size(); ++i) {
+      ASSERT_TRUE(found[i].forced_by.has_value());
+      EXPECT_EQ(c.coalitions[i], *found[i].forced_by) << i;
+    }
+    EXPECT_EQ(c.detail, found[0].details.at(1));
+  }
 }
 
 // Every finding of a fixture with every analysis, as "id severity

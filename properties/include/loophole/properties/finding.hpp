@@ -52,7 +52,12 @@ struct Finding {
   Severity severity = Severity::error;
   Verdict verdict = Verdict::violated;
   LoopClass loop = LoopClass::none;
-  int loop_player = -1;                 // for optional_one: the controlling player
+  int loop_player = -1;  // for optional_one: the controlling player
+  // For a loop: the smallest coalitions of players (bit p for player p) that
+  // can force the play to stay in it forever whatever the others and nature
+  // choose ({0}: nobody can leave it; empty: no coalition can keep it);
+  // unset where it was not computed.
+  std::optional<std::vector<std::uint32_t>> forced_by;
   std::string rule;                     // stable id of the rule it is about: "action:mirror_ward",
                                         // "step:start.draw", "end:decked/P2", "property:hand_limit"
   model::SourceSpan where;              // the rule it is about
