@@ -171,8 +171,10 @@ TEST(Symmetry, SlotNumbersBreakIt) {
   const Symmetry sym(*l->game, l->sem->layout().fields.size(), true);
   EXPECT_FALSE(sym.active());
   EXPECT_THAT(sym.summary(), HasSubstr("off: 'i' used as a value at "));
-  EXPECT_THAT(sym.summary(), HasSubstr("broken.yaml:37:18"));
+  EXPECT_THAT(sym.summary(), HasSubstr("broken.yaml:51:18"));
   EXPECT_THAT(sym.summary(), HasSubstr("'marks' indexed by an expression, not a binder, at "));
+  EXPECT_THAT(sym.summary(), HasSubstr("the 'for' over slots reads a variable it adds to at "));
+  EXPECT_THAT(sym.summary(), HasSubstr("broken.yaml:31:18"));
   const auto on = run(*l->sem, true);
   const auto off = run(*l->sem, false);
   EXPECT_EQ(on->size(), off->size());

@@ -102,7 +102,7 @@ TEST(SymmetryCli, StatisticsSayWhatWasApplied) {
   EXPECT_EQ(st_off.at("symmetry").at("note"), "off (--no-symmetry)");
   const Outcome text = run("check tests/fixtures/symmetry/broken.yaml");
   EXPECT_NE(text.out.find("  symmetry off: 'i' used as a value at "
-                          "tests/fixtures/symmetry/broken.yaml:37:18"),
+                          "tests/fixtures/symmetry/broken.yaml:51:18"),
             std::string::npos)
       << text.out;
 }

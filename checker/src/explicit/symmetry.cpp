@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -23,6 +24,110 @@ bool is_order(model::Op op) {
   return op == Op::lt || op == Op::le || op == Op::gt || op == Op::ge || op == Op::eq ||
          op == Op::ne;
 }
+
+// Whether a `for` over slots gives the same result in any order of its
+// iterations (it runs them in slot order, which sorting changes), decided
+// conservatively: the body may read and write the record the loop is at,
+// read anything it does not write, and change other variables and zone
+// counts only by commutative steps (`+=`, `-=`, `move`) that it does not
+// read; nothing else (no choice, draw, event, win or loss).
+class LoopOrder {
+ public:
+  explicit LoopOrder(int slot) : slot_(slot) {}
+
+  // "" when the order does not matter, else why it may.
+  std::string why(const model::Stmt& loop) {
+    for (const auto& b : loop.bodies) stmt(b.get());
+    if (!why_.empty()) return why_;
+    for (const model::Expr* e : reads_) {
+      if (e->kind == model::ExprKind::zone_count) {
+        if (zones_.count(e->ref) != 0) return fail("reads a zone it moves cards of", *e);
+        continue;
+      }
+      const bool own = own_record(*e);
+      if (counters_.count(e->ref) != 0) return fail("reads a variable it adds to", *e);
+      if (records_.count(e->ref) != 0 && !own) return fail("reads another slot it writes", *e);
+    }
+    return "";
+  }
+
+ private:
+  std::string fail(const char* what, const model::Expr& e) {
+    return fmt::format("the 'for' over slots {} at {}", what, at(e.where));
+  }
+  std::string fail(const char* what, const model::Stmt& s) {
+    if (why_.empty()) why_ = fmt::format("the 'for' over slots {} at {}", what, at(s.where));
+    return why_;
+  }
+
+  // A variable reference indexed by the loop's binder.
+  [[nodiscard]] bool own_record(const model::Expr& var) const {
+    if (var.kind != model::ExprKind::var || var.args.empty()) return false;
+    const model::Expr& index = *var.args.back();
+    return index.kind == model::ExprKind::bound && index.ref == slot_;
+  }
+
+  void read(const model::Expr* e) {
+    if (e == nullptr) return;
+    if (e->kind == model::ExprKind::var || e->kind == model::ExprKind::zone_count) {
+      reads_.push_back(e);
+    }
+    for (const auto& a : e->args) read(a.get());
+  }
+
+  void stmt(const model::Stmt* s) {
+    if (s == nullptr) return;
+    using model::StmtKind;
+    switch (s->kind) {
+      case StmtKind::block:
+      case StmtKind::if_:
+      case StmtKind::for_:
+      case StmtKind::skip:
+      case StmtKind::shuffle:
+        break;
+      case StmtKind::assign: {
+        const model::Expr& target = *s->target;
+        for (const auto& a : target.args) read(a.get());
+        if (own_record(target)) {
+          records_.insert(target.ref);
+          if (s->op != model::Op::none) reads_.push_back(&target);
+        } else if (s->op == model::Op::add || s->op == model::Op::sub) {
+          counters_.insert(target.ref);
+        } else {
+          fail("assigns what is not its slot", *s);
+        }
+        read(s->value.get());
+        return;
+      }
+      case StmtKind::move_kind:
+      case StmtKind::move_any:
+        for (std::size_t i = 0; i < s->args.size(); ++i) {
+          const model::Expr& a = *s->args[i];
+          if (i < 2 && a.kind == model::ExprKind::zone_count) {
+            zones_.insert(a.ref);
+            for (const auto& o : a.args) read(o.get());
+          } else {
+            read(&a);
+          }
+        }
+        if (s->kind == StmtKind::move_any) fail("lets a player choose cards", *s);
+        return;
+      default:
+        fail("makes a choice, draws, fires an event or ends the game", *s);
+        return;
+    }
+    read(s->target.get());
+    read(s->value.get());
+    for (const auto& a : s->args) read(a.get());
+    for (const auto& c : s->conds) read(c.get());
+    for (const auto& b : s->bodies) stmt(b.get());
+  }
+
+  int slot_;
+  std::string why_;
+  std::vector<const model::Expr*> reads_;
+  std::set<int> records_, counters_, zones_;
+};
 
 // One pass over the rules: for each binder, which array (and owner, as
 // written) it indexes and whether it is used otherwise.
@@ -60,9 +165,10 @@ class Analysis {
   struct Binder {
     std::string name;
     const model::Domain* domain = nullptr;
-    std::vector<int> vars;  // the arrays it indexes
-    std::string owner;      // their owner as written
-    std::string misuse;     // why it breaks them ("" when it does not)
+    std::vector<int> vars;              // the arrays it indexes
+    std::string owner;                  // their owner as written
+    std::string misuse;                 // why it breaks them ("" when it does not)
+    const model::Stmt* loop = nullptr;  // the `for` that binds it, if one does
   };
 
   void brk(int var, const std::string& why) {
@@ -75,13 +181,17 @@ class Analysis {
     return it == binders_.end() || it->second.empty() ? nullptr : &it->second.back();
   }
 
-  void open(int slot, const std::string& name, const model::Domain& domain) {
-    binders_[slot].push_back(Binder{name, &domain, {}, {}, {}});
+  void open(int slot, const std::string& name, const model::Domain& domain,
+            const model::Stmt* loop = nullptr) {
+    binders_[slot].push_back(Binder{name, &domain, {}, {}, {}, loop});
   }
 
   void close(int slot) {
     Binder b = std::move(binders_[slot].back());
     binders_[slot].pop_back();
+    if (b.misuse.empty() && b.loop != nullptr && !b.vars.empty()) {
+      b.misuse = LoopOrder(slot).why(*b.loop);
+    }
     if (b.misuse.empty()) return;
     for (const int v : b.vars) brk(v, b.misuse);
   }
@@ -171,7 +281,7 @@ class Analysis {
     using model::StmtKind;
     const bool binds =
         s->kind == StmtKind::for_ || s->kind == StmtKind::choose || s->kind == StmtKind::pick;
-    if (binds) open(s->ref, s->text, s->domain);
+    if (binds) open(s->ref, s->text, s->domain, s->kind == StmtKind::for_ ? s : nullptr);
     expr(s->target.get());
     expr(s->value.get());
     for (const auto& a : s->args) expr(a.get());

@@ -10,7 +10,8 @@
 // whole array, used for nothing but indexing that one array of one owner; a
 // literal index, a binder used as a value (`defends := i`) or compared
 // outside a pick's `where` (the "lowest free slot" idiom is accepted there),
-// or one binder indexing two arrays, breaks the symmetry of the array.
+// one binder indexing two arrays, or a `for` over the slots whose result may
+// depend on the order of its iterations, breaks the symmetry of the array.
 #pragma once
 
 #include <cstdint>
