@@ -169,6 +169,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
   explore_options.threads = args.threads;
   explore_options.native = native_mode(args.native, args.no_native);
   explore_options.max_states = args.max_states;
+  explore_options.symmetry = !args.no_symmetry;
   explore_options.interrupt = &interrupted;
   // --max-memory bounds the resident size of the whole process and
   // --timeout the wall time of the whole run, search, analyses and all

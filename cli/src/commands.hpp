@@ -29,6 +29,7 @@ struct CheckArgs {
   // --no-native never, neither: from the cache, or once the search runs long.
   bool native = false;
   bool no_native = false;
+  bool no_symmetry = false;  // --no-symmetry: every concrete state (ExplicitOptions::symmetry)
   std::uint64_t max_states = 0;
   std::string max_memory;
   std::string timeout;

@@ -65,6 +65,9 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
                              "the background once a search runs a few seconds");
   c->add_flag("--no-native", check.no_native, "explicit: never run the rules as machine code")
       ->excludes(native);
+  c->add_flag("--no-symmetry", check.no_symmetry,
+              "explicit: store every concrete state, not one per orbit of interchangeable "
+              "record slots");
   c->add_option("--max-states", check.max_states, "stop (inconclusive) after this many states")
       ->check(CLI::PositiveNumber);
   c->add_option("--max-memory", check.max_memory, "stop (inconclusive) above this memory, e.g. 4G");

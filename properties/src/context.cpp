@@ -144,6 +144,7 @@ Finding Context::absence(Kind kind, Severity severity) const {
 checker::Trace Context::trace(StateId from, const std::vector<Edge>& path,
                               const std::vector<Edge>& cycle) const {
   if (path.empty()) return cycle.empty() ? graph.trace_to(from) : graph.lasso(from, cycle);
+  if (graph.reduced()) return graph.trace_along(from, path, cycle);  // (made concrete)
   // A path that goes on from `from`: extend the shortest trace move by move,
   // transcribed like the engine's own traces, and replay the result.
   checker::Trace t = graph.trace_to(from);

@@ -117,6 +117,11 @@ std::string render_json(const Report& report, const RenderOptions& options) {
       statistics = {{"states", rs.statistics->states},
                     {"transitions", rs.statistics->transitions},
                     {"depth", rs.statistics->depth}};
+      if (!rs.statistics->symmetry.empty()) {
+        statistics["symmetry"] = {{"applied", rs.statistics->symmetric_arrays},
+                                  {"orbit_states", rs.statistics->orbit_states},
+                                  {"note", rs.statistics->symmetry}};
+      }
       timings.push_back({{"file", detail::run_label(rs)},
                          {"seconds", rs.statistics->seconds},
                          {"peak_bytes", rs.statistics->bytes},

@@ -55,6 +55,15 @@ std::string_view completion_note(checker::Completion c) {
   return "";
 }
 
+// "  symmetry: slots of faces (12,345 states)", or why it was not applied;
+// nothing when the rules have no array of records.
+std::string symmetry_note(const checker::Statistics& st) {
+  if (st.symmetry.empty()) return "";
+  if (st.orbit_states == 0) return "  symmetry " + terminal_safe(st.symmetry);
+  return fmt::format("  symmetry {} (orbits of {} states)", terminal_safe(st.symmetry),
+                     group_digits(st.orbit_states));
+}
+
 // "rules.yaml", or "rules.yaml [deck=3]" for one run of a sweep.
 std::string run_label(const RulesetReport& rs) { return terminal_safe(detail::run_label(rs)); }
 
@@ -136,14 +145,14 @@ std::string render_text(const Report& report, const model::SourceManager& source
       const double rate = st.seconds > 0 ? static_cast<double>(st.states) / st.seconds : 0;
       out += fmt::format(
           "{}: {} finding{}  states {}  transitions {}  depth {}  time {:.2f} s  rate {}  "
-          "bytes/state {:.1f}  threads {}{}{}\n",
+          "bytes/state {:.1f}  threads {}{}{}{}\n",
           run_label(rs), rs.findings.size(), rs.findings.size() == 1 ? "" : "s",
           group_digits(st.states), group_digits(st.transitions), st.depth, st.seconds,
           format_rate(rate), st.bytes_per_state, st.threads,
           st.generator != "native" ? ""
           : st.native_from         ? "  native from state " + group_digits(*st.native_from)
                                    : "  native",
-          completion_note(rs.completion));
+          symmetry_note(st), completion_note(rs.completion));
       if (!rs.not_checked.empty()) {
         out += fmt::format("{}: stopped before these analyses finished: {}\n", run_label(rs),
                            fmt::join(rs.not_checked, ", "));

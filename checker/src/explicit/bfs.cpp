@@ -71,8 +71,12 @@ class Search {
  private:
   bool insert_initial() {
     std::vector<Word> w(packer_.words());
+    std::vector<std::int32_t> scratch(packer_.unpacked_size());
     for (const StateVec& s : system_.initial_states()) {
       packer_.pack(s, w.data());
+      if (const Symmetry* sym = graph_.symmetry()) {
+        sym->canonicalise_packed(packer_, w.data(), scratch.data());
+      }
       const std::uint64_t hash = hash_words(w.data(), w.size());
       if (options_.max_states != 0 && store_.size() >= options_.max_states &&
           store_.find(w.data(), hash) == no_state) {
@@ -132,14 +136,22 @@ class Search {
 std::unique_ptr<ExplicitGraph> explore_system(const TransitionSystem& system,
                                               const ExplicitOptions& options,
                                               const Semantics* semantics,
-                                              const SearchTuning& tuning) {
+                                              const SearchTuning& tuning,
+                                              std::shared_ptr<const Symmetry> symmetry) {
   const int threads = options.threads > 0
                           ? options.threads
                           : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   auto graph =
       std::make_unique<ExplicitGraph>(system.layout(), semantics, options.max_memory_bytes);
-  Completion completion = Completion::complete;
   Statistics stats;
+  if (symmetry != nullptr) {
+    stats.symmetry = symmetry->summary();
+    if (symmetry->active()) {
+      stats.symmetric_arrays = symmetry->arrays();
+      graph->set_symmetry(std::move(symmetry));
+    }
+  }
+  Completion completion = Completion::complete;
   {
     Search search(system, options, tuning, *graph, threads);
     completion = search.run();
@@ -156,6 +168,13 @@ std::unique_ptr<ExplicitGraph> explore_system(const TransitionSystem& system,
   stats.threads = threads;
   stats.generator = system.generator();
   stats.native_from = system.native_from();
+  if (const Symmetry* sym = graph->symmetry()) {
+    std::vector<Word> w(graph->packer().words());
+    for (StateId s = 0; s < graph->size(); ++s) {
+      graph->store().load(s, w.data());
+      stats.orbit_states += sym->orbit_size_packed(graph->packer(), w.data());
+    }
+  }
   graph->finish(completion, stats);
   return graph;
 }

@@ -18,6 +18,7 @@
 #include "explicit_graph.hpp"
 #include "line_vector.hpp"
 #include "packer.hpp"
+#include "symmetry.hpp"
 
 namespace loophole::checker {
 
@@ -177,9 +178,10 @@ struct SearchTuning {
     std::optional<std::chrono::steady_clock::time_point> deadline = {});
 
 // `semantics` (may be null) is what the returned graph's semantics() gives.
-[[nodiscard]] std::unique_ptr<ExplicitGraph> explore_system(const TransitionSystem& system,
-                                                            const ExplicitOptions& options,
-                                                            const Semantics* semantics,
-                                                            const SearchTuning& tuning = {});
+// With `symmetry` (active or not), successors are stored as their canonical
+// forms when it is active, and the statistics say what it did.
+[[nodiscard]] std::unique_ptr<ExplicitGraph> explore_system(
+    const TransitionSystem& system, const ExplicitOptions& options, const Semantics* semantics,
+    const SearchTuning& tuning = {}, std::shared_ptr<const Symmetry> symmetry = {});
 
 }  // namespace loophole::checker

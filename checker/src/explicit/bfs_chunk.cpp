@@ -86,6 +86,7 @@ class ChunkPhases final : public ChunkSearch {
         store_(graph.store()),
         edges_(graph.edge_store()),
         budget_(graph.budget()),
+        symmetry_(graph.symmetry()),
         stop_(stop),
         workers_(threads),
         scratch_(static_cast<std::size_t>(threads)),
@@ -136,6 +137,7 @@ class ChunkPhases final : public ChunkSearch {
     StateStore::Cursor cursor;
     LineVector<Word> words;
     LineVector<std::int32_t> state;
+    LineVector<std::int32_t> canonical;  // Symmetry::canonicalise_packed's scratch
     FlatSuccessors successors;
   };
 
@@ -202,6 +204,17 @@ class ChunkPhases final : public ChunkSearch {
           } else {
             packer_.pack_delta(s.state.data(), s.words.data(), out.state(i), to);
           }
+        }
+      }
+      if (symmetry_ != nullptr) {
+        // The hook of symmetry reduction: a successor is stored, hashed and
+        // looked up as its canonical form.
+        if (s.canonical.size() != packer_.unpacked_size()) {
+          s.canonical.resize(packer_.unpacked_size());
+        }
+        for (std::size_t i = 0; i < out.count; ++i) {
+          symmetry_->canonicalise_packed(packer_, b.words.get() + first + i * words,
+                                         s.canonical.data());
         }
       }
       for (std::size_t i = 0; i < out.count; ++i) {
@@ -546,6 +559,7 @@ class ChunkPhases final : public ChunkSearch {
   StateStore& store_;
   EdgeStore& edges_;
   MemoryBudget& budget_;
+  const Symmetry* symmetry_;  // null: no reduction
   SearchStop& stop_;
   Workers workers_;
   bool solo_ = false;                // this chunk runs on the calling thread alone

@@ -44,11 +44,13 @@ std::unique_ptr<ExploredGraph> explore(const Semantics& sem, const ExplicitOptio
   }
   const std::unique_ptr<TransitionSystem> system =
       rules_system(sem, options.native, native_after_seconds(options), deadline);
-  if (!deadline) return explore_system(*system, options, &sem);
+  auto symmetry =
+      std::make_shared<const Symmetry>(sem.game(), sem.layout().fields.size(), options.symmetry);
+  if (!deadline) return explore_system(*system, options, &sem, {}, std::move(symmetry));
   ExplicitOptions rest = options;
   const double spent = std::chrono::duration<double>(Clock::now() - start).count();
   rest.timeout_seconds = std::max(1e-9, options.timeout_seconds - spent);
-  return explore_system(*system, rest, &sem);
+  return explore_system(*system, rest, &sem, {}, std::move(symmetry));
 }
 
 }  // namespace loophole::checker

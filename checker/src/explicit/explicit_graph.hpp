@@ -15,6 +15,7 @@
 #include "memory_budget.hpp"
 #include "packer.hpp"
 #include "state_store.hpp"
+#include "symmetry.hpp"
 
 namespace loophole::checker {
 
@@ -42,6 +43,10 @@ class ExplicitGraph final : public ExploredGraph {
     return edges_.compact();
   }
   [[nodiscard]] const Statistics& statistics() const override { return statistics_; }
+  [[nodiscard]] bool reduced() const override { return symmetry_ != nullptr; }
+  void canonicalise(StateVec& state) const override {
+    if (symmetry_ != nullptr) symmetry_->canonicalise(state.data());
+  }
 
   // The search's side.
   [[nodiscard]] const Packer& packer() const { return packer_; }
@@ -53,6 +58,9 @@ class ExplicitGraph final : public ExploredGraph {
   // level being filled (it may be empty).
   [[nodiscard]] std::vector<StateId>& levels() { return levels_; }
   void set_initial_count(std::uint32_t n) { initial_count_ = n; }
+  // The search stores canonical forms under `symmetry` (null, or active).
+  void set_symmetry(std::shared_ptr<const Symmetry> symmetry) { symmetry_ = std::move(symmetry); }
+  [[nodiscard]] const Symmetry* symmetry() const { return symmetry_.get(); }
   void finish(Completion completion, const Statistics& statistics);
 
   // Where the memory went, taken at the end of the search (before the hash
@@ -78,6 +86,7 @@ class ExplicitGraph final : public ExploredGraph {
   Completion completion_ = Completion::complete;
   Statistics statistics_;
   MemoryUse memory_use_;
+  std::shared_ptr<const Symmetry> symmetry_;
 };
 
 }  // namespace loophole::checker

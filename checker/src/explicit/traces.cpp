@@ -43,23 +43,65 @@ void check_replay(const Semantics& sem, const Trace& trace, const StateVec& last
   if (r.states.empty() || r.states.back() != last) fail("replay ends in another state");
 }
 
-// The shortest path to `id` as (state, successor index used to reach it).
-Trace path_to(const ExploredGraph& g, StateId id, std::vector<Successor>& scratch) {
+// From concrete `before`, the successor whose canonical form is the
+// graph's state `target` (canonical): `hint` (the edge's index on the
+// canonical state) when it fits, else the first that does. Appends its
+// transcription and moves `before` to it.
+void append_concrete(const ExploredGraph& g, StateVec& before, std::uint32_t hint,
+                     const StateVec& target, std::vector<Successor>& scratch, Trace& trace) {
+  if (!g.reduced()) {
+    append_move(g.semantics(), before, hint, &target, scratch, trace);
+    before = target;
+    return;
+  }
+  const Semantics& sem = g.semantics();
+  sem.successors(before, scratch, true);
+  const auto fits = [&](std::size_t i) {
+    StateVec c = scratch[i].state;
+    g.canonicalise(c);
+    return c == target;
+  };
+  std::size_t index = hint;
+  if (index >= scratch.size() || !fits(index)) {
+    index = 0;
+    while (index < scratch.size() && !fits(index)) ++index;
+    if (index == scratch.size()) {
+      fail("no successor has the explored canonical form (at " + sem.where(before) + ")");
+    }
+  }
+  TraceStep step = sem.describe(before, scratch[index], static_cast<std::uint32_t>(index));
+  step.successor = static_cast<std::uint32_t>(index);
+  trace.steps.push_back(std::move(step));
+  StateVec next = std::move(scratch[index].state);
+  before = std::move(next);
+}
+
+// The shortest path to `id` as (state, successor index used to reach it);
+// `last` gets the concrete state it ends in (state(id) up to symmetry).
+Trace path_to(const ExploredGraph& g, StateId id, std::vector<Successor>& scratch, StateVec& last) {
   const Semantics& sem = g.semantics();
   std::vector<StateId> path;
   for (StateId s = id; s != no_state; s = g.parent(s)) path.push_back(s);
   std::reverse(path.begin(), path.end());
 
-  const StateVec root = g.state(path.front());
+  StateVec root = g.state(path.front());
+  if (g.reduced()) {  // the concrete initial state of that canonical form
+    for (StateVec s : sem.initial_states()) {
+      StateVec c = s;
+      g.canonicalise(c);
+      if (c == root) {
+        root = std::move(s);
+        break;
+      }
+    }
+  }
   std::optional<Trace> begun = sem.begin_trace(root);
   if (!begun) fail("state " + std::to_string(path.front()) + " is not initial");
   Trace trace = std::move(*begun);
 
-  StateVec before = root;
+  last = root;
   for (std::size_t i = 1; i < path.size(); ++i) {
-    StateVec after = g.state(path[i]);
-    append_move(sem, before, g.parent_index(path[i]), &after, scratch, trace);
-    before = std::move(after);
+    append_concrete(g, last, g.parent_index(path[i]), g.state(path[i]), scratch, trace);
   }
   return trace;
 }
@@ -68,25 +110,44 @@ Trace path_to(const ExploredGraph& g, StateId id, std::vector<Successor>& scratc
 
 Trace ExploredGraph::trace_to(StateId id) const {
   std::vector<Successor> scratch;
-  Trace trace = path_to(*this, id, scratch);
-  check_replay(semantics(), trace, state(id));
+  StateVec last;
+  Trace trace = path_to(*this, id, scratch, last);
+  check_replay(semantics(), trace, last);
   return trace;
 }
 
 Trace ExploredGraph::lasso(StateId id, const std::vector<Edge>& cycle) const {
   if (cycle.empty()) fail("empty cycle");
-  std::vector<Successor> scratch;
-  Trace trace = path_to(*this, id, scratch);
-  trace.loop_start = static_cast<int>(trace.steps.size());
-  const StateVec target = state(id);
-  StateVec before = target;
-  for (const Edge& e : cycle) {
-    StateVec after = state(e.to);
-    append_move(semantics(), before, e.index, &after, scratch, trace);
-    before = std::move(after);
-  }
   if (cycle.back().to != id) fail("cycle does not return to state " + std::to_string(id));
-  check_replay(semantics(), trace, target);
+  return trace_along(id, {}, cycle);
+}
+
+Trace ExploredGraph::trace_along(StateId id, const std::vector<Edge>& path,
+                                 const std::vector<Edge>& cycle) const {
+  std::vector<Successor> scratch;
+  StateVec before;
+  Trace trace = path_to(*this, id, scratch, before);
+  for (const Edge& e : path) append_concrete(*this, before, e.index, state(e.to), scratch, trace);
+  if (!cycle.empty()) {
+    // A cycle of canonical states leads from a concrete state to one of its
+    // permutations: follow it again until a concrete state repeats at its
+    // start (once, without symmetry), and let the loop begin there.
+    std::vector<StateVec> starts;
+    std::vector<int> start_steps;
+    for (;;) {
+      const auto seen = std::find(starts.begin(), starts.end(), before);
+      if (seen != starts.end()) {
+        trace.loop_start = start_steps[static_cast<std::size_t>(seen - starts.begin())];
+        break;
+      }
+      starts.push_back(before);
+      start_steps.push_back(static_cast<int>(trace.steps.size()));
+      for (const Edge& e : cycle) {
+        append_concrete(*this, before, e.index, state(e.to), scratch, trace);
+      }
+    }
+  }
+  check_replay(semantics(), trace, before);
   return trace;
 }
 

@@ -54,6 +54,9 @@ struct ExplicitOptions {
   // then takes about a second of the search's CPU time, which the machine
   // code wins back only over a longer search).
   double native_after_seconds = -1;
+  // Store one state per orbit of the arrays of records the rules never tell
+  // apart (slot symmetry, docs/symmetry.md); off: every concrete state.
+  bool symmetry = true;
   // Called on the calling thread about four times a second while exploring.
   std::function<void(const Progress&)> progress;
 };

@@ -48,6 +48,12 @@ struct Statistics {
   // "native" after a switch from the interpreter (NativeMode::automatic):
   // the first state expanded as machine code.
   std::optional<std::uint64_t> native_from;
+  // Symmetry reduction: what was applied or why not ("slots of faces",
+  // "off: ..."; empty when the rules have no array to sort), and with an
+  // applied reduction, how many concrete states the stored ones stand for.
+  std::string symmetry;
+  std::vector<std::string> symmetric_arrays;
+  std::uint64_t orbit_states = 0;
 };
 
 // The moves of an explored graph as compact arrays, read in place (by the
@@ -107,12 +113,24 @@ class ExploredGraph {
   // engine's); nullopt otherwise (callers then read edges_into()).
   [[nodiscard]] virtual std::optional<CompactEdges> compact_edges() const { return {}; }
   [[nodiscard]] virtual const Statistics& statistics() const = 0;
+  // Whether states are stored one per symmetry orbit (canonical forms, and
+  // moves from a canonical state to the canonical form of its successor),
+  // and the canonical form of a state of the semantics.
+  [[nodiscard]] virtual bool reduced() const { return false; }
+  virtual void canonicalise(StateVec& /*state*/) const {}
 
   // Shortest trace from an initial state to `id` (transcribed and replayed).
   [[nodiscard]] Trace trace_to(StateId id) const;
   // Shortest trace to `id` followed by `cycle` (a path of edges from `id` back
   // to `id`), with loop_start set.
   [[nodiscard]] Trace lasso(StateId id, const std::vector<Edge>& cycle) const;
+  // Shortest trace to `id`, then the moves of `path` (edges on from `id`),
+  // then those of `cycle` (from the end of path back to it), with loop_start
+  // set when there is a cycle. On a reduced graph every move is made
+  // concrete by its canonical form, and a cycle of canonical states is
+  // followed until the concrete state repeats.
+  [[nodiscard]] Trace trace_along(StateId id, const std::vector<Edge>& path,
+                                  const std::vector<Edge>& cycle) const;
 };
 
 }  // namespace loophole::checker
