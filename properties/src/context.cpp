@@ -85,6 +85,15 @@ bool Context::earlier(StateId a, StateId b) const {
   return da != db ? da < db : a < b;
 }
 
+const std::vector<bool>& Context::can_finish() const {
+  std::call_once(can_finish_once_, [&] {
+    std::vector<bool> ends(size(), false);
+    for (StateId v = 0; v < size(); ++v) ends[v] = final_state(v) || frontier(v);
+    can_finish_ = can_reach(moves, ends);
+  });
+  return can_finish_;
+}
+
 checker::Successor Context::move(StateId from, const Edge& e) const {
   std::vector<checker::Successor> out;
   semantics.successors(graph.state(from), out);
