@@ -82,10 +82,9 @@ void find_ends_out_of_reach(const Context& cx, std::vector<Finding>& out) {
     if (endless[v]) return std::nullopt;
     const auto& gaps = cx.semantics.gaps();
     const StatePredicate at_gap = [&](StateId s) {
-      const Point& p = cx.points[s];
-      return p.over == 2 && p.gap > 0 && static_cast<std::size_t>(p.gap) <= gaps.size() &&
-             gaps[static_cast<std::size_t>(p.gap - 1)].kind !=
-                 checker::GapSite::Kind::stack_overflow;
+      const int gap = cx.gap(s);
+      return gap > 0 && static_cast<std::size_t>(gap) <= gaps.size() &&
+             gaps[static_cast<std::size_t>(gap - 1)].kind != checker::GapSite::Kind::stack_overflow;
     };
     std::vector<Edge> path;
     if (!shortest_path(
@@ -93,8 +92,7 @@ void find_ends_out_of_reach(const Context& cx, std::vector<Finding>& out) {
       return std::nullopt;
     }
     const StateId end = path.empty() ? v : path.back().to;
-    return Finding::Cause{Kind::rule_gap,
-                          gaps[static_cast<std::size_t>(cx.points[end].gap - 1)].rule, -1};
+    return Finding::Cause{Kind::rule_gap, gaps[static_cast<std::size_t>(cx.gap(end) - 1)].rule, -1};
   };
   const auto gap_detail = [&](StateId v) {
     return endless[v] ? std::string(
