@@ -30,12 +30,12 @@ Context::Context(const checker::ExploredGraph& explored, const CheckSelection& c
       depth_ordered_(explored.numbered_by_depth()) {
   const auto n = static_cast<StateId>(graph.size());
   const checker::Layout& layout = semantics.layout();
-  constexpr std::size_t point_max = 32767;  // (Point's 16-bit fields)
-  if (game.steps.size() > point_max || semantics.gaps().size() > point_max) {
+  gap_field_ = layout.gap;
+  if (game.steps.size() > static_cast<std::size_t>(Point::max_steps) ||
+      game.scope.turns > static_cast<int>(Point::max_turn)) {
     throw std::length_error(fmt::format(
-        "loophole: the analyses handle at most {} steps and {} rule-gap sites; this game has {} "
-        "and {}",
-        point_max, point_max, game.steps.size(), semantics.gaps().size()));
+        "loophole: the analyses handle at most {} steps and {} turns; this game has {} and {}",
+        Point::max_steps, Point::max_turn, game.steps.size(), game.scope.turns));
   }
   // The engine's edges are read in place; another graph's are copied into
   // the same compact form (5 bytes an edge).
@@ -56,10 +56,9 @@ Context::Context(const checker::ExploredGraph& explored, const CheckSelection& c
   std::vector<Edge> out;
   // (Only the control fields: unpacking every field of every state cost as
   // much again as the rest of this pass.)
-  const std::array<int, 7> control = {layout.over,  layout.gap,    layout.step,
-                                      layout.stage, layout.active, layout.window_holder,
-                                      layout.turn};
-  std::array<std::int32_t, 7> c{};
+  const std::array<int, 6> control = {layout.over,   layout.step,          layout.stage,
+                                      layout.active, layout.window_holder, layout.turn};
+  std::array<std::int32_t, 6> c{};
   for (StateId v = 0; v < n; ++v) {
     if (interrupted()) break;  // every analysis sees the flag and stops too
     if (!compact) {
@@ -68,15 +67,12 @@ Context::Context(const checker::ExploredGraph& explored, const CheckSelection& c
     }
     graph.fields_into(v, control, 0, c.data());
     Point& p = points[v];
-    p.over = static_cast<std::int8_t>(c[0]);
-    p.gap = static_cast<std::int16_t>(p.over == 2 ? c[1] : 0);
-    p.step = static_cast<std::int16_t>(c[2]);
-    p.stage = static_cast<std::int8_t>(c[3]);
-    p.active = static_cast<std::int8_t>(c[4]);
-    p.turn = static_cast<std::int8_t>(c[6]);
-    if (p.stage == static_cast<std::int8_t>(checker::Stage::window)) {
-      p.holder = static_cast<std::int8_t>(c[5]);
-    }
+    p.over = static_cast<std::uint32_t>(c[0]) & 3U;
+    p.step = c[1];
+    p.stage = static_cast<std::uint32_t>(c[2]) & 7U;
+    p.active = static_cast<std::uint32_t>(c[3]) & 7U;
+    p.turn = static_cast<std::uint32_t>(c[5]) & Point::max_turn;
+    if (p.stage == static_cast<unsigned>(checker::Stage::window)) p.holder = c[4];
   }
 }
 
@@ -84,6 +80,22 @@ bool Context::earlier(StateId a, StateId b) const {
   if (depth_ordered_) return a < b;
   const auto da = graph.depth(a), db = graph.depth(b);
   return da != db ? da < db : a < b;
+}
+
+int Context::gap(StateId v) const {
+  if (points[v].over != 2) return 0;
+  std::int32_t g = 0;
+  graph.fields_into(v, std::span<const int>(&gap_field_, 1), 0, &g);
+  return g;
+}
+
+const std::vector<bool>& Context::can_finish() const {
+  std::call_once(can_finish_once_, [&] {
+    std::vector<bool> ends(size(), false);
+    for (StateId v = 0; v < size(); ++v) ends[v] = final_state(v) || frontier(v);
+    can_finish_ = can_reach(moves, ends);
+  });
+  return can_finish_;
 }
 
 checker::Successor Context::move(StateId from, const Edge& e) const {

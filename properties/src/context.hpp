@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -21,18 +22,22 @@
 namespace loophole::properties::detail {
 
 // The control fields of one state that the analyses group and filter by, in
-// 8 bytes (one per state: 16 with 32-bit step and gap fields, containment's
-// largest array after the graph's own).
+// 4 bytes (one per state, the analyses' largest array after the graph's
+// own: 16 with 32-bit fields, 8 with 16-bit step and gap and an 8-bit turn,
+// which wrapped above 127 turns). The gap of a rule-gap state is read from
+// the state when asked (Context::gap): few states are gaps.
 struct Point {
-  std::int16_t step = 0;
-  std::int16_t gap = 0;   // 1-based index into Semantics::gaps() when over == 2
-  std::int8_t over = 0;   // 0 running, 1 game over, 2 rule gap
-  std::int8_t stage = 0;  // checker::Stage
-  std::int8_t turn = 0;   // turn_number (saturating at scope.turns)
-  std::int8_t active : 4 = 0;
-  std::int8_t holder : 4 = -1;  // the player to move in an open window, else -1
+  std::int32_t step : 10 = 0;   // -1 (setup) .. max_steps - 1
+  std::uint32_t turn : 10 = 0;  // turn_number, saturating at scope.turns (at most 1,000)
+  std::uint32_t over : 2 = 0;   // 0 running, 1 game over, 2 rule gap
+  std::uint32_t stage : 3 = 0;  // checker::Stage
+  std::uint32_t active : 3 = 0;
+  std::int32_t holder : 4 = -1;  // the player to move in an open window, else -1
+  static constexpr int max_steps = 511;
+  static constexpr unsigned max_turn = 1023;
 };
-static_assert(sizeof(Point) == 8);
+static_assert(sizeof(Point) == 4);
+static_assert(model::max_players <= 8);
 
 class Context {
  public:
@@ -73,6 +78,17 @@ class Context {
   [[nodiscard]] bool depth_ordered() const { return depth_ordered_; }
   [[nodiscard]] std::uint32_t depth(StateId v) const { return graph.depth(v); }
 
+  // The 1-based rule-gap site (Semantics::gaps()) of a state where a rule
+  // gap ended the game, else 0 (read from the packed state).
+  [[nodiscard]] int gap(StateId v) const;
+
+  // For every state: whether a final state, or one the exploration left
+  // unexpanded, can be reached from it. Stalemates, turn loops and ends out
+  // of reach all ask; the first to ask computes it, once (a pass over every
+  // edge per sweep: at operators' 147 M states a fifth of a whole check's
+  // CPU went to such passes).
+  [[nodiscard]] const std::vector<bool>& can_finish() const;
+
   // The move behind an edge, recomputed on the semantics (edges do not keep
   // the action or trigger they took).
   [[nodiscard]] checker::Successor move(StateId from, const Edge& e) const;
@@ -104,6 +120,9 @@ class Context {
   const std::atomic<bool>* interrupt_ = nullptr;
   checker::RunLimits* limits_ = nullptr;
   bool depth_ordered_ = false;  // ExploredGraph::numbered_by_depth
+  int gap_field_ = -1;          // Layout::gap
+  mutable std::once_flag can_finish_once_;
+  mutable std::vector<bool> can_finish_;
 };
 
 // Who loses and who wins in each game-over state, per player: a win names

@@ -39,9 +39,9 @@ void find_dead_rules(const Context& cx, std::vector<Finding>& out) {
     const Point& p = cx.points[v];
     const bool valid_step = p.step >= 0 && static_cast<std::size_t>(p.step) < game.steps.size();
     if (valid_step && p.stage != start_stage) reached[p.step] = true;
-    if (p.over == 2 && p.gap > 0 && static_cast<std::size_t>(p.gap) <= gaps.size()) {
+    if (const int gap = cx.gap(v); gap > 0 && static_cast<std::size_t>(gap) <= gaps.size()) {
       // A step whose effects always leave the bounds is still entered.
-      const auto it = std::find(step_rules.begin(), step_rules.end(), gaps[p.gap - 1].rule);
+      const auto it = std::find(step_rules.begin(), step_rules.end(), gaps[gap - 1].rule);
       if (it != step_rules.end()) reached[it - step_rules.begin()] = true;
     }
     if (p.over != 0) continue;

@@ -2,8 +2,8 @@
 // win any more (cannot-lose), or no end condition can be reached at all and
 // only a rule gap still stops the game (cannot-end). Rule gaps do not count
 // as ends here: a game that ends only by running into one has no end its
-// rules wrote. One backward search per target set (real ends, each player's
-// losses and wins) marks the states that can still get there; the frontier
+// rules wrote. One backward search for all target sets at once (real ends,
+// each player's losses and wins) marks the states that can still get there; the frontier
 // of an incomplete exploration counts as reaching everything, so what is
 // reported holds whatever lies beyond it. Each (player, kind) is reported
 // once, at the earliest such state, with the shortest trace to it. States
@@ -45,20 +45,30 @@ void find_ends_out_of_reach(const Context& cx, std::vector<Finding>& out) {
   const int players = cx.game.players;
   if (n == 0 || cx.game.end_conditions.empty()) return;
   const auto np = static_cast<std::size_t>(players);
-  std::vector<bool> any_final(n, false), real_end(n, false);
+  std::vector<bool> real_end(n, false);
   Outcomes o = outcomes(cx);
   if (cx.interrupted()) return;
   auto& loss = o.loses;
   auto& win = o.wins;
   for (StateId v = 0; v < n; ++v) {
     const bool beyond = cx.frontier(v);
-    any_final[v] = cx.final_state(v) || beyond;
     real_end[v] = cx.points[v].over == 1 || beyond;
     if (!beyond) continue;
     for (std::size_t p = 0; p < np; ++p) loss[p][v] = win[p][v] = true;
   }
-  const std::vector<bool> can_finish = can_reach(cx.moves, any_final);
-  const std::vector<bool> can_end = can_reach(cx.moves, real_end);
+  // Every other backward search in one: set 0 the real ends, then each
+  // player's losses and wins (1 + 2p, 2 + 2p).
+  std::vector<std::vector<bool>> sets;
+  sets.reserve(1 + 2 * np);
+  sets.push_back(std::move(real_end));
+  for (std::size_t p = 0; p < np; ++p) {
+    sets.push_back(std::move(loss[p]));
+    sets.push_back(std::move(win[p]));
+  }
+  const std::vector<std::vector<bool>> reach = can_reach_each(cx.moves, std::move(sets));
+  const std::vector<bool>& can_finish = cx.can_finish();
+  if (cx.interrupted()) return;
+  const std::vector<bool>& can_end = reach[0];
   // Whether the game can go on forever from a state (a cycle is reachable);
   // when it cannot, every way on runs into a rule gap and the finding is
   // that gap's consequence (often a scope effect: the deck runs out first).
@@ -72,10 +82,9 @@ void find_ends_out_of_reach(const Context& cx, std::vector<Finding>& out) {
     if (endless[v]) return std::nullopt;
     const auto& gaps = cx.semantics.gaps();
     const StatePredicate at_gap = [&](StateId s) {
-      const Point& p = cx.points[s];
-      return p.over == 2 && p.gap > 0 && static_cast<std::size_t>(p.gap) <= gaps.size() &&
-             gaps[static_cast<std::size_t>(p.gap - 1)].kind !=
-                 checker::GapSite::Kind::stack_overflow;
+      const int gap = cx.gap(s);
+      return gap > 0 && static_cast<std::size_t>(gap) <= gaps.size() &&
+             gaps[static_cast<std::size_t>(gap - 1)].kind != checker::GapSite::Kind::stack_overflow;
     };
     std::vector<Edge> path;
     if (!shortest_path(
@@ -83,8 +92,7 @@ void find_ends_out_of_reach(const Context& cx, std::vector<Finding>& out) {
       return std::nullopt;
     }
     const StateId end = path.empty() ? v : path.back().to;
-    return Finding::Cause{Kind::rule_gap,
-                          gaps[static_cast<std::size_t>(cx.points[end].gap - 1)].rule, -1};
+    return Finding::Cause{Kind::rule_gap, gaps[static_cast<std::size_t>(cx.gap(end) - 1)].rule, -1};
   };
   const auto gap_detail = [&](StateId v) {
     return endless[v] ? std::string(
@@ -110,9 +118,9 @@ void find_ends_out_of_reach(const Context& cx, std::vector<Finding>& out) {
   // the game can no longer end this is a consequence, listed under it.
   for (int p = 0; p < players; ++p) {
     const auto i = static_cast<std::size_t>(p);
-    const std::vector<bool> can_lose = can_reach(cx.moves, loss[i]);
+    const std::vector<bool>& can_lose = reach[1 + 2 * i];
     if (!from_start(cx, can_lose)) continue;  // an unreachable loss: unreachable_win.cpp
-    const std::vector<bool> can_win = can_reach(cx.moves, win[i]);
+    const std::vector<bool>& can_win = reach[2 + 2 * i];
     const StateId v =
         first_state(cx, [&](StateId s) { return can_finish[s] && !can_lose[s] && !can_win[s]; });
     if (v == checker::no_state) continue;

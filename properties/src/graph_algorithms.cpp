@@ -428,6 +428,56 @@ std::vector<bool> can_reach(const Digraph& g, const std::vector<bool>& targets,
   return reach;
 }
 
+std::vector<std::vector<bool>> can_reach_each(const Digraph& g,
+                                              std::vector<std::vector<bool>> targets) {
+  const auto n = static_cast<StateId>(g.size());
+  std::vector<std::vector<bool>> result(targets.size());
+  std::vector<std::uint8_t> marks;
+  for (std::size_t group = 0; group < targets.size(); group += 8) {
+    const std::size_t sets = std::min<std::size_t>(8, targets.size() - group);
+    if (!g.afford(n)) return result;
+    marks.assign(n, 0);
+    for (std::size_t k = 0; k < sets; ++k) {
+      std::vector<bool>& t = targets[group + k];
+      const auto bit = static_cast<std::uint8_t>(1U << k);
+      for (StateId v = 0; v < n && v < t.size(); ++v) {
+        if (t[v]) marks[v] |= bit;
+      }
+      std::vector<bool>().swap(t);  // (freed as it is read)
+    }
+    const auto all = static_cast<std::uint8_t>((1U << sets) - 1);
+    // The sweeps of can_reach, every set at once: a state's marks are the
+    // union of its successors' (and its own).
+    constexpr int max_sweeps = 16;
+    bool settled = false;
+    for (int sweep = 0; sweep < max_sweeps && !settled; ++sweep) {
+      bool changed = false;
+      for (StateId v = n; v-- > 0;) {
+        if (stop_at(g, v)) return result;
+        std::uint8_t m = marks[v];
+        if (m == all) continue;
+        for (std::uint64_t i = g.begin(v), last = g.end(v); i < last && m != all; ++i) {
+          m |= marks[g.target(i)];
+        }
+        if (m != marks[v]) {
+          marks[v] = m;
+          changed = true;
+        }
+      }
+      settled = !changed;
+    }
+    for (std::size_t k = 0; k < sets; ++k) {
+      std::vector<bool>& r = result[group + k];
+      r.assign(n, false);
+      for (StateId v = 0; v < n; ++v) r[v] = ((marks[v] >> k) & 1U) != 0;
+      // Unsettled: the marks so far lie between the targets and what reaches
+      // them, so can_reach from them gives the same answer.
+      if (!settled) r = can_reach(g, r);
+    }
+  }
+  return result;
+}
+
 LoopChoice classify_cycle(const Digraph& g, StateId entry, const std::vector<Edge>& cycle) {
   LoopChoice result;
   std::set<int> players;

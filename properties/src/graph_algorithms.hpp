@@ -158,6 +158,14 @@ bool shortest_path(const Digraph& g, StateId from, const StatePredicate& goal,
 std::vector<bool> can_reach(const Digraph& g, const std::vector<bool>& targets,
                             const EdgePredicate& keep = {});
 
+// can_reach of several target sets at once, no edge filter: result[k][v]
+// says whether a state of targets[k] can be reached from v. Each sweep over
+// the edges settles up to 8 sets (a byte of marks per state), where a
+// can_reach per set reads every edge once per set and sweep. The targets
+// are freed as they are read.
+std::vector<std::vector<bool>> can_reach_each(const Digraph& g,
+                                              std::vector<std::vector<bool>> targets);
+
 // For every state: whether an endless path starts there (a cycle can be
 // reached from it). The same as can_reach of the cyclic components' members,
 // without building the components: see graph_algorithms.cpp.

@@ -203,15 +203,25 @@ void find_loops(const Context& cx, std::vector<Finding>& out) {
   const auto stall_of = [&](const Loop& loop) {
     if (loop.choice.loop != LoopClass::optional_one) return false;
     if (doomed.empty()) {
-      for (const auto& loses : outcomes(cx).loses) {
+      // Per player: their losses (set 2p) and every other way out (2p + 1),
+      // all searched backwards at once.
+      std::vector<std::vector<bool>> sets;
+      for (auto& loses : outcomes(cx).loses) {
         std::vector<bool> other(cx.size(), false);
         for (StateId v = 0; v < cx.size(); ++v) {
           other[v] = (cx.final_state(v) && !loses[v]) || cx.frontier(v);
         }
-        const std::vector<bool> can_lose = can_reach(cx.moves, loses);
-        const std::vector<bool> can_escape = can_reach(cx.moves, other);
+        sets.push_back(std::move(loses));
+        sets.push_back(std::move(other));
+      }
+      const std::vector<std::vector<bool>> reach = can_reach_each(cx.moves, std::move(sets));
+      for (std::size_t p = 0; 2 * p + 1 < reach.size(); ++p) {
+        const std::vector<bool>& can_lose = reach[2 * p];
+        const std::vector<bool>& can_escape = reach[2 * p + 1];
         std::vector<bool> d(cx.size(), false);
-        for (StateId v = 0; v < cx.size(); ++v) d[v] = can_lose[v] && !can_escape[v];
+        for (StateId v = 0; v < cx.size() && v < can_lose.size() && v < can_escape.size(); ++v) {
+          d[v] = can_lose[v] && !can_escape[v];
+        }
         doomed.push_back(std::move(d));
       }
     }

@@ -57,8 +57,8 @@ std::string setup_gap(const Context& cx) {
   int gap = 0;
   for (StateId v = 0; v < cx.size(); ++v) {
     if (cx.depth(v) != 0) continue;
-    if (cx.points[v].over != 2 || (gap != 0 && cx.points[v].gap != gap)) return "";
-    gap = cx.points[v].gap;
+    if (cx.points[v].over != 2 || (gap != 0 && cx.gap(v) != gap)) return "";
+    gap = cx.gap(v);
   }
   return gap > 0 ? cx.semantics.gaps()[static_cast<std::size_t>(gap - 1)].rule : "";
 }

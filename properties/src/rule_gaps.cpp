@@ -23,10 +23,11 @@ void find_rule_gaps(const Context& cx, std::vector<Finding>& out) {
   std::map<int, Group> groups;  // gap site -> its gap states
   for (StateId v = 0; v < cx.size(); ++v) {
     if (cx.interrupted()) return;
-    const Point& p = cx.points[v];
-    if (p.over != 2 || p.gap <= 0 || static_cast<std::size_t>(p.gap) > gaps.size()) continue;
-    if (gaps[p.gap - 1].kind == checker::GapSite::Kind::stack_overflow) continue;
-    Group& g = groups[p.gap];
+    if (cx.points[v].over != 2) continue;
+    const int gap = cx.gap(v);
+    if (gap <= 0 || static_cast<std::size_t>(gap) > gaps.size()) continue;
+    if (gaps[gap - 1].kind == checker::GapSite::Kind::stack_overflow) continue;
+    Group& g = groups[gap];
     ++g.states;
     if (g.first == checker::no_state || cx.earlier(v, g.first)) g.first = v;
   }

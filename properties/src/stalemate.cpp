@@ -26,9 +26,8 @@ struct Stalemate {
 
 void find_stalemates(const Context& cx, std::vector<Finding>& out) {
   const StateId n = cx.size();
-  std::vector<bool> ends(n, false);
-  for (StateId v = 0; v < n; ++v) ends[v] = cx.final_state(v) || cx.frontier(v);
-  const std::vector<bool> can_end = can_reach(cx.moves, ends);
+  const std::vector<bool>& can_end = cx.can_finish();
+  if (cx.interrupted() || can_end.size() != n) return;
   // (Most games can end from every state: then there is nothing to look for.)
   if (std::find(can_end.begin(), can_end.end(), false) == can_end.end()) return;
 

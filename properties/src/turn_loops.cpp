@@ -103,9 +103,8 @@ void find_turn_loops(const Context& cx, std::vector<Finding>& out) {
     return la != lb ? la < lb : a.entry < b.entry;
   });
   // Whether the game can still end (or stop at a limit) from a state.
-  std::vector<bool> ends(cx.size(), false);
-  for (StateId v = 0; v < cx.size(); ++v) ends[v] = cx.final_state(v) || cx.frontier(v);
-  const std::vector<bool> can_end = can_reach(cx.moves, ends);
+  const std::vector<bool>& can_end = cx.can_finish();
+  if (cx.interrupted()) return;
 
   // One finding per class, controlling player and rules on the cycle (per
   // card, as response loops: each player's loop with the same card is a

@@ -63,10 +63,11 @@ void find_unbounded_chains(const Context& cx, std::vector<Finding>& out) {
   std::map<int, std::vector<StateId>> overflows;  // gap site -> its overflow states
   for (StateId v = 0; v < cx.size(); ++v) {
     if (cx.interrupted()) return;
-    const Point& p = cx.points[v];
-    if (p.over != 2 || p.gap <= 0 || static_cast<std::size_t>(p.gap) > gaps.size()) continue;
-    if (gaps[p.gap - 1].kind != checker::GapSite::Kind::stack_overflow) continue;
-    overflows[p.gap].push_back(v);
+    if (cx.points[v].over != 2) continue;
+    const int gap = cx.gap(v);
+    if (gap <= 0 || static_cast<std::size_t>(gap) > gaps.size()) continue;
+    if (gaps[gap - 1].kind != checker::GapSite::Kind::stack_overflow) continue;
+    overflows[gap].push_back(v);
   }
   for (auto& [gap, states] : overflows) {
     std::sort(states.begin(), states.end(), [&](StateId a, StateId b) { return cx.earlier(a, b); });

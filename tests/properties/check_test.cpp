@@ -6,8 +6,11 @@
 #include "loophole/properties/check.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <set>
@@ -20,6 +23,7 @@
 #include "loophole/checker/explicit.hpp"
 #include "loophole/model/diagnostics.hpp"
 
+#include "context.hpp"
 #include "loaded_game.hpp"
 #include "test_graph.hpp"
 
@@ -111,6 +115,32 @@ TEST(RunChecks, SameFindingsOnEveryThreadCount) {
       }
     }
   }
+}
+
+// The analyses' control point of a state keeps its turn number as the
+// engine does up to scope.turns' 1,000: an 8-bit field wrapped above 127.
+TEST(Context, PointsKeepTurnNumbersAbove127) {
+  const std::string path =
+      std::string(LOOPHOLE_SOURCE_DIR) + "/tests/fixtures/findings/cannot-end/clean.yaml";
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto at = text.find("scope: {turns: 2}");
+  ASSERT_NE(std::string::npos, at);
+  text.replace(at, 17, "scope: {turns: 300}");
+  const auto l = test_support::load_game(path, {.text = text, .with_semantics = true});
+  ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
+  const auto graph = checker::explore(*l->sem, {});
+  const detail::Context cx(*graph, CheckSelection{});
+  ASSERT_EQ(graph->size(), cx.size());
+  const std::array<int, 1> turn = {l->sem->layout().turn};
+  std::int32_t top = 0;
+  for (checker::StateId v = 0; v < cx.size(); ++v) {
+    std::int32_t t = 0;
+    graph->fields_into(v, turn, 0, &t);
+    ASSERT_EQ(t, static_cast<std::int32_t>(cx.points[v].turn)) << "state " << v;
+    top = std::max(top, t);
+  }
+  EXPECT_EQ(300, top);
 }
 
 TEST(CheckAll, TruncatedGraphMakesAbsenceClaimsUnknown) {

@@ -247,6 +247,33 @@ TEST(CanReach, AgreesWithTheClosureOnRandomGraphs) {
   }
 }
 
+// can_reach_each against the closure of each set on its own: 11 sets (two
+// groups of 8 marks), on random graphs and on chains that step back past
+// the 16 sweeps (the fallback to can_reach from the marks so far).
+TEST(CanReachEach, AgreesWithTheClosureOfEachSet) {
+  Xorshift next{0x3C6EF372FE94F82BULL};
+  const auto check = [&](const Digraph& g, int round) {
+    const auto n = static_cast<StateId>(g.size());
+    std::vector<std::vector<bool>> sets(11, std::vector<bool>(n, false));
+    for (std::size_t k = 0; k < sets.size(); ++k) {
+      for (std::uint64_t i = 0, count = next(4); i < count; ++i) sets[k][next(n)] = true;
+    }
+    const std::vector<std::vector<bool>> each = can_reach_each(g, sets);
+    ASSERT_EQ(sets.size(), each.size());
+    for (std::size_t k = 0; k < sets.size(); ++k) {
+      EXPECT_EQ(reach_by_closure(g, sets[k], {}), each[k]) << round << " set " << k;
+    }
+  };
+  for (int round = 0; round < 6; ++round) check(random_graph(next, 200, 0, 1, 20), round);
+  Digraph chain;  // 40 -> 39 -> ... -> 0: 40 sweeps' worth of back edges
+  chain.add_state(std::vector<Edge>{});
+  for (StateId i = 1; i <= 40; ++i) chain.add_state(std::vector<Edge>{to(i - 1)});
+  for (int round = 0; round < 3; ++round) check(chain, 100 + round);
+  std::vector<std::vector<bool>> first(1, std::vector<bool>(chain.size(), false));
+  first[0][0] = true;
+  EXPECT_EQ(std::vector<bool>(chain.size(), true), can_reach_each(chain, first)[0]);
+}
+
 // cyclic_components against its definition on pseudo-random graphs: u and
 // v share a component when each reaches the other along kept edges, and a
 // component counts when it has two states or a kept self-loop. The

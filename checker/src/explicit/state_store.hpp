@@ -18,7 +18,10 @@
 // For the seed rulesets, whose states pack into 11..18 bytes (85..142
 // bits), a stored state costs 15..24 bytes after the search, within the
 // 24-byte target, and 26..38 while searching; with the move graph and the
-// search's buffers the peak is 44..51 bytes per state (bench/RESULTS.md).
+// search's buffers the peak is 44..51 bytes per state (bench/RESULTS.md);
+// at one copy of every card kind (97..147 M states, bench/scope_bench) the
+// search peaks at 39..45 and a whole check at 42..52, the analyses adding
+// 7..14% to the search's peak.
 // Shrinking the search-time figure needs the packed state itself to shrink,
 // e.g. by interning the data and control parts of a state in tables of their
 // own and storing two ids (collapse compression).
