@@ -402,6 +402,10 @@ class DeclChecker {
         first_of(steps, "step", rs.decl.name, rs.decl.where);
         rs.decl.phase = phase;
         rs.decl.index = static_cast<int>(p.steps.size());
+        if (game_.steps.size() == static_cast<std::size_t>(max_steps)) {
+          sink_.error(rs.decl.where, "a game has at most " + std::to_string(max_steps) +
+                                         " steps; this is one more");
+        }
         p.steps.push_back(static_cast<int>(game_.steps.size()));
         game_.steps.push_back(std::move(rs.decl));
         step_windows_.push_back(rs.window);

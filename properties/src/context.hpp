@@ -33,11 +33,12 @@ struct Point {
   std::uint32_t stage : 3 = 0;  // checker::Stage
   std::uint32_t active : 3 = 0;
   std::int32_t holder : 4 = -1;  // the player to move in an open window, else -1
-  static constexpr int max_steps = 511;
+  static constexpr int max_steps = model::max_steps;  // (the front end's bound)
   static constexpr unsigned max_turn = 1023;
 };
 static_assert(sizeof(Point) == 4);
 static_assert(model::max_players <= 8);
+static_assert(model::max_steps <= 511);
 
 class Context {
  public:

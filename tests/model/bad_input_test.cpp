@@ -100,6 +100,20 @@ TEST(BadInput, UnknownTopLevelKeyWithSuggestion) {
                "unknown key 'acitons' in ruleset; did you mean 'actions'?", "3:1");
 }
 
+// The analyses keep a step in 10 bits a state: a game of 512 steps is
+// refused at the 512th, located, not by an internal error later.
+TEST(BadInput, TooManySteps) {
+  std::string text = k_head + "players: 2\nturn:\n  phases:\n    - name: main\n      steps:\n";
+  for (int i = 0; i < max_steps + 1; ++i) text += "        - name: s" + std::to_string(i) + "\n";
+  // (line 8 holds the first step; the 512th is on line 8 + 511)
+  EXPECT_FIRST(load_text(text), "a game has at most 511 steps; this is one more",
+               std::to_string(8 + max_steps) + ":17");
+  std::string fits = k_head + "players: 2\nturn:\n  phases:\n    - name: main\n      steps:\n";
+  for (int i = 0; i < max_steps; ++i) fits += "        - name: s" + std::to_string(i) + "\n";
+  const Loaded l = load_text(fits);
+  EXPECT_TRUE(l.game.has_value()) << l.rendered;
+}
+
 TEST(BadInput, MapWhereListExpected) {
   EXPECT_FIRST(load_text(with_turn("speeds: {a: 1}\n")), "'speeds' must be a list, found a map",
                "3:9");

@@ -20,6 +20,9 @@ namespace loophole::model {
 // The most players a ruleset may declare (the checker rejects more; the
 // engines size what they store per player from it).
 inline constexpr int max_players = 8;
+// Steps in a game, over all phases (the analyses keep a step in 10 bits a
+// state; no card game's turn comes near).
+inline constexpr int max_steps = 511;
 
 // One bounded integer of the data state.
 struct Slot {
