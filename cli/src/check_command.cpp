@@ -1,8 +1,8 @@
 // `loophole check`: for each ruleset (and each value of a --sweep), load and
-// type-check it, run the structural checks on its phase graph, explore it
-// with the chosen engine and run every property; then render one report.
-// A ruleset that fails to load makes the run exit 2, but the other rulesets
-// are still checked so one run reports every error.
+// type-check it, then check it through the pipeline (pipeline.hpp:
+// structural checks, the chosen engine, every property); then render one
+// report. A ruleset that fails to load makes the run exit 2, but the other
+// rulesets are still checked so one run reports every error.
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
-#include <set>
 #include <thread>
 
 #include <fcntl.h>
