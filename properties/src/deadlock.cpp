@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "loophole/checker/questions.hpp"
+
 #include "analyses.hpp"
 
 namespace loophole::properties::detail {
@@ -18,22 +20,6 @@ struct Group {
   StateId first = checker::no_state;
   std::size_t states = 0;
 };
-
-std::string stuck_message(const Context& cx, StateId v) {
-  const Point& p = cx.points[v];
-  const std::string where = cx.step_label(p.step);
-  const model::Step* step = p.step >= 0 && static_cast<std::size_t>(p.step) < cx.game.steps.size()
-                                ? &cx.game.steps[p.step]
-                                : nullptr;
-  if (p.stage == static_cast<std::int8_t>(checker::Stage::window) && step != nullptr &&
-      step->window >= 0) {
-    const model::Window& w = cx.game.windows[step->window];
-    const char* holds = w.protocol == model::Protocol::priority ? "holds priority" : "is to move";
-    return fmt::format("in '{}', {} {} and can neither act nor pass", where,
-                       Context::player(p.holder), holds);
-  }
-  return fmt::format("in '{}', no move is possible", where);
-}
 
 }  // namespace
 
@@ -51,16 +37,12 @@ void find_deadlocks(const Context& cx, std::vector<Finding>& out) {
   }
   for (const auto& [key, group] : groups) {
     const Point& p = cx.points[group.first];
+    // The question's words (checker/questions.hpp), as the SMT engine says them.
+    const bool in_window = p.stage == static_cast<std::int8_t>(checker::Stage::window);
     Finding f = cx.finding(Kind::deadlock, Severity::error);
-    f.rule = cx.step_rule(p.step);
-    if (p.step >= 0 && static_cast<std::size_t>(p.step) < cx.game.steps.size()) {
-      const model::Step& step = cx.game.steps[p.step];
-      const bool in_window = p.stage == static_cast<std::int8_t>(checker::Stage::window);
-      f.where = in_window && step.window_where.known() ? step.window_where : step.where;
-    } else {
-      f.where = cx.game.where;
-    }
-    f.message = stuck_message(cx, group.first);
+    f.rule = checker::question::deadlock_rule(cx.game, p.step);
+    f.where = checker::question::deadlock_where(cx.game, p.step, in_window);
+    f.message = checker::question::deadlock_message(cx.game, p.step, in_window, p.holder);
     if (group.states > 1) {
       f.details.push_back(fmt::format("{} reachable states are stuck at this point", group.states));
     }

@@ -6,6 +6,8 @@
 // seen is reported; after an incomplete exploration that is only unknown.
 #include <fmt/format.h>
 
+#include "loophole/checker/questions.hpp"
+
 #include "analyses.hpp"
 
 namespace loophole::properties::detail {
@@ -37,10 +39,9 @@ void find_unreachable_wins(const Context& cx, std::vector<Finding>& out) {
     for (int p = 0; p < players; ++p) {
       if (seen[c * static_cast<std::size_t>(players) + static_cast<std::size_t>(p)]) continue;
       Finding f = cx.absence(Kind::unreachable_win, end.win ? Severity::error : Severity::warning);
-      f.rule = fmt::format("end:{}/{}", end.name, Context::player(p));
+      f.rule = checker::question::end_rule(end, p);
       f.where = end.where;
-      f.message = fmt::format("{} can never {} by '{}'", Context::player(p),
-                              end.win ? "win" : "lose", end.name);
+      f.message = checker::question::end_never_message(end, p);
       if (cx.complete) {
         f.details.push_back(
             fmt::format("its condition holds for {} in none of the {} reachable states",

@@ -12,6 +12,7 @@
 
 #include "loophole/checker/conditions.hpp"
 #include "loophole/checker/memory.hpp"
+#include "loophole/checker/questions.hpp"
 
 #include "analyses.hpp"
 
@@ -35,7 +36,7 @@ bool restricted_to(const Context& cx, const Property& p, int step) {
 
 Finding property_finding(const Context& cx, const Property& p, Verdict verdict) {
   Finding f = cx.finding(Kind::property_violation, Severity::error);
-  f.rule = "property:" + p.name;
+  f.rule = checker::question::property_rule(p);
   f.where = p.where;
   f.verdict = verdict;
   if (verdict != Verdict::violated) f.severity = Severity::note;
@@ -52,7 +53,7 @@ void no_violation(const Context& cx, const Property& p, std::vector<Finding>& ou
     out.push_back(std::move(f));
   } else if (cx.selection.report_holds) {
     Finding f = property_finding(cx, p, Verdict::holds);
-    f.message = fmt::format("'{}' holds", p.name);
+    f.message = checker::question::property_holds(p);
     out.push_back(std::move(f));
   }
 }
@@ -179,11 +180,7 @@ void check_user_properties(const Context& cx, std::vector<Finding>& out) {
           break;
         }
         Finding f = property_finding(cx, p, Verdict::violated);
-        f.message = p.kind == Property::Kind::always
-                        ? fmt::format("'{}' does not always hold: it fails in '{}'", p.name,
-                                      cx.step_label(cx.points[first].step))
-                        : fmt::format("'{}' should never hold, but it does in '{}'", p.name,
-                                      cx.step_label(cx.points[first].step));
+        f.message = checker::question::property_fails(cx.game, p, cx.points[first].step);
         f.trace = cx.trace(first);
         out.push_back(std::move(f));
         break;
@@ -192,15 +189,14 @@ void check_user_properties(const Context& cx, std::vector<Finding>& out) {
         if (first != checker::no_state) {
           if (cx.selection.report_holds) {
             Finding f = property_finding(cx, p, Verdict::holds);
-            f.message = fmt::format("'{}' is reachable in '{}'", p.name,
-                                    cx.step_label(cx.points[first].step));
+            f.message = checker::question::property_reached(cx.game, p, cx.points[first].step);
             f.trace = cx.trace(first);
             out.push_back(std::move(f));
           }
           break;
         }
         Finding f = property_finding(cx, p, cx.complete ? Verdict::violated : Verdict::unknown);
-        f.message = fmt::format("'{}' is never reached", p.name);
+        f.message = checker::question::property_never_reached(p);
         if (!cx.complete) f.details.push_back(cx.incomplete_reason());
         out.push_back(std::move(f));
         break;
