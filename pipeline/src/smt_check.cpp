@@ -17,13 +17,8 @@
 namespace loophole::pipeline::detail {
 namespace {
 
-properties::CheckSelection smt_selection() {
-  properties::CheckSelection s;
-  s.response_loops = false;
-  s.stalemates = false;
-  s.dead_rules = false;
-  return s;
-}
+// Every question the SMT engine answers (smt::Questions).
+smt::Questions smt_selection() { return smt::Questions{}; }
 
 smt::Options options(int depth, const SmtLimits& limits) {
   smt::Options o;

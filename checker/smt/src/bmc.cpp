@@ -94,7 +94,7 @@ bool simple_path_exists(const checker::Semantics& sem, int moves, std::size_t bu
 
 }  // namespace
 
-Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
+Result Engine::check(const Options& o, const Questions& sel) {
   Result res;
   if (impl_->unsupported) return res;
   using Clock = std::chrono::steady_clock;

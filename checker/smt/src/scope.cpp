@@ -32,7 +32,7 @@ std::string summarise_values(const std::string& param, const std::vector<std::in
 
 ScopeResult symbolic_scope(const std::string& param, std::int64_t lo, std::int64_t hi,
                            const std::function<const model::Game*(std::int64_t)>& load,
-                           const Options& options, const properties::CheckSelection& selection) {
+                           const Options& options, const Questions& selection) {
   ScopeResult out;
   using Key = std::pair<properties::Kind, std::string>;
   std::map<Key, ScopeAnswer> answers;

@@ -21,7 +21,6 @@
 #include "loophole/checker/semantics.hpp"
 #include "loophole/checker/trace.hpp"
 #include "loophole/model/game.hpp"
-#include "loophole/properties/check.hpp"
 #include "loophole/properties/finding.hpp"
 
 namespace loophole::smt {
@@ -91,6 +90,20 @@ struct Statistics {
   std::string solver_statistics;  // Z3's, of the BMC solver at the end ("key value" lines)
 };
 
+// The questions check() is asked: the ones the SMT engine answers (single
+// states: deadlocks, rule gaps, unreachable end conditions, the designer's
+// always/never/reachable properties; pipeline::can_handle). Cycles and
+// whole-graph facts need the explored graph and are not among them.
+struct Questions {
+  bool deadlocks = true;
+  bool rule_gaps = true;
+  bool unreachable_wins = true;
+  bool user_properties = true;
+  // Also report the properties that hold (verdict holds, severity note),
+  // for reports that list passing checks (JUnit).
+  bool report_holds = false;
+};
+
 struct Result {
   std::vector<properties::Finding> findings;  // engine "smt"
   Statistics statistics;
@@ -120,7 +133,7 @@ class Engine {
   // what neither a violation within the depth nor a proof settles is
   // `unknown`. Response loops, stalemates, dead rules and leads_to need cycles
   // or whole-graph facts and are not checked here.
-  Result check(const Options& options, const properties::CheckSelection& selection);
+  Result check(const Options& options, const Questions& selection);
 
   // k-induction on one always/never property (index into Game::properties),
   // and on "no rule gap is ever reached".
@@ -179,7 +192,7 @@ struct ScopeResult {
 };
 ScopeResult symbolic_scope(const std::string& param, std::int64_t lo, std::int64_t hi,
                            const std::function<const model::Game*(std::int64_t)>& load,
-                           const Options& options, const properties::CheckSelection& selection);
+                           const Options& options, const Questions& selection);
 
 // The trace through a sequence of states, as every SMT counterexample is
 // decoded: each consecutive pair matched to the first successor of the
