@@ -22,10 +22,10 @@
 
 namespace loophole::smt {
 
-using properties::Finding;
-using properties::Kind;
-using properties::Severity;
-using properties::Verdict;
+using checker::Finding;
+using checker::Kind;
+using checker::Severity;
+using checker::Verdict;
 
 namespace {
 
@@ -400,7 +400,7 @@ Result Engine::check(const Options& o, const Questions& sel) {
     if (complete || goal.proof.status == ProofStatus::proved) return true;
     Finding f = smt_finding(kind, Severity::note);
     f.verdict = Verdict::unknown;
-    f.rule = std::string(properties::to_string(kind));
+    f.rule = std::string(checker::to_string(kind));
     f.message = fmt::format("no {}{} {}; deeper ones are not ruled out",
                             goal.hits.empty() ? "" : "other ", what, within);
     f.details.push_back(fmt::format("{}; k-induction: {}", depth_text, goal.proof.reason));

@@ -18,10 +18,10 @@
 #include <string_view>
 #include <vector>
 
+#include "loophole/checker/finding.hpp"
 #include "loophole/checker/semantics.hpp"
 #include "loophole/checker/trace.hpp"
 #include "loophole/model/game.hpp"
-#include "loophole/properties/finding.hpp"
 
 namespace loophole::smt {
 
@@ -105,7 +105,7 @@ struct Questions {
 };
 
 struct Result {
-  std::vector<properties::Finding> findings;  // engine "smt"
+  std::vector<checker::Finding> findings;  // engine "smt"
   Statistics statistics;
   // Every rule gap site not reported is unreachable (the search was complete,
   // or k-induction proved it): what static_checks needs to refute candidates.
@@ -147,9 +147,9 @@ class Engine {
   // (explicit or BMC) used to confirm or refute each candidate; `complete`
   // says whether no other gap site is reachable (the search covered every
   // reachable state, or Result::gaps_settled).
-  std::vector<properties::Finding> static_checks(const Options& options,
-                                                 const std::vector<properties::Finding>& searched,
-                                                 bool complete);
+  std::vector<checker::Finding> static_checks(const Options& options,
+                                              const std::vector<checker::Finding>& searched,
+                                              bool complete);
 
   // The states the transition relation admits one move after the concrete
   // state `s` (every field in range), in no particular order, distinct; at
@@ -173,12 +173,12 @@ class Engine {
 // the summaries then only hold within the depth, and the unknown answers are
 // kept (`open`), grouped the same way.
 struct ScopeAnswer {
-  properties::Kind kind = properties::Kind::deadlock;
+  checker::Kind kind = checker::Kind::deadlock;
   std::string rule;
   std::string message;
   std::vector<std::int64_t> values;  // ascending
   std::string summary;               // "deck <= 2", "deck >= 3", "deck in {1, 4}"
-  properties::Finding first;         // the finding at the smallest value (with its trace)
+  checker::Finding first;            // the finding at the smallest value (with its trace)
   std::int64_t first_value = 0;
 };
 struct ScopeResult {
