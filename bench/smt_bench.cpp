@@ -56,9 +56,7 @@ int bench(const std::string& file, const model::LoadOptions& load, const smt::Op
     std::printf("%s\n", engine.unsupported()->message().c_str());
     return 3;
   }
-  properties::CheckSelection sel;
-  sel.response_loops = sel.stalemates = sel.dead_rules = false;
-  const auto r = engine.check(o, sel);
+  const auto r = engine.check(o, smt::Questions{});
   const auto& st = r.statistics;
   std::printf("%s: %zu fields, %zu paths, encoded in %.2f s\n", file.c_str(), st.fields, st.paths,
               encode);

@@ -1,8 +1,8 @@
 // `loophole check`: for each ruleset (and each value of a --sweep), load and
-// type-check it, run the structural checks on its phase graph, explore it
-// with the chosen engine and run every property; then render one report.
-// A ruleset that fails to load makes the run exit 2, but the other rulesets
-// are still checked so one run reports every error.
+// type-check it, then check it through the pipeline (pipeline.hpp:
+// structural checks, the chosen engine, every property); then render one
+// report. A ruleset that fails to load makes the run exit 2, but the other
+// rulesets are still checked so one run reports every error.
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
-#include <set>
 #include <thread>
 
 #include <fcntl.h>
@@ -20,26 +19,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "loophole/checker/explicit.hpp"
-#include "loophole/checker/limits.hpp"
-#include "loophole/checker/semantics.hpp"
 #include "loophole/model/diagnostics.hpp"
 #include "loophole/model/game.hpp"
 #include "loophole/model/phase_graph.hpp"
-#include "loophole/properties/check.hpp"
-#include "loophole/properties/structural.hpp"
+#include "loophole/pipeline/pipeline.hpp"
 #include "loophole/reports/graphviz.hpp"
 #include "loophole/reports/report.hpp"
 #include "loophole/reports/trace_graph.hpp"
 
-#include "analyze.hpp"
 #include "command_line.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 #include "progress.hpp"
 #include "project.hpp"
 #include "signals.hpp"
-#include "smt_check.hpp"
 #include "sweep.hpp"
 
 namespace loophole::cli {
@@ -165,44 +158,35 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
   if (args.players != 0) load.players = args.players;
   load.include_roots = args.include_roots;
 
-  checker::ExplicitOptions explore_options;
-  explore_options.threads = args.threads;
-  explore_options.native = native_mode(args.native, args.no_native);
-  explore_options.max_states = args.max_states;
-  explore_options.symmetry = !args.no_symmetry;
-  explore_options.interrupt = &interrupted;
-  // --max-memory bounds the resident size of the whole process and
-  // --timeout the wall time of the whole run, search, analyses and all
-  // (checker/limits.hpp); without --max-memory the bound is 80% of the
-  // memory available at the start.
-  std::uint64_t max_resident = 0;
-  if (!args.max_memory.empty()) {
-    const auto b = parse_bytes(args.max_memory, error);
-    if (!b) {
-      std::cerr << "loophole: error: --max-memory: " << error << "\n";
-      return 2;
-    }
-    max_resident = *b;
-  }
-  if (!apply_timeout(args.timeout, explore_options)) return 2;
-  if (max_resident == 0) max_resident = checker::default_memory_limit();
-  std::optional<checker::RunLimits::Clock::time_point> deadline;
-  if (explore_options.timeout_seconds > 0) {
-    deadline = checker::RunLimits::Clock::now() +
-               std::chrono::duration_cast<checker::RunLimits::Clock::duration>(
-                   std::chrono::duration<double>(explore_options.timeout_seconds));
-  }
+  // The pipeline's options (pipeline.hpp). --max-memory bounds the resident
+  // size of the whole process and --timeout the wall time of the whole run,
+  // search, analyses and SMT engine alike (checker/limits.hpp); without
+  // --max-memory the bound is 80% of the memory available at the start.
+  pipeline::Options options;
+  if (!apply_engine(args.engine, options)) return 2;
+  options.depth = args.depth;
+  options.explore.threads = args.threads;
+  options.explore.native = pipeline::native_mode(args.native, args.no_native);
+  options.explore.max_states = args.max_states;
+  options.explore.symmetry = !args.no_symmetry;
+  options.interrupted = &interrupted;
+  if (!apply_limits(args.max_memory, args.timeout, options)) return 2;
   // The progress line: on a terminal only; prefixed with the swept value.
   ProgressLine progress(isatty(fileno(stderr)) != 0);
-  properties::AnalysisProgress analyses_progress;
   if (progress.enabled()) {
-    explore_options.progress = [&progress](const checker::Progress& p) {
+    options.explore.progress = [&progress](const checker::Progress& p) {
       progress.show(exploration_progress(p));
     };
-    analyses_progress = [&progress](std::string_view running, std::size_t done, std::size_t total) {
+    options.analyses_progress = [&progress](std::string_view running, std::size_t done,
+                                            std::size_t total) {
       progress.show(analysis_progress(running, done, total));
     };
+    options.smt_progress = [&progress](int depth, int max_depth, double seconds,
+                                       std::string_view what) {
+      progress.show(smt_progress(depth, max_depth, seconds, what));
+    };
   }
+  options.clear_progress = [&progress] { progress.clear(); };
   const bool diagnostics_color = use_color(args.color, STDERR_FILENO);
 
   model::SourceManager sources;
@@ -293,35 +277,13 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
       }
       games.push_back(std::make_unique<model::Game>(std::move(*game)));
       const model::Game& g = *games.back();
-      reports::RulesetReport rs;
-      rs.file = file;
-      rs.game = g.name;
-      rs.model = &g;
-      rs.players = g.players;
-      for (const auto& p : g.params) rs.params[p.name] = p.value;
-      if (sweep) {
-        rs.swept = sweep->name;
-        rs.swept_value = v;
-      }
-      const auto phase_graph = model::build_phase_graph(g);
-      rs.findings = properties::check_structure(g, phase_graph);
-      rs.engine = "structure";
-      // The SMT engine's limits: the same --timeout (from here, for the
-      // explicit search and the SMT part of auto together), --max-memory
-      // and signals as the explicit engine.
-      SmtLimits smt_limits;
-      smt_limits.interrupted = &interrupted;
-      // The whole run's limits (above): the SMT engine stops at the same
-      // deadline, and bounds Z3's allocation by the same size.
-      smt_limits.max_memory_bytes = max_resident;
-      smt_limits.deadline = deadline;
-      if (progress.enabled()) {
-        smt_limits.progress = [&progress](std::string_view text) { progress.show(text); };
-      }
-      if (args.engine == "smt" || !args.symbolic.empty()) {
-        // The SMT engine (smt_check.cpp): BMC, k-induction, static checks;
-        // with --symbolic, every value of one param.
-        rs.engine = "smt";
+      // The pipeline (pipeline.hpp): structural checks, the engine(s), the
+      // analyses; with --symbolic, the SMT engine on every value of one param.
+      signals_ask_to_stop();
+      pipeline::Checked checked;
+      if (args.symbolic.empty()) {
+        checked = pipeline::check_game(g, file, options);
+      } else {
         const auto load_value = [&](std::int64_t value) -> const model::Game* {
           model::LoadOptions o = opts;
           o.param_overrides[args.symbolic] = value;
@@ -330,96 +292,18 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
           games.push_back(std::make_unique<model::Game>(std::move(*loaded)));
           return games.back().get();
         };
-        signals_ask_to_stop();
-        auto smt = args.symbolic.empty() ? check_smt(g, args.depth, smt_limits)
-                                         : symbolic_scope(g, args.symbolic, args.depth, load_value,
-                                                          smt_limits, error);
-        progress.clear();
+        checked = pipeline::check_symbolic(g, file, args.symbolic, load_value, options, error);
         if (!error.empty()) {
           std::cerr << "loophole: error: " << error << "\n";
           return 2;
         }
-        if (!smt.unsupported.empty()) std::cerr << smt.unsupported << "\n";
-        inconclusive = inconclusive || smt.inconclusive;
-        // What the run covered: a signal or a limit cuts the search short
-        // (exit 3); the analyses the SMT engine never runs are not checked.
-        // (The run has no explored-state statistics; how deep BMC got, and
-        // what stopped it, is in the details of each finding it left
-        // unknown.)
-        rs.completion = smt.completion;
-        inconclusive = inconclusive || smt.completion != checker::Completion::complete;
-        rs.not_checked = smt_not_checked();
-        for (auto& f : smt.findings) rs.findings.push_back(std::move(f));
-      } else if (args.engine != "structure") {
-        rs.engine = "explicit";
-        const checker::Semantics semantics(g);
-        signals_ask_to_stop();
-        // The peak of this ruleset's check alone, for bytes/state.
-        checker::reset_peak_resident();
-        checker::RunLimits limits(max_resident, deadline, &interrupted);
-        checker::ExplicitOptions run_options = explore_options;
-        // The search's own budget: what the process may still grow by.
-        const std::uint64_t resident = checker::resident_bytes();
-        run_options.max_memory_bytes = max_resident > resident ? max_resident - resident : 1;
-        run_options.timeout_seconds = limits.seconds_left();
-        run_options.interrupt = &limits.stop();
-        auto graph = checker::explore(semantics, run_options);
-        const std::uint64_t search_peak = checker::peak_resident_bytes();
-        progress.clear();  // before any warning below
-        rs.completion = graph->completion();
-        if (rs.completion == checker::Completion::interrupted) rs.completion = limits.reason();
-        warn_unless_native(explore_options, graph->statistics(), rs.file);
-        // An interrupt during the exploration stops it, and the analyses
-        // still report on what was explored (under the memory and time
-        // limits); one during the analyses stops them, and so does a limit.
-        // (A second signal ends the process; the report file is written
-        // atomically, so none is left half-written.)
-        if (rs.completion == checker::Completion::interrupted) limits.ignore_interrupt();
-        auto checked = properties::run_checks(*graph, properties::CheckSelection{}, nullptr,
-                                              args.threads, analyses_progress, &limits);
-        progress.clear();
-        if (!checked.not_run.empty()) {
-          rs.completion = limits.reason() != checker::Completion::complete
-                              ? limits.reason()
-                              : checker::Completion::interrupted;
-        }
-        rs.not_checked = std::move(checked.not_run);
-        // bytes/state: the resident peak of the whole check (search and
-        // analyses) over the states explored.
-        rs.statistics = graph->statistics();
-        graph.reset();
-        if (const std::uint64_t peak = checker::peak_resident_bytes(); peak != 0) {
-          rs.statistics->bytes = peak;
-          rs.statistics->search_bytes = search_peak;
-          rs.statistics->bytes_per_state =
-              rs.statistics->states == 0
-                  ? 0
-                  : static_cast<double>(peak) / static_cast<double>(rs.statistics->states);
-        }
-        bool open = rs.completion != checker::Completion::complete;
-        auto& found = checked.findings;
-        // A step the phase graph already shows unreachable is reported once,
-        // as the structural error, not again as a dead rule.
-        std::set<std::string> structural;
-        for (const auto& f : rs.findings) structural.insert(f.rule);
-        if (args.engine == "auto") {
-          // Explicit search for what it finished; SMT for static checks,
-          // proofs and what a limit left open (smt_check.cpp).
-          auto smt = complete_with_smt(g, found, rs.completion, args.depth, smt_limits);
-          if (!smt.unsupported.empty()) std::cerr << smt.unsupported << "\n";
-          for (auto& f : smt.findings) found.push_back(std::move(f));
-          // After a limit, what is still open is what the merged findings
-          // leave unknown (an interrupt always leaves the run open).
-          if (smt.unsupported.empty() && rs.completion != checker::Completion::interrupted) {
-            open = smt.inconclusive || smt.completion != checker::Completion::complete;
-          }
-          if (rs.completion == checker::Completion::complete) rs.completion = smt.completion;
-        }
-        inconclusive = inconclusive || open;
-        for (auto& f : found) {
-          if (f.kind == properties::Kind::dead_rule && structural.count(f.rule) != 0) continue;
-          rs.findings.push_back(std::move(f));
-        }
+      }
+      for (const auto& m : checked.messages) std::cerr << m << "\n";
+      inconclusive = inconclusive || checked.inconclusive;
+      reports::RulesetReport rs = std::move(checked.report);
+      if (sweep) {
+        rs.swept = sweep->name;
+        rs.swept_value = v;
       }
       runs.push_back(std::move(rs));
       if (interrupted.load()) break;

@@ -1,6 +1,7 @@
 // The options every subcommand shares (command_line.hpp), read in one place.
 #include "command_line.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <iostream>
 
@@ -32,6 +33,41 @@ bool apply_timeout(const std::string& timeout, checker::ExplicitOptions& explore
     return false;
   }
   explore.timeout_seconds = *s;
+  return true;
+}
+
+bool apply_limits(const std::string& max_memory, const std::string& timeout,
+                  pipeline::Options& options) {
+  std::string error;
+  options.max_resident = 0;
+  if (!max_memory.empty()) {
+    const auto b = parse_bytes(max_memory, error);
+    if (!b) {
+      std::cerr << "loophole: error: --max-memory: " << error << "\n";
+      return false;
+    }
+    options.max_resident = *b;
+  }
+  checker::ExplicitOptions parsed;
+  if (!apply_timeout(timeout, parsed)) return false;
+  if (options.max_resident == 0) options.max_resident = checker::default_memory_limit();
+  options.deadline.reset();
+  if (parsed.timeout_seconds > 0) {
+    options.deadline = checker::RunLimits::Clock::now() +
+                       std::chrono::duration_cast<checker::RunLimits::Clock::duration>(
+                           std::chrono::duration<double>(parsed.timeout_seconds));
+  }
+  return true;
+}
+
+bool apply_engine(const std::string& engine, pipeline::Options& options) {
+  const auto e = pipeline::parse_engine(engine);
+  if (!e) {
+    std::cerr << "loophole: error: --engine: expected explicit, smt, auto or structure; found '"
+              << model::terminal_safe(engine) << "'\n";
+    return false;
+  }
+  options.engine = *e;
   return true;
 }
 

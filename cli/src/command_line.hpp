@@ -11,6 +11,7 @@
 #include "loophole/checker/explicit.hpp"
 #include "loophole/model/diagnostics.hpp"
 #include "loophole/model/game.hpp"
+#include "loophole/pipeline/pipeline.hpp"
 
 namespace loophole::cli {
 
@@ -19,6 +20,16 @@ bool apply_params(const std::vector<std::string>& params, model::LoadOptions& lo
 
 // --timeout DURATION ("" = none) into `explore.timeout_seconds`.
 bool apply_timeout(const std::string& timeout, checker::ExplicitOptions& explore);
+
+// The limits of a checking run, as every checking command reads them:
+// --max-memory SIZE (the resident size of the whole process; "" = 80% of
+// the memory available now) and --timeout DURATION (the wall time of the
+// whole run from now; "" = none) into `options`.
+bool apply_limits(const std::string& max_memory, const std::string& timeout,
+                  pipeline::Options& options);
+
+// --engine NAME ("explicit", "smt", "auto", "structure") into `options`.
+bool apply_engine(const std::string& engine, pipeline::Options& options);
 
 // Whether to colour what is written to `fd`. `--color always|never` decide;
 // with `auto`, a non-empty NO_COLOR turns colour off (even on a terminal),

@@ -47,9 +47,12 @@ struct GraphArgs {
   std::string format = "dot";
   std::vector<std::string> params;
   std::string output;
-  std::string trace;    // a finding id: explore, then highlight its trace
-  std::string timeout;  // --trace: of the search
-  bool detail = false;  // each step's actions, triggers and end conditions
+  std::string trace;                // a finding id: check, then highlight its trace
+  std::string engine = "explicit";  // --trace: as for check
+  int depth = 20;                   // --trace: as for check
+  std::string max_memory;           // --trace: as for check
+  std::string timeout;              // --trace: of the check
+  bool detail = false;              // each step's actions, triggers and end conditions
   int players = 0;
 };
 
@@ -71,9 +74,12 @@ struct DiffArgs {
   std::vector<std::string> params;
   int players = 0;
   int threads = 0;
-  bool native = false;  // as CheckArgs
+  std::string engine = "explicit";  // as CheckArgs
+  int depth = 20;
+  bool native = false;
   bool no_native = false;
   std::uint64_t max_states = 0;
+  std::string max_memory;
   std::string timeout;
   std::string fail_on = "error";
   std::string format = "text";
@@ -88,6 +94,9 @@ struct ExplainArgs {
   std::vector<std::string> include_roots;
   std::vector<std::string> params;
   int players = 0;
+  std::string engine = "explicit";  // as CheckArgs
+  int depth = 20;
+  std::string max_memory;
   std::string timeout;  // --timeout: "" none
   bool native = false, no_native = false;
 };

@@ -22,10 +22,10 @@
 #include <unistd.h>
 
 #include "loophole/model/diagnostics.hpp"
+#include "loophole/pipeline/pipeline.hpp"
 #include "loophole/reports/diff.hpp"
 #include "loophole/reports/process.hpp"
 
-#include "analyze.hpp"
 #include "command_line.hpp"
 #include "commands.hpp"
 #include "signals.hpp"
@@ -343,12 +343,16 @@ int run_diff(const DiffArgs& args, const std::atomic<bool>& interrupted) {
     versions.push_back(std::move(*v));
   }
 
-  checker::ExplicitOptions explore;
-  explore.threads = args.threads;
-  explore.native = native_mode(args.native, args.no_native);
-  explore.max_states = args.max_states;
-  explore.interrupt = &interrupted;
-  if (!apply_timeout(args.timeout, explore)) return 2;
+  // Both versions are checked by the pipeline, as `check` checks them
+  // (pipeline.hpp), under one set of limits for the whole run.
+  pipeline::Options check;
+  if (!apply_engine(args.engine, check)) return 2;
+  check.depth = args.depth;
+  check.explore.threads = args.threads;
+  check.explore.native = pipeline::native_mode(args.native, args.no_native);
+  check.explore.max_states = args.max_states;
+  check.interrupted = &interrupted;
+  if (!apply_limits(args.max_memory, args.timeout, check)) return 2;
   model::SourceManager sources;
   model::DiagnosticSink sink;
   for (auto& v : versions) {
@@ -376,9 +380,10 @@ int run_diff(const DiffArgs& args, const std::atomic<bool>& interrupted) {
   // From here a signal asks the searches to stop; the trees are removed as
   // the versions go out of scope.
   signals_ask_to_stop();
-  std::vector<Analyzed> runs;
+  std::vector<pipeline::Analyzed> runs;
   for (std::size_t i = 0; i < 2; ++i) {
-    runs.push_back(analyze(std::move(games[i]), versions[i].display, explore));
+    runs.push_back(pipeline::analyze(std::move(games[i]), versions[i].display, check));
+    for (const auto& m : runs.back().messages) std::cerr << rename_files(m, versions[i]) << "\n";
     rename_files(runs.back().report, versions[i]);
   }
 
@@ -397,7 +402,7 @@ int run_diff(const DiffArgs& args, const std::atomic<bool>& interrupted) {
                                                      : properties::Severity::error;
   if (reports::adds_findings(d, threshold)) return 1;
   for (const auto& r : runs) {
-    if (r.report.completion != checker::Completion::complete) return 3;
+    if (r.inconclusive) return 3;
   }
   return 0;
 }

@@ -10,9 +10,9 @@
 #include <filesystem>
 #include <iostream>
 
+#include "loophole/pipeline/pipeline.hpp"
 #include "loophole/reports/report.hpp"
 
-#include "analyze.hpp"
 #include "command_line.hpp"
 #include "commands.hpp"
 #include "options.hpp"
@@ -24,10 +24,12 @@ namespace loophole::cli {
 int run_explain(const ExplainArgs& args, const std::atomic<bool>& interrupted) {
   model::LoadOptions load;
   if (!apply_params(args.params, load)) return 2;
-  checker::ExplicitOptions explore;
-  explore.interrupt = &interrupted;
-  explore.native = native_mode(args.native, args.no_native);
-  if (!apply_timeout(args.timeout, explore)) return 2;
+  pipeline::Options check;
+  if (!apply_engine(args.engine, check)) return 2;
+  check.depth = args.depth;
+  check.interrupted = &interrupted;
+  check.explore.native = pipeline::native_mode(args.native, args.no_native);
+  if (!apply_limits(args.max_memory, args.timeout, check)) return 2;
   if (args.players != 0) load.players = args.players;
   load.include_roots = args.include_roots;
   model::SourceManager sources;
@@ -60,8 +62,9 @@ int run_explain(const ExplainArgs& args, const std::atomic<bool>& interrupted) {
     if (!sink.all().empty()) std::cerr << sink.render(sources);
     if (!game) return 2;
     signals_ask_to_stop();
-    auto analyzed = analyze(std::move(*game), file, explore);
-    complete = complete && analyzed.report.completion == checker::Completion::complete;
+    auto analyzed = pipeline::analyze(std::move(*game), file, check);
+    for (const auto& m : analyzed.messages) std::cerr << m << "\n";
+    complete = complete && !analyzed.inconclusive;
     if (entry != nullptr) {
       std::vector<reports::RulesetReport> runs{analyzed.report};
       apply_baseline(*entry, runs);

@@ -11,10 +11,10 @@
 #include "loophole/model/diagnostics.hpp"
 #include "loophole/model/game.hpp"
 #include "loophole/model/phase_graph.hpp"
+#include "loophole/pipeline/pipeline.hpp"
 #include "loophole/reports/graphviz.hpp"
 #include "loophole/reports/trace_graph.hpp"
 
-#include "analyze.hpp"
 #include "command_line.hpp"
 #include "commands.hpp"
 #include "signals.hpp"
@@ -42,20 +42,29 @@ int run_graph(const GraphArgs& args, const std::atomic<bool>& interrupted) {
     if (!g) return 2;
     game = std::make_unique<model::Game>(std::move(*g));
   } else {
-    checker::ExplicitOptions explore;
-    explore.threads = 1;
-    explore.interrupt = &interrupted;
-    if (!apply_timeout(args.timeout, explore)) return 2;
+    // The pipeline, as `check` runs it (pipeline.hpp), on one thread.
+    pipeline::Options check;
+    if (!apply_engine(args.engine, check)) return 2;
+    check.depth = args.depth;
+    check.explore.threads = 1;
+    check.interrupted = &interrupted;
+    if (!apply_limits(args.max_memory, args.timeout, check)) return 2;
     signals_ask_to_stop();
-    auto analyzed = analyze(file, file, load, explore, sources, sink);
+    auto analyzed = pipeline::analyze(file, file, load, check, sources, sink);
     if (!sink.all().empty()) std::cerr << sink.render(sources);
     if (!analyzed) return 2;
+    for (const auto& m : analyzed->messages) std::cerr << m << "\n";
     const auto ids = reports::finding_ids(analyzed->report);
     const auto it = std::find(ids.begin(), ids.end(), args.trace);
     if (it == ids.end() && analyzed->report.completion != checker::Completion::complete) {
       std::cerr << "loophole: inconclusive: --trace: no finding '" << args.trace
                 << "' in what was explored before the search stopped ("
                 << (interrupted.load() ? "interrupted" : "a limit was reached") << ")\n";
+      return 3;
+    }
+    if (it == ids.end() && analyzed->inconclusive) {
+      std::cerr << "loophole: inconclusive: --trace: no finding '" << args.trace
+                << "', but some questions were left unknown\n";
       return 3;
     }
     if (it == ids.end()) {

@@ -99,8 +99,14 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   g->add_option("--trace", graph.trace,
                 "highlight the path of this finding's trace (a finding id, as in the reports)");
   g->add_option("--players", graph.players, "player count, for --trace")->check(CLI::Range(1, 64));
+  g->add_option("--engine", graph.engine, "--trace: explicit | smt | auto, as for check")
+      ->check(CLI::IsMember({"explicit", "smt", "auto"}));
+  g->add_option("--depth", graph.depth, "--trace: smt BMC depth, as for check")
+      ->check(CLI::Range(0, 10000));
+  g->add_option("--max-memory", graph.max_memory,
+                "--trace: stop the check (inconclusive, exit 3) above this memory, e.g. 4G");
   g->add_option("--timeout", graph.timeout,
-                "--trace: stop the search (inconclusive, exit 3) after this long, e.g. 30s");
+                "--trace: stop the check (inconclusive, exit 3) after this long, e.g. 30s");
   g->add_flag("--detail", graph.detail,
               "show each step's actions, triggers and end conditions, not only its name");
   g->add_option("-p,--param", graph.params, "override a param: NAME=VALUE (repeatable)");
@@ -145,12 +151,16 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   d->add_option("--players", diff.players, "player count for both")->check(CLI::Range(1, 64));
   d->add_option("-j,--threads", diff.threads, "worker threads (0 = all cores)")
       ->check(CLI::Range(0, 256));
+  d->add_option("--engine", diff.engine, "explicit | smt | auto, as for check (both versions)")
+      ->check(CLI::IsMember({"explicit", "smt", "auto"}));
+  d->add_option("--depth", diff.depth, "smt: bounded model checking depth (moves)")
+      ->check(CLI::Range(0, 10000));
   auto* diff_native = d->add_flag("--native", diff.native, "as for check");
   d->add_flag("--no-native", diff.no_native, "as for check")->excludes(diff_native);
   d->add_option("--max-states", diff.max_states, "stop (inconclusive) after this many states")
       ->check(CLI::PositiveNumber);
-  d->add_option("--timeout", diff.timeout,
-                "stop each search (inconclusive) after this long, e.g. 30s");
+  d->add_option("--max-memory", diff.max_memory, "stop (inconclusive) above this memory, e.g. 4G");
+  d->add_option("--timeout", diff.timeout, "stop (inconclusive) after this long, e.g. 30s");
   d->add_option("--fail-on", diff.fail_on,
                 "lowest severity of an added finding that fails (exit 1)")
       ->check(CLI::IsMember({"error", "warning", "note"}));
@@ -169,6 +179,12 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
       ->allow_extra_args(false);
   ex->add_option("--players", explain.players, "player count")->check(CLI::Range(1, 64));
   ex->add_option("--include-root", explain.include_roots, "as for check")->allow_extra_args(false);
+  ex->add_option("--engine", explain.engine, "explicit | smt | auto, as for check")
+      ->check(CLI::IsMember({"explicit", "smt", "auto"}));
+  ex->add_option("--depth", explain.depth, "smt: bounded model checking depth (moves)")
+      ->check(CLI::Range(0, 10000));
+  ex->add_option("--max-memory", explain.max_memory,
+                 "stop (inconclusive) above this memory, e.g. 4G");
   ex->add_option("--timeout", explain.timeout, "stop (inconclusive) after this long, e.g. 30s");
   auto* ex_native = ex->add_flag("--native", explain.native, "as for check");
   ex->add_flag("--no-native", explain.no_native, "as for check")->excludes(ex_native);

@@ -12,6 +12,7 @@
 #include <exception>
 #include <iterator>
 #include <mutex>
+#include <string_view>
 #include <thread>
 #include <tuple>
 #include <vector>
@@ -20,6 +21,32 @@
 #include "context.hpp"
 
 namespace loophole::properties {
+
+std::string_view to_string(Question q) {
+  switch (q) {
+    case Question::deadlocks:
+      return "deadlocks";
+    case Question::response_loops:
+      return "response loops";
+    case Question::turn_loops:
+      return "turn loops";
+    case Question::stalemates:
+      return "stalemates";
+    case Question::ends_out_of_reach:
+      return "ends out of reach";
+    case Question::unreachable_wins:
+      return "unreachable wins";
+    case Question::rule_gaps:
+      return "rule gaps";
+    case Question::ties:
+      return "ties";
+    case Question::dead_rules:
+      return "dead rules";
+    case Question::user_properties:
+      return "user properties";
+  }
+  return "?";
+}
 
 CheckSelection CheckSelection::only(Kind k) {
   CheckSelection s;
@@ -53,20 +80,21 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
   using Analysis = void (*)(const detail::Context&, std::vector<Finding>&);
   const struct {
     bool selected;
-    const char* name;
+    Question question;
     Analysis run;
     bool heavy;  // builds cyclic components over the states (graph_algorithms.hpp)
   } parts[] = {
-      {selection.deadlocks, "deadlocks", detail::find_deadlocks, false},
-      {selection.response_loops, "response loops", detail::find_response_loops, true},
-      {selection.response_loops, "turn loops", detail::find_turn_loops, true},
-      {selection.stalemates, "stalemates", detail::find_stalemates, true},
-      {selection.stalemates, "ends out of reach", detail::find_ends_out_of_reach, false},
-      {selection.unreachable_wins, "unreachable wins", detail::find_unreachable_wins, false},
-      {selection.rule_gaps, "rule gaps", detail::find_rule_gaps, false},
-      {selection.rule_gaps, "ties", detail::find_ties, false},
-      {selection.dead_rules, "dead rules", detail::find_dead_rules, false},
-      {selection.user_properties, "user properties", detail::check_user_properties, true},
+      {selection.deadlocks, Question::deadlocks, detail::find_deadlocks, false},
+      {selection.response_loops, Question::response_loops, detail::find_response_loops, true},
+      {selection.response_loops, Question::turn_loops, detail::find_turn_loops, true},
+      {selection.stalemates, Question::stalemates, detail::find_stalemates, true},
+      {selection.stalemates, Question::ends_out_of_reach, detail::find_ends_out_of_reach, false},
+      {selection.unreachable_wins, Question::unreachable_wins, detail::find_unreachable_wins,
+       false},
+      {selection.rule_gaps, Question::rule_gaps, detail::find_rule_gaps, false},
+      {selection.rule_gaps, Question::ties, detail::find_ties, false},
+      {selection.dead_rules, Question::dead_rules, detail::find_dead_rules, false},
+      {selection.user_properties, Question::user_properties, detail::check_user_properties, true},
   };
   // Under a memory limit, a heavy analysis starts beside another only when
   // both fit: the components cost up to 16 bytes a state (the visit numbers,
@@ -100,9 +128,9 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
   std::atomic<std::size_t> next{0};
   // What the progress callback is told: the analyses running, oldest first.
   std::mutex progress_mutex;
-  std::vector<const char*> running;
+  std::vector<std::string_view> running;
   std::size_t finished = 0;
-  const auto report = [&](const char* name, bool starts) {
+  const auto report = [&](std::string_view name, bool starts) {
     if (!progress) return;
     const std::lock_guard lock(progress_mutex);
     if (starts) {
@@ -111,7 +139,7 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
       running.erase(std::find(running.begin(), running.end(), name));
       ++finished;
     }
-    progress(running.empty() ? "" : running.front(), finished, selected);
+    progress(running.empty() ? std::string_view() : running.front(), finished, selected);
   };
   const auto work = [&] {
     for (std::size_t k; (k = next.fetch_add(1)) < count;) {
@@ -128,13 +156,13 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
         ++heavy_running;
       }
       const auto t = Clock::now();
-      report(parts[i].name, true);
+      report(to_string(parts[i].question), true);
       try {
         parts[i].run(cx, o.found);
       } catch (...) {
         o.error = std::current_exception();
       }
-      report(parts[i].name, false);
+      report(to_string(parts[i].question), false);
       if (parts[i].heavy) {
         const std::lock_guard lock(heavy_mutex);
         --heavy_running;
@@ -155,10 +183,10 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
     if (o.error) std::rethrow_exception(o.error);
     if (!parts[i].selected) continue;
     if (o.cut_short) {
-      result.not_run.emplace_back(parts[i].name);
+      result.not_run.emplace_back(to_string(parts[i].question));
       continue;
     }
-    result.seconds.emplace_back(parts[i].name, o.seconds);
+    result.seconds.emplace_back(to_string(parts[i].question), o.seconds);
     std::move(o.found.begin(), o.found.end(), std::back_inserter(result.findings));
   }
   auto& found = result.findings;

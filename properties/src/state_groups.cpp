@@ -9,10 +9,12 @@
 
 #include <fmt/format.h>
 
+#include "loophole/checker/questions.hpp"
+
 namespace loophole::properties {
 namespace {
 
-std::string player(int p) { return fmt::format("P{}", p + 1); }
+using checker::question::player;
 
 Finding violated(Kind kind, Severity severity, const std::string& engine) {
   Finding f;
@@ -217,27 +219,14 @@ Finding deadlock_finding(const checker::Semantics& sem, const checker::StateVec&
                          std::uint64_t states, const std::string& engine) {
   const model::Game& game = sem.game();
   const checker::Layout& layout = sem.layout();
-  const int step_id = first[layout.step];
+  const int step = first[layout.step];
   const bool in_window = first[layout.stage] == static_cast<int>(checker::Stage::window);
   Finding f = violated(Kind::deadlock, Severity::error, engine);
-  f.rule = game.step_rule(step_id);
-  const model::Step* step = step_id >= 0 && static_cast<std::size_t>(step_id) < game.steps.size()
-                                ? &game.steps[static_cast<std::size_t>(step_id)]
-                                : nullptr;
-  if (step != nullptr) {
-    f.where = in_window && step->window_where.known() ? step->window_where : step->where;
-  } else {
-    f.where = game.where;
-  }
-  const std::string where = game.step_label(step_id);
-  if (in_window && step != nullptr && step->window >= 0) {
-    const model::Window& w = game.windows[static_cast<std::size_t>(step->window)];
-    const char* holds = w.protocol == model::Protocol::priority ? "holds priority" : "is to move";
-    f.message = fmt::format("in '{}', {} {} and can neither act nor pass", where,
-                            player(first[layout.window_holder]), holds);
-  } else {
-    f.message = fmt::format("in '{}', no move is possible", where);
-  }
+  // The question's words (checker/questions.hpp), as the SMT engine says them.
+  f.rule = checker::question::deadlock_rule(game, step);
+  f.where = checker::question::deadlock_where(game, step, in_window);
+  f.message = checker::question::deadlock_message(game, step, in_window,
+                                                  in_window ? first[layout.window_holder] : -1);
   if (states > 1) {
     f.details.push_back(fmt::format("{} reachable states are stuck at this point", states));
   }
@@ -301,10 +290,9 @@ std::vector<Finding> unreachable_win_findings(const model::Game& game,
       const Severity severity = end.win ? Severity::error : Severity::warning;
       Finding f = violated(Kind::unreachable_win, complete ? severity : Severity::note, engine);
       if (!complete) f.verdict = Verdict::unknown;
-      f.rule = fmt::format("end:{}/{}", end.name, player(p));
+      f.rule = checker::question::end_rule(end, p);
       f.where = end.where;
-      f.message =
-          fmt::format("{} can never {} by '{}'", player(p), end.win ? "win" : "lose", end.name);
+      f.message = checker::question::end_never_message(end, p);
       if (complete) {
         f.details.push_back(fmt::format(
             "its condition holds for {} in none of the {} reachable states", player(p), states));
@@ -330,7 +318,7 @@ std::vector<Finding> user_property_findings(const model::Game& game,
     if (p.kind == model::Property::Kind::leads_to) continue;
     const auto finding = [&](Verdict verdict) {
       Finding f = violated(Kind::property_violation, Severity::error, engine);
-      f.rule = "property:" + p.name;
+      f.rule = checker::question::property_rule(p);
       f.where = p.where;
       f.verdict = verdict;
       if (verdict != Verdict::violated) f.severity = Severity::note;
@@ -341,14 +329,14 @@ std::vector<Finding> user_property_findings(const model::Game& game,
       if (hit) {
         if (report_holds) {
           Finding f = finding(Verdict::holds);
-          f.message = fmt::format("'{}' is reachable in '{}'", p.name, game.step_label(hit->step));
+          f.message = checker::question::property_reached(game, p, hit->step);
           f.trace = hit->trace;
           out.push_back(std::move(f));
         }
         continue;
       }
       Finding f = finding(complete ? Verdict::violated : Verdict::unknown);
-      f.message = fmt::format("'{}' is never reached", p.name);
+      f.message = checker::question::property_never_reached(p);
       if (!complete) f.details.push_back(incomplete_reason);
       out.push_back(std::move(f));
       continue;
@@ -361,17 +349,13 @@ std::vector<Finding> user_property_findings(const model::Game& game,
         out.push_back(std::move(f));
       } else if (report_holds) {
         Finding f = finding(Verdict::holds);
-        f.message = fmt::format("'{}' holds", p.name);
+        f.message = checker::question::property_holds(p);
         out.push_back(std::move(f));
       }
       continue;
     }
     Finding f = finding(Verdict::violated);
-    f.message = p.kind == model::Property::Kind::always
-                    ? fmt::format("'{}' does not always hold: it fails in '{}'", p.name,
-                                  game.step_label(hit->step))
-                    : fmt::format("'{}' should never hold, but it does in '{}'", p.name,
-                                  game.step_label(hit->step));
+    f.message = checker::question::property_fails(game, p, hit->step);
     f.trace = hit->trace;
     out.push_back(std::move(f));
   }

@@ -31,14 +31,15 @@ struct Measured {
   json report;             // stdout as JSON (null when it does not parse)
   double seconds = 0;      // wall time of the child
   std::uint64_t peak = 0;  // its peak resident size (ru_maxrss)
+  std::string out;
   std::string err;
 };
 
-// Runs `loophole check --format json ARGS` and measures it.
-Measured check(const std::vector<std::string>& args) {
+// Runs `loophole ARGS` and measures it; `json`: stdout is parsed as JSON.
+Measured measure(const std::vector<std::string>& args, bool json_out = true) {
   const auto out = loophole::test::temp_dir() / "limits.stdout";
   const auto err = loophole::test::temp_dir() / "limits.stderr";
-  std::vector<std::string> all{LOOPHOLE_BINARY, "check", "--format", "json"};
+  std::vector<std::string> all{LOOPHOLE_BINARY};
   all.insert(all.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (auto& a : all) argv.push_back(a.data());
@@ -62,10 +63,18 @@ Measured check(const std::vector<std::string>& args) {
   m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   m.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   m.peak = static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
-  m.report = json::parse(loophole::test::slurp(out), nullptr, false);
+  m.out = loophole::test::slurp(out);
+  if (json_out) m.report = json::parse(m.out, nullptr, false);
   if (m.report.is_discarded()) m.report = nullptr;
   m.err = loophole::test::slurp(err);
   return m;
+}
+
+// Runs `loophole check --format json ARGS` and measures it.
+Measured check(const std::vector<std::string>& args) {
+  std::vector<std::string> all{"check", "--format", "json"};
+  all.insert(all.end(), args.begin(), args.end());
+  return measure(all);
 }
 
 const json& ruleset(const Measured& m) { return m.report.at("rulesets").at(0); }
@@ -177,6 +186,92 @@ TEST(Limits, TimeLimitReachedDuringTheAnalyses) {
     return;
   }
   FAIL() << "no run at " << top << " stopped during the analyses";
+}
+
+// The same limits hold for every command that runs the pipeline: diff,
+// graph --trace and explain stop at --max-memory (exit 3, a partial answer,
+// the peak within 10% of the bound) and --timeout counts the whole run.
+
+// The resident peak of a run that explores `big` at top=400, and one at
+// top=1: the bound for the commands below lies a third of the way between.
+std::uint64_t limit_for(const std::vector<std::string>& full_args,
+                        const std::vector<std::string>& base_args) {
+  const Measured base = measure(base_args, false);
+  const Measured full = measure(full_args, false);
+  EXPECT_EQ(full.code, 0) << full.err;
+  EXPECT_GT(full.peak, base.peak + (std::uint64_t{16} << 20));
+  return base.peak + (full.peak - base.peak) / 3;
+}
+
+TEST(Limits, DiffStopsAtTheMemoryLimit) {
+  LOOPHOLE_RELEASE_ONLY("measures resident memory, which the sanitizer's shadow inflates");
+  const auto args = [](const std::string& top, std::vector<std::string> extra) {
+    // (-p takes every value up to the next option.)
+    std::vector<std::string> a{"diff", "-j", "2", "-p", top, "--no-native"};
+    a.insert(a.end(), extra.begin(), extra.end());
+    a.insert(a.end(), {big, big});
+    return a;
+  };
+  const std::uint64_t limit = limit_for(args("top=400", {}), args("top=1", {}));
+  const Measured m = measure(args("top=400", {"--max-memory", mib(limit)}), false);
+  EXPECT_EQ(m.code, 3) << m.err;
+  EXPECT_NE(m.out.find("inconclusive (memory-limit)"), std::string::npos) << m.out;
+  EXPECT_EQ(m.err, "");
+  EXPECT_LE(m.peak, (limit >> 20 << 20) / 10 * 11) << "limit " << mib(limit);
+}
+
+TEST(Limits, GraphTraceStopsAtTheMemoryLimit) {
+  LOOPHOLE_RELEASE_ONLY("measures resident memory, which the sanitizer's shadow inflates");
+  // big has no findings: the id is looked for in the whole state space.
+  const auto args = [](const std::string& top) {
+    return std::vector<std::string>{"graph", "--trace", "deadlock/step:main.play", "-p", top, big};
+  };
+  const Measured full = measure(args("top=400"), false);
+  EXPECT_EQ(full.code, 2) << full.err;  // no such finding, after a whole check
+  const Measured base = measure(args("top=1"), false);
+  ASSERT_GT(full.peak, base.peak + (std::uint64_t{16} << 20));
+  const std::uint64_t limit = base.peak + (full.peak - base.peak) / 3;
+  auto limited = args("top=400");
+  limited.insert(limited.begin() + 1, {"--max-memory", mib(limit)});
+  const Measured m = measure(limited, false);
+  EXPECT_EQ(m.code, 3) << m.err;
+  EXPECT_EQ(m.err,
+            "loophole: inconclusive: --trace: no finding 'deadlock/step:main.play' in what was "
+            "explored before the search stopped (a limit was reached)\n");
+  EXPECT_EQ(m.out, "");
+  EXPECT_LE(m.peak, (limit >> 20 << 20) / 10 * 11) << "limit " << mib(limit);
+}
+
+TEST(Limits, ExplainStopsAtTheMemoryLimit) {
+  LOOPHOLE_RELEASE_ONLY("measures resident memory, which the sanitizer's shadow inflates");
+  const auto args = [](const std::string& top) {
+    return std::vector<std::string>{"explain", "deadlock/step:main.play", "--no-native", "-p", top,
+                                    big};
+  };
+  const Measured full = measure(args("top=400"), false);
+  EXPECT_EQ(full.code, 2) << full.err;  // no such finding, after a whole check
+  const Measured base = measure(args("top=1"), false);
+  ASSERT_GT(full.peak, base.peak + (std::uint64_t{16} << 20));
+  const std::uint64_t limit = base.peak + (full.peak - base.peak) / 3;
+  auto limited = args("top=400");
+  limited.insert(limited.begin() + 2, {"--max-memory", mib(limit)});
+  const Measured m = measure(limited, false);
+  EXPECT_EQ(m.code, 3) << m.err;
+  EXPECT_EQ(m.err,
+            "loophole: inconclusive: no finding 'deadlock/step:main.play' in what was explored "
+            "before the search stopped\n");
+  EXPECT_EQ(m.out, "");
+  EXPECT_LE(m.peak, (limit >> 20 << 20) / 10 * 11) << "limit " << mib(limit);
+}
+
+// --timeout is the whole run's, both versions of a diff together (it was
+// each search's: two searches took twice the time).
+TEST(Limits, DiffTimeoutCountsTheWholeRun) {
+  const Measured m = measure(
+      {"diff", "-j", "1", "--timeout", "1s", "-p", "top=4000", "--no-native", big, big}, false);
+  EXPECT_EQ(m.code, 3) << m.err;
+  EXPECT_NE(m.out.find("inconclusive (time-limit)"), std::string::npos) << m.out;
+  EXPECT_LE(m.seconds, 1.0 + 2.0);
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "analyze.hpp"
+#include "loophole/pipeline/pipeline.hpp"
 
 namespace loophole::reports {
 namespace {
@@ -17,16 +17,16 @@ namespace {
 struct Pair {
   model::SourceManager sources;
   model::DiagnosticSink sink;
-  std::optional<cli::Analyzed> before, after;
+  std::optional<pipeline::Analyzed> before, after;
 };
 
 std::unique_ptr<Pair> check_pair(const std::string& name) {
   auto p = std::make_unique<Pair>();
-  checker::ExplicitOptions explore;
-  explore.threads = 1;
+  pipeline::Options check;
+  check.explore.threads = 1;
   const std::string dir = "tests/fixtures/diff/" + name + "/";
-  p->before = cli::analyze(dir + "old.yaml", dir + "old.yaml", {}, explore, p->sources, p->sink);
-  p->after = cli::analyze(dir + "new.yaml", dir + "new.yaml", {}, explore, p->sources, p->sink);
+  p->before = pipeline::analyze(dir + "old.yaml", dir + "old.yaml", {}, check, p->sources, p->sink);
+  p->after = pipeline::analyze(dir + "new.yaml", dir + "new.yaml", {}, check, p->sources, p->sink);
   EXPECT_TRUE(p->before && p->after) << p->sink.render(p->sources);
   return p;
 }

@@ -19,9 +19,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "loophole/pipeline/pipeline.hpp"
 #include "loophole/reports/report.hpp"
-
-#include "analyze.hpp"
 
 namespace loophole::reports {
 namespace {
@@ -71,7 +70,7 @@ const std::vector<Case>& cases() {
 
 struct Checked {
   model::SourceManager sources;
-  std::vector<cli::Analyzed> analyzed;
+  std::vector<pipeline::Analyzed> analyzed;
   Report report;
 };
 
@@ -93,11 +92,11 @@ void add_twin(RulesetReport& rs) {
 std::unique_ptr<Checked> check(const Case& c) {
   auto out = std::make_unique<Checked>();
   out->report.tool_version = "0.1.0";
-  checker::ExplicitOptions explore;
-  explore.threads = 1;
+  pipeline::Options check;
+  check.explore.threads = 1;
   for (const auto& file : c.files) {
-    auto a = cli::analyze(file, file, model::LoadOptions{}, explore, out->sources,
-                          out->report.diagnostics);
+    auto a = pipeline::analyze(file, file, model::LoadOptions{}, check, out->sources,
+                               out->report.diagnostics);
     if (!a) {
       ADD_FAILURE() << file << " did not load";
       continue;
@@ -199,9 +198,9 @@ TEST(FindingIds, AreTheSameAtEveryThreadCount) {
   const std::string file = "tests/fixtures/findings/unbounded-chain/three-players.yaml";
   std::vector<std::vector<std::string>> ids;
   for (const int threads : {1, 2}) {
-    checker::ExplicitOptions explore;
-    explore.threads = threads;
-    const auto a = cli::analyze(file, file, model::LoadOptions{}, explore, sources, sink);
+    pipeline::Options check;
+    check.explore.threads = threads;
+    const auto a = pipeline::analyze(file, file, model::LoadOptions{}, check, sources, sink);
     ASSERT_TRUE(a.has_value());
     ids.push_back(finding_ids(a->report));
   }

@@ -35,6 +35,7 @@ using testing::Answers;
 using testing::Outcome;
 using testing::selection;
 using testing::show;
+using testing::smt_questions;
 using testing::within;
 
 // The answers in `found`; a malformed one fails the test.
@@ -88,7 +89,7 @@ struct SmtEngine {
     o.induction = false;
     o.completeness = false;
     o.timeout_ms = 30000;
-    return within(answers(*l.game, engine.check(o, selection()).findings), l.depth, l.capped);
+    return within(answers(*l.game, engine.check(o, smt_questions()).findings), l.depth, l.capped);
   }
 };
 

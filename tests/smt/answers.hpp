@@ -15,6 +15,7 @@
 #include "loophole/model/game.hpp"
 #include "loophole/properties/check.hpp"
 #include "loophole/properties/finding.hpp"
+#include "loophole/smt/engine.hpp"
 
 namespace loophole::smt::testing {
 
@@ -38,6 +39,13 @@ inline std::string show(const Answers& a) {
 
 // The analyses both engines run (loops, stalemates and dead rules need the
 // whole graph: explicit only).
+// The same questions, as the SMT engine is asked them.
+inline smt::Questions smt_questions() {
+  smt::Questions s;
+  s.report_holds = true;
+  return s;
+}
+
 inline properties::CheckSelection selection() {
   properties::CheckSelection s;
   s.response_loops = false;

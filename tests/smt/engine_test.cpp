@@ -148,7 +148,7 @@ TEST(Induction, ProvesNoRuleGapForEveryDepth) {
   // settles it: no `unknown`, and the candidate gap is refuted.
   Options o = small(3);
   o.depth = 1;
-  const Result r = l->engine->check(o, properties::CheckSelection{});
+  const Result r = l->engine->check(o, Questions{});
   EXPECT_FALSE(r.statistics.complete);
   EXPECT_TRUE(r.gaps_settled);
   for (const auto& f : r.findings) {
@@ -163,7 +163,7 @@ TEST(Bmc, ADeadlockBeyondTheDepthIsUnknownNotClean) {
   const auto l = load_engine("tests/fixtures/smt/late-deadlock.yaml");
   Options o = small(6);
   o.depth = 1;
-  const Result shallow = l->engine->check(o, properties::CheckSelection{});
+  const Result shallow = l->engine->check(o, Questions{});
   EXPECT_FALSE(shallow.statistics.complete);
   EXPECT_EQ(shallow.statistics.depth, 1);
   std::vector<std::string> got;
@@ -175,7 +175,7 @@ TEST(Bmc, ADeadlockBeyondTheDepthIsUnknownNotClean) {
   EXPECT_EQ(shallow.findings[0].details.back(),
             "searched to depth 1; k-induction: not inductive up to k = 6");
   o.depth = 12;
-  const Result deep = l->engine->check(o, properties::CheckSelection{});
+  const Result deep = l->engine->check(o, Questions{});
   ASSERT_EQ(deep.findings.size(), 1U);
   EXPECT_EQ(deep.findings[0].verdict, properties::Verdict::violated);
   ASSERT_TRUE(deep.findings[0].trace);
@@ -189,7 +189,7 @@ TEST(Bmc, KInductionBaseCaseReportsADeadlockBeyondTheDepth) {
   const auto l = load_engine("tests/fixtures/findings/deadlock/no-pass.yaml");
   Options o = small(6);
   o.depth = 1;
-  const Result r = l->engine->check(o, properties::CheckSelection{});
+  const Result r = l->engine->check(o, Questions{});
   ASSERT_EQ(r.findings.size(), 1U);
   EXPECT_EQ(r.findings[0].verdict, properties::Verdict::violated);
   ASSERT_TRUE(r.findings[0].trace);
@@ -199,7 +199,7 @@ TEST(Bmc, KInductionBaseCaseReportsADeadlockBeyondTheDepth) {
             "checking depth 1)");
   // Without induction it is unknown.
   o.induction = false;
-  const Result open = l->engine->check(o, properties::CheckSelection{});
+  const Result open = l->engine->check(o, Questions{});
   ASSERT_EQ(open.findings.size(), 1U);
   EXPECT_EQ(open.findings[0].verdict, properties::Verdict::unknown);
 }
@@ -254,7 +254,7 @@ TEST(Overflow, IsARuleGapOnTheSmtEngineAtTheExpression) {
   o.induction = false;
   o.completeness = false;
   std::vector<std::string> gaps;
-  for (const auto& f : l->engine->check(o, properties::CheckSelection{}).findings) {
+  for (const auto& f : l->engine->check(o, Questions{}).findings) {
     if (f.kind != properties::Kind::rule_gap || f.verdict != properties::Verdict::violated)
       continue;
     gaps.push_back(describe(f) + " | trace " + (f.trace ? std::to_string(f.trace->size()) : "-"));
@@ -265,7 +265,7 @@ TEST(Overflow, IsARuleGapOnTheSmtEngineAtTheExpression) {
   const auto ops = load_engine("tests/fixtures/semantics/overflow-ops.yaml");
   ASSERT_TRUE(ops->engine);
   std::set<std::string> reached;
-  for (const auto& f : ops->engine->check(o, properties::CheckSelection{}).findings) {
+  for (const auto& f : ops->engine->check(o, Questions{}).findings) {
     if (f.kind == properties::Kind::rule_gap && f.verdict == properties::Verdict::violated) {
       reached.insert(f.rule);
     }
@@ -280,7 +280,7 @@ TEST(StaticChecks, CandidateGapsAreConfirmedOrRefutedBySearch) {
   const auto l = load_engine("tests/fixtures/smt/unreachable-gap.yaml");
   Options deep = small(1);
   deep.depth = 20;
-  const Result r = l->engine->check(deep, properties::CheckSelection{});
+  const Result r = l->engine->check(deep, Questions{});
   ASSERT_TRUE(r.statistics.complete);
   const auto statics = l->engine->static_checks(small(1), r.findings, r.statistics.complete);
   std::size_t candidates = 0;
@@ -301,7 +301,7 @@ TEST(StaticChecks, CandidateGapsAreConfirmedOrRefutedBySearch) {
 // search, it is an open candidate.
 TEST(StaticChecks, AConfirmedCandidateIsReportedOnceByTheSearch) {
   const auto g = load_engine("tests/fixtures/smt/confirmed-gap.yaml");
-  const Result rg = g->engine->check(small(1), properties::CheckSelection{});
+  const Result rg = g->engine->check(small(1), Questions{});
   std::vector<std::string> searched;
   for (const auto& f : rg.findings) {
     if (f.kind != properties::Kind::rule_gap) continue;
@@ -383,8 +383,7 @@ ScopeResult scope_deck(int depth, std::vector<std::unique_ptr<EngineGame>>& kept
     kept.push_back(load_engine("tests/fixtures/smt/scope-deck.yaml", {{"deck", v}}));
     return kept.back()->game ? &*kept.back()->game : nullptr;
   };
-  properties::CheckSelection sel;
-  sel.response_loops = sel.stalemates = sel.dead_rules = false;
+  const Questions sel;
   Options o = small(1);
   o.depth = depth;
   return symbolic_scope("deck", 1, 4, load_value, o, sel);

@@ -15,15 +15,17 @@
 
 #include <fmt/format.h>
 
+#include "loophole/checker/questions.hpp"
+
 #include "impl.hpp"
 #include "unrolling.hpp"
 
 namespace loophole::smt {
 
-using properties::Finding;
-using properties::Kind;
-using properties::Severity;
-using properties::Verdict;
+using checker::Finding;
+using checker::Kind;
+using checker::Severity;
+using checker::Verdict;
 
 namespace {
 
@@ -53,8 +55,6 @@ Finding smt_finding(Kind kind, Severity severity) {
   f.engine = "smt";
   return f;
 }
-
-std::string player_name(int p) { return "P" + std::to_string(p + 1); }
 
 // Whether a simple path of `moves` moves from an initial state exists, by
 // a depth-first search on the reference semantics within `budget` expanded
@@ -94,7 +94,7 @@ bool simple_path_exists(const checker::Semantics& sem, int moves, std::size_t bu
 
 }  // namespace
 
-Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
+Result Engine::check(const Options& o, const Questions& sel) {
   Result res;
   if (impl_->unsupported) return res;
   using Clock = std::chrono::steady_clock;
@@ -193,7 +193,7 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
         return fmt::format("property '{}'", g.properties[static_cast<std::size_t>(goal.ref)].name);
       case Goal::What::end:
         return fmt::format("'{}' for {}", g.end_conditions[static_cast<std::size_t>(goal.ref)].name,
-                           player_name(goal.player));
+                           checker::question::player(goal.player));
     }
     return "";
   };
@@ -400,7 +400,7 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
     if (complete || goal.proof.status == ProofStatus::proved) return true;
     Finding f = smt_finding(kind, Severity::note);
     f.verdict = Verdict::unknown;
-    f.rule = std::string(properties::to_string(kind));
+    f.rule = std::string(checker::to_string(kind));
     f.message = fmt::format("no {}{} {}; deeper ones are not ruled out",
                             goal.hits.empty() ? "" : "other ", what, within);
     f.details.push_back(fmt::format("{}; k-induction: {}", depth_text, goal.proof.reason));
@@ -414,20 +414,14 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
           const auto& ctl = enc->prep.ctl;
           const int step = last[static_cast<std::size_t>(ctl.step)];
           const int stage = last[static_cast<std::size_t>(ctl.stage)];
+          // The question's words (checker/questions.hpp), as the explicit
+          // analyses say them.
           Finding f = smt_finding(Kind::deadlock, Severity::error);
-          f.rule = g.step_rule(step);
-          const model::Step& st = g.steps[static_cast<std::size_t>(step)];
           const bool in_window = stage == static_cast<int>(checker::Stage::window);
-          f.where = in_window && st.window_where.known() ? st.window_where : st.where;
-          if (in_window && st.window >= 0) {
-            const auto& w = g.windows[static_cast<std::size_t>(st.window)];
-            f.message = fmt::format(
-                "in '{}', {} {} and can neither act nor pass", g.step_label(step),
-                player_name(last[static_cast<std::size_t>(ctl.holder)]),
-                w.protocol == model::Protocol::priority ? "holds priority" : "is to move");
-          } else {
-            f.message = fmt::format("in '{}', no move is possible", g.step_label(step));
-          }
+          f.rule = checker::question::deadlock_rule(g, step);
+          f.where = checker::question::deadlock_where(g, step, in_window);
+          f.message = checker::question::deadlock_message(
+              g, step, in_window, last[static_cast<std::size_t>(ctl.holder)]);
           f.details.push_back(found_at({last, trace, beyond}));
           f.trace = std::move(trace);
           res.findings.push_back(std::move(f));
@@ -452,24 +446,21 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
       case Goal::What::property: {
         const auto& p = g.properties[static_cast<std::size_t>(goal.ref)];
         Finding f = smt_finding(Kind::property_violation, Severity::error);
-        f.rule = "property:" + p.name;
+        f.rule = checker::question::property_rule(p);
         f.where = p.where;
         const bool reachable = p.kind == model::Property::Kind::reachable;
         if (!goal.hits.empty()) {
           auto& [last, trace, beyond] = goal.hits.front();
           const auto& ctl = enc->prep.ctl;
           if (beyond) f.details.push_back(found_at(goal.hits.front()));
-          const std::string at = g.step_label(last[static_cast<std::size_t>(ctl.step)]);
+          const int at = last[static_cast<std::size_t>(ctl.step)];
           if (reachable) {
             if (!sel.report_holds) break;
             f.verdict = Verdict::holds;
             f.severity = Severity::note;
-            f.message = fmt::format("'{}' is reachable in '{}'", p.name, at);
+            f.message = checker::question::property_reached(g, p, at);
           } else {
-            f.message =
-                p.kind == model::Property::Kind::always
-                    ? fmt::format("'{}' does not always hold: it fails in '{}'", p.name, at)
-                    : fmt::format("'{}' should never hold, but it does in '{}'", p.name, at);
+            f.message = checker::question::property_fails(g, p, at);
           }
           f.trace = std::move(trace);
           res.findings.push_back(std::move(f));
@@ -488,14 +479,14 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
         if (reachable) {
           f.verdict = settled ? Verdict::violated : Verdict::unknown;
           if (!settled) f.severity = Severity::note;
-          f.message = fmt::format("'{}' is never reached", p.name);
+          f.message = checker::question::property_never_reached(p);
           f.details.push_back(why);
           res.findings.push_back(std::move(f));
         } else if (settled) {
           if (!sel.report_holds) break;
           f.verdict = Verdict::holds;
           f.severity = Severity::note;
-          f.message = fmt::format("'{}' holds", p.name);
+          f.message = checker::question::property_holds(p);
           f.details.push_back(why);
           res.findings.push_back(std::move(f));
         } else {
@@ -516,13 +507,12 @@ Result Engine::check(const Options& o, const properties::CheckSelection& sel) {
             Kind::unreachable_win,
             !settled ? Severity::note : (end.win ? Severity::error : Severity::warning));
         f.verdict = settled ? Verdict::violated : Verdict::unknown;
-        f.rule = fmt::format("end:{}/{}", end.name, player_name(goal.player));
+        f.rule = checker::question::end_rule(end, goal.player);
         f.where = end.where;
-        f.message = fmt::format("{} can never {} by '{}'", player_name(goal.player),
-                                end.win ? "win" : "lose", end.name);
+        f.message = checker::question::end_never_message(end, goal.player);
         f.details.push_back(
             complete  ? fmt::format("its condition holds for {} in no reachable state; {}",
-                                    player_name(goal.player), depth_text)
+                                    checker::question::player(goal.player), depth_text)
             : settled ? fmt::format("proved by k-induction (k = {})", pr.k)
                       : fmt::format("not reached {}; {}; k-induction: {}", within, depth_text,
                                     pr.reason.empty() ? "not tried" : pr.reason));

@@ -32,12 +32,12 @@ std::string summarise_values(const std::string& param, const std::vector<std::in
 
 ScopeResult symbolic_scope(const std::string& param, std::int64_t lo, std::int64_t hi,
                            const std::function<const model::Game*(std::int64_t)>& load,
-                           const Options& options, const properties::CheckSelection& selection) {
+                           const Options& options, const Questions& selection) {
   ScopeResult out;
-  using Key = std::pair<properties::Kind, std::string>;
+  using Key = std::pair<checker::Kind, std::string>;
   std::map<Key, ScopeAnswer> answers;
   std::map<Key, ScopeAnswer> open;
-  auto note = [](ScopeAnswer& a, const properties::Finding& f, std::int64_t v) {
+  auto note = [](ScopeAnswer& a, const checker::Finding& f, std::int64_t v) {
     if (a.values.empty()) {
       a.kind = f.kind;
       a.rule = f.rule;
@@ -61,8 +61,8 @@ ScopeResult symbolic_scope(const std::string& param, std::int64_t lo, std::int64
     out.depth = std::max(out.depth, r.statistics.depth);
     bool settled = r.statistics.stopped == Stop::none;
     for (const auto& f : r.findings) {
-      if (f.verdict == properties::Verdict::violated) note(answers[{f.kind, f.rule}], f, v);
-      if (f.verdict == properties::Verdict::unknown) {
+      if (f.verdict == checker::Verdict::violated) note(answers[{f.kind, f.rule}], f, v);
+      if (f.verdict == checker::Verdict::unknown) {
         note(open[{f.kind, f.rule}], f, v);
         settled = false;
       }

@@ -20,10 +20,10 @@
 
 namespace loophole::smt {
 
-using properties::Finding;
-using properties::Kind;
-using properties::Severity;
-using properties::Verdict;
+using checker::Finding;
+using checker::Kind;
+using checker::Severity;
+using checker::Verdict;
 
 namespace {
 

@@ -7,8 +7,10 @@
 // `unknown`; violations found are still violations.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -20,6 +22,31 @@
 #include "loophole/properties/finding.hpp"
 
 namespace loophole::properties {
+
+// The questions asked of a game, each answered by one analysis of
+// run_checks (in this order) and by every engine that can_handle it
+// (pipeline.hpp). A report names a question it did not answer by its name
+// (RulesetReport::not_checked).
+enum class Question : std::uint8_t {
+  deadlocks,
+  response_loops,
+  turn_loops,
+  stalemates,
+  ends_out_of_reach,
+  unreachable_wins,
+  rule_gaps,
+  ties,
+  dead_rules,
+  user_properties,
+};
+inline constexpr std::array<Question, 10> all_questions = {
+    Question::deadlocks,         Question::response_loops,
+    Question::turn_loops,        Question::stalemates,
+    Question::ends_out_of_reach, Question::unreachable_wins,
+    Question::rule_gaps,         Question::ties,
+    Question::dead_rules,        Question::user_properties};
+// "deadlocks", "response loops", ..., "user properties".
+[[nodiscard]] std::string_view to_string(Question q);
 
 struct CheckSelection {
   bool deadlocks = true;

@@ -18,11 +18,10 @@
 #include <string_view>
 #include <vector>
 
+#include "loophole/checker/finding.hpp"
 #include "loophole/checker/semantics.hpp"
 #include "loophole/checker/trace.hpp"
 #include "loophole/model/game.hpp"
-#include "loophole/properties/check.hpp"
-#include "loophole/properties/finding.hpp"
 
 namespace loophole::smt {
 
@@ -91,8 +90,22 @@ struct Statistics {
   std::string solver_statistics;  // Z3's, of the BMC solver at the end ("key value" lines)
 };
 
+// The questions check() is asked: the ones the SMT engine answers (single
+// states: deadlocks, rule gaps, unreachable end conditions, the designer's
+// always/never/reachable properties; pipeline::can_handle). Cycles and
+// whole-graph facts need the explored graph and are not among them.
+struct Questions {
+  bool deadlocks = true;
+  bool rule_gaps = true;
+  bool unreachable_wins = true;
+  bool user_properties = true;
+  // Also report the properties that hold (verdict holds, severity note),
+  // for reports that list passing checks (JUnit).
+  bool report_holds = false;
+};
+
 struct Result {
-  std::vector<properties::Finding> findings;  // engine "smt"
+  std::vector<checker::Finding> findings;  // engine "smt"
   Statistics statistics;
   // Every rule gap site not reported is unreachable (the search was complete,
   // or k-induction proved it): what static_checks needs to refute candidates.
@@ -120,7 +133,7 @@ class Engine {
   // what neither a violation within the depth nor a proof settles is
   // `unknown`. Response loops, stalemates, dead rules and leads_to need cycles
   // or whole-graph facts and are not checked here.
-  Result check(const Options& options, const properties::CheckSelection& selection);
+  Result check(const Options& options, const Questions& selection);
 
   // k-induction on one always/never property (index into Game::properties),
   // and on "no rule gap is ever reached".
@@ -134,9 +147,9 @@ class Engine {
   // (explicit or BMC) used to confirm or refute each candidate; `complete`
   // says whether no other gap site is reachable (the search covered every
   // reachable state, or Result::gaps_settled).
-  std::vector<properties::Finding> static_checks(const Options& options,
-                                                 const std::vector<properties::Finding>& searched,
-                                                 bool complete);
+  std::vector<checker::Finding> static_checks(const Options& options,
+                                              const std::vector<checker::Finding>& searched,
+                                              bool complete);
 
   // The states the transition relation admits one move after the concrete
   // state `s` (every field in range), in no particular order, distinct; at
@@ -160,12 +173,12 @@ class Engine {
 // the summaries then only hold within the depth, and the unknown answers are
 // kept (`open`), grouped the same way.
 struct ScopeAnswer {
-  properties::Kind kind = properties::Kind::deadlock;
+  checker::Kind kind = checker::Kind::deadlock;
   std::string rule;
   std::string message;
   std::vector<std::int64_t> values;  // ascending
   std::string summary;               // "deck <= 2", "deck >= 3", "deck in {1, 4}"
-  properties::Finding first;         // the finding at the smallest value (with its trace)
+  checker::Finding first;            // the finding at the smallest value (with its trace)
   std::int64_t first_value = 0;
 };
 struct ScopeResult {
@@ -179,7 +192,7 @@ struct ScopeResult {
 };
 ScopeResult symbolic_scope(const std::string& param, std::int64_t lo, std::int64_t hi,
                            const std::function<const model::Game*(std::int64_t)>& load,
-                           const Options& options, const properties::CheckSelection& selection);
+                           const Options& options, const Questions& selection);
 
 // The trace through a sequence of states, as every SMT counterexample is
 // decoded: each consecutive pair matched to the first successor of the

@@ -1,5 +1,6 @@
 // `loophole check --engine smt|auto`, `--depth` and `--symbolic` through the
 // command's own entry point (run_check): exit codes and the JSON report.
+// (Moved from tests/smt: a test of the cli reads the cli's own headers.)
 #include <atomic>
 #include <cstdio>
 #include <filesystem>

@@ -1,4 +1,4 @@
-// The SMT engine in `loophole check`: which questions it answers, how its
+// The SMT engine in the pipeline: which questions it answers, how its
 // findings join the explicit ones under --engine auto (explicit search for
 // what it finished, SMT for proofs and for what a limit left open), and
 // --symbolic. A game the encoding does not support is said so precisely;
@@ -11,20 +11,14 @@
 #include <fmt/format.h>
 
 #include "loophole/checker/semantics.hpp"
+#include "loophole/properties/finding.hpp"
 #include "loophole/smt/engine.hpp"
 
-#include "progress.hpp"
-
-namespace loophole::cli {
+namespace loophole::pipeline::detail {
 namespace {
 
-properties::CheckSelection smt_selection() {
-  properties::CheckSelection s;
-  s.response_loops = false;
-  s.stalemates = false;
-  s.dead_rules = false;
-  return s;
-}
+// Every question the SMT engine answers (smt::Questions).
+smt::Questions smt_selection() { return smt::Questions{}; }
 
 smt::Options options(int depth, const SmtLimits& limits) {
   smt::Options o;
@@ -36,7 +30,7 @@ smt::Options options(int depth, const SmtLimits& limits) {
   o.max_memory_bytes = limits.max_memory_bytes;
   if (limits.progress) {
     o.progress = [show = limits.progress](const smt::Activity& a) {
-      show(smt_progress(a.depth, a.max_depth, a.seconds, a.what));
+      show(a.depth, a.max_depth, a.seconds, a.what);
     };
   }
   return o;
@@ -86,12 +80,6 @@ void leads_to_unknown(const model::Game& game, std::vector<properties::Finding>&
 }
 
 }  // namespace
-
-const std::vector<std::string>& smt_not_checked() {
-  static const std::vector<std::string> names{"response loops",    "turn loops", "stalemates",
-                                              "ends out of reach", "ties",       "dead rules"};
-  return names;
-}
 
 SmtCheck check_smt(const model::Game& game, int depth, const SmtLimits& limits) {
   SmtCheck out;
@@ -221,4 +209,4 @@ SmtCheck symbolic_scope(const model::Game& game, const std::string& param, int d
   return out;
 }
 
-}  // namespace loophole::cli
+}  // namespace loophole::pipeline::detail

@@ -1,6 +1,5 @@
-// `loophole check --engine smt|auto` and `--symbolic NAME`: the SMT engine's
-// part of a check, kept apart from check_command.cpp so that the explicit
-// path there stays as it is.
+// The SMT engine's part of the pipeline (--engine smt|auto, --symbolic
+// NAME): private to pipeline/.
 #pragma once
 
 #include <atomic>
@@ -16,7 +15,7 @@
 #include "loophole/model/game.hpp"
 #include "loophole/properties/finding.hpp"
 
-namespace loophole::cli {
+namespace loophole::pipeline::detail {
 
 struct SmtCheck {
   std::vector<properties::Finding> findings;
@@ -34,13 +33,8 @@ struct SmtLimits {
   const std::atomic<bool>* interrupted = nullptr;
   std::optional<std::chrono::steady_clock::time_point> deadline;
   std::uint64_t max_memory_bytes = 0;
-  std::function<void(std::string_view)> progress;
+  std::function<void(int depth, int max_depth, double seconds, std::string_view what)> progress;
 };
-
-// The analyses the SMT engine never runs, named as properties::run_checks
-// names them (so reports mark them not checked): cycles and whole-graph
-// facts. leads_to properties get an `unknown` finding each instead.
-const std::vector<std::string>& smt_not_checked();
 
 // --engine smt: BMC to `depth`, k-induction for what stays open, static checks.
 SmtCheck check_smt(const model::Game& game, int depth, const SmtLimits& limits);
@@ -59,4 +53,4 @@ SmtCheck symbolic_scope(const model::Game& game, const std::string& param, int d
                         const std::function<const model::Game*(std::int64_t)>& load,
                         const SmtLimits& limits, std::string& error);
 
-}  // namespace loophole::cli
+}  // namespace loophole::pipeline::detail

@@ -1,0 +1,46 @@
+// The questions loophole asks of a game's state graph, worded once for every
+// engine that answers them (the explicit analyses in properties/ and the SMT
+// engine in checker/smt): the rule a finding is about, where it points and
+// its message. An engine decides whether the answer is violated, holds or
+// unknown, and what trace shows it; the words are these, so the engines'
+// findings about one problem read the same (tests/smt/agreement_test.cpp).
+#pragma once
+
+#include <string>
+
+#include "loophole/model/game.hpp"
+
+namespace loophole::checker::question {
+
+// "P2" for player 1 (0-based).
+[[nodiscard]] std::string player(int p);
+
+// A deadlock at a control point: a reachable state that is not over and has
+// no move, at `step` (an index into Game::steps), `in_window` when the step
+// is in its window stage, `holder` the seat to act there.
+[[nodiscard]] std::string deadlock_rule(const model::Game& game, int step);  // "step:combat.fight"
+[[nodiscard]] model::SourceSpan deadlock_where(const model::Game& game, int step, bool in_window);
+// "in 'combat · fight', P1 holds priority and can neither act nor pass", or
+// "in 'combat · fight', no move is possible".
+[[nodiscard]] std::string deadlock_message(const model::Game& game, int step, bool in_window,
+                                           int holder);
+
+// The designer's properties (always, never, reachable).
+[[nodiscard]] std::string property_rule(const model::Property& p);  // "property:NAME"
+// always/never violated in a state at `step`: "'NAME' does not always hold:
+// it fails in 'STEP'", "'NAME' should never hold, but it does in 'STEP'".
+[[nodiscard]] std::string property_fails(const model::Game& game, const model::Property& p,
+                                         int step);
+// reachable, found at `step`: "'NAME' is reachable in 'STEP'".
+[[nodiscard]] std::string property_reached(const model::Game& game, const model::Property& p,
+                                           int step);
+[[nodiscard]] std::string property_never_reached(
+    const model::Property& p);                                       // "'NAME' is never reached"
+[[nodiscard]] std::string property_holds(const model::Property& p);  // "'NAME' holds"
+
+// An end condition no reachable state satisfies for `player`.
+[[nodiscard]] std::string end_rule(const model::EndCondition& end, int player);  // "end:NAME/P2"
+// "P2 can never win by 'NAME'" ("lose" for a loss condition).
+[[nodiscard]] std::string end_never_message(const model::EndCondition& end, int player);
+
+}  // namespace loophole::checker::question

@@ -1,0 +1,263 @@
+// The pipeline: structural findings first, then the engine's, a step the
+// phase graph already shows unreachable reported once (as structure); every
+// part under one set of limits (checker::RunLimits).
+#include "loophole/pipeline/pipeline.hpp"
+
+#include <set>
+
+#include "loophole/checker/semantics.hpp"
+#include "loophole/model/phase_graph.hpp"
+#include "loophole/properties/structural.hpp"
+
+#include "smt_check.hpp"
+
+namespace loophole::pipeline {
+namespace {
+
+void clear(const Options& o) {
+  if (o.clear_progress) o.clear_progress();
+}
+
+detail::SmtLimits smt_limits(const Options& o) {
+  detail::SmtLimits l;
+  l.interrupted = o.interrupted;
+  // The whole run's limits: the SMT engine stops at the same deadline as
+  // the explicit search, and bounds Z3's allocation by the same size.
+  l.max_memory_bytes = o.max_resident;
+  l.deadline = o.deadline;
+  l.progress = o.smt_progress;
+  return l;
+}
+
+// The questions `engine` leaves unanswered, named as reports name them.
+std::vector<std::string> not_handled(EngineChoice engine, const model::Game& game) {
+  std::vector<std::string> out;
+  for (const auto q : properties::all_questions) {
+    if (!can_handle(engine, q, game)) out.emplace_back(properties::to_string(q));
+  }
+  return out;
+}
+
+// With --native, says when the rules ran interpreted after all (no C
+// compiler, a failed compilation: the generator says why).
+void warn_unless_native(const checker::ExplicitOptions& explore,
+                        const checker::Statistics& statistics, const std::string& file,
+                        std::vector<std::string>& messages) {
+  if (explore.native != checker::NativeMode::on || statistics.generator == "native") return;
+  messages.push_back("loophole: warning: " + file +
+                     ": --native: the rules ran interpreted: " + statistics.generator);
+}
+
+// A step the phase graph already shows unreachable is reported once, as the
+// structural error, not again as a dead rule.
+void add_findings(reports::RulesetReport& rs, std::vector<properties::Finding>& found) {
+  std::set<std::string> structural;
+  for (const auto& f : rs.findings) structural.insert(f.rule);
+  for (auto& f : found) {
+    if (f.kind == properties::Kind::dead_rule && structural.count(f.rule) != 0) continue;
+    rs.findings.push_back(std::move(f));
+  }
+}
+
+// --engine smt: BMC, k-induction and static checks (smt_check.cpp).
+void run_smt(const model::Game& game, const Options& o, Checked& out) {
+  auto& rs = out.report;
+  rs.engine = "smt";
+  auto smt = detail::check_smt(game, o.depth, smt_limits(o));
+  clear(o);
+  if (!smt.unsupported.empty()) out.messages.push_back(smt.unsupported);
+  // What the run covered: a signal or a limit cuts the search short
+  // (exit 3); the analyses the SMT engine never runs are not checked. (The
+  // run has no explored-state statistics; how deep BMC got, and what
+  // stopped it, is in the details of each finding it left unknown.)
+  rs.completion = smt.completion;
+  out.inconclusive =
+      out.inconclusive || smt.inconclusive || smt.completion != checker::Completion::complete;
+  rs.not_checked = not_handled(EngineChoice::smt, game);
+  for (auto& f : smt.findings) rs.findings.push_back(std::move(f));
+}
+
+// --engine explicit and auto: the explicit search, then the analyses on the
+// explored graph; under auto the SMT engine adds static checks, proofs and
+// answers for what a limit left open.
+void run_explicit(const model::Game& game, const Options& o, Checked& out) {
+  auto& rs = out.report;
+  rs.engine = "explicit";
+  const checker::Semantics semantics(game);
+  // The peak of this ruleset's check alone, for bytes/state.
+  checker::reset_peak_resident();
+  checker::RunLimits limits(o.max_resident, o.deadline, o.interrupted);
+  checker::ExplicitOptions run_options = o.explore;
+  // The search's own budget: what the process may still grow by.
+  if (o.max_resident != 0) {
+    const std::uint64_t resident = checker::resident_bytes();
+    run_options.max_memory_bytes = o.max_resident > resident ? o.max_resident - resident : 1;
+  }
+  run_options.timeout_seconds = limits.seconds_left();
+  run_options.interrupt = &limits.stop();
+  auto graph = checker::explore(semantics, run_options);
+  const std::uint64_t search_peak = checker::peak_resident_bytes();
+  clear(o);  // before any warning below
+  rs.completion = graph->completion();
+  if (rs.completion == checker::Completion::interrupted) rs.completion = limits.reason();
+  warn_unless_native(o.explore, graph->statistics(), rs.file, out.messages);
+  // An interrupt during the exploration stops it, and the analyses still
+  // report on what was explored (under the memory and time limits); one
+  // during the analyses stops them, and so does a limit. (A second signal
+  // ends the process.)
+  if (rs.completion == checker::Completion::interrupted) limits.ignore_interrupt();
+  auto checked = properties::run_checks(*graph, properties::CheckSelection{}, nullptr,
+                                        o.explore.threads, o.analyses_progress, &limits);
+  clear(o);
+  if (!checked.not_run.empty()) {
+    rs.completion = limits.reason() != checker::Completion::complete
+                        ? limits.reason()
+                        : checker::Completion::interrupted;
+  }
+  rs.not_checked = std::move(checked.not_run);
+  // bytes/state: the resident peak of the whole check (search and
+  // analyses) over the states explored.
+  rs.statistics = graph->statistics();
+  graph.reset();
+  if (const std::uint64_t peak = checker::peak_resident_bytes(); peak != 0) {
+    rs.statistics->bytes = peak;
+    rs.statistics->search_bytes = search_peak;
+    rs.statistics->bytes_per_state =
+        rs.statistics->states == 0
+            ? 0
+            : static_cast<double>(peak) / static_cast<double>(rs.statistics->states);
+  }
+  bool open = rs.completion != checker::Completion::complete;
+  auto& found = checked.findings;
+  if (o.engine == EngineChoice::automatic) {
+    // Explicit search for what it finished; SMT for static checks, proofs
+    // and what a limit left open (smt_check.cpp).
+    auto smt = detail::complete_with_smt(game, found, rs.completion, o.depth, smt_limits(o));
+    clear(o);
+    if (!smt.unsupported.empty()) out.messages.push_back(smt.unsupported);
+    for (auto& f : smt.findings) found.push_back(std::move(f));
+    // After a limit, what is still open is what the merged findings leave
+    // unknown (an interrupt always leaves the run open).
+    if (smt.unsupported.empty() && rs.completion != checker::Completion::interrupted) {
+      open = smt.inconclusive || smt.completion != checker::Completion::complete;
+    }
+    if (rs.completion == checker::Completion::complete) rs.completion = smt.completion;
+  }
+  out.inconclusive = out.inconclusive || open;
+  add_findings(rs, found);
+}
+
+Checked structure(const model::Game& game, const std::string& display_file) {
+  Checked out;
+  auto& rs = out.report;
+  rs.file = display_file;
+  rs.game = game.name;
+  rs.model = &game;
+  rs.players = game.players;
+  for (const auto& p : game.params) rs.params[p.name] = p.value;
+  rs.findings = properties::check_structure(game, model::build_phase_graph(game));
+  rs.engine = "structure";
+  return out;
+}
+
+}  // namespace
+
+std::optional<EngineChoice> parse_engine(std::string_view name) {
+  if (name == "structure") return EngineChoice::structure;
+  if (name == "explicit") return EngineChoice::explicit_search;
+  if (name == "smt") return EngineChoice::smt;
+  if (name == "auto") return EngineChoice::automatic;
+  return std::nullopt;
+}
+
+std::string_view to_string(EngineChoice e) {
+  switch (e) {
+    case EngineChoice::structure:
+      return "structure";
+    case EngineChoice::explicit_search:
+      return "explicit";
+    case EngineChoice::smt:
+      return "smt";
+    case EngineChoice::automatic:
+      return "auto";
+  }
+  return "?";
+}
+
+bool can_handle(EngineChoice engine, properties::Question q, const model::Game& /*game*/) {
+  using properties::Question;
+  switch (engine) {
+    case EngineChoice::structure:
+      return false;
+    case EngineChoice::explicit_search:
+    case EngineChoice::automatic:
+      return true;  // every analysis reads the explored graph
+    case EngineChoice::smt:
+      // BMC and k-induction answer questions about single states (leads_to
+      // properties get an `unknown` finding each); cycles and whole-graph
+      // facts need the explored graph.
+      return q == Question::deadlocks || q == Question::unreachable_wins ||
+             q == Question::rule_gaps || q == Question::user_properties;
+  }
+  return false;
+}
+
+Checked check_game(const model::Game& game, const std::string& display_file,
+                   const Options& options) {
+  Checked out = structure(game, display_file);
+  switch (options.engine) {
+    case EngineChoice::structure:
+      break;
+    case EngineChoice::smt:
+      run_smt(game, options, out);
+      break;
+    case EngineChoice::explicit_search:
+    case EngineChoice::automatic:
+      run_explicit(game, options, out);
+      break;
+  }
+  return out;
+}
+
+Checked check_symbolic(const model::Game& game, const std::string& display_file,
+                       const std::string& param,
+                       const std::function<const model::Game*(std::int64_t)>& load,
+                       const Options& options, std::string& error) {
+  Checked out = structure(game, display_file);
+  auto& rs = out.report;
+  rs.engine = "smt";
+  auto smt = detail::symbolic_scope(game, param, options.depth, load, smt_limits(options), error);
+  clear(options);
+  if (!error.empty()) return out;
+  if (!smt.unsupported.empty()) out.messages.push_back(smt.unsupported);
+  rs.completion = smt.completion;
+  out.inconclusive = smt.inconclusive || smt.completion != checker::Completion::complete;
+  rs.not_checked = not_handled(EngineChoice::smt, game);
+  for (auto& f : smt.findings) rs.findings.push_back(std::move(f));
+  return out;
+}
+
+std::optional<Analyzed> analyze(const std::string& file, const std::string& display_file,
+                                const model::LoadOptions& load, const Options& options,
+                                model::SourceManager& sources, model::DiagnosticSink& sink) {
+  auto game = model::load_game(file, load, sources, sink);
+  if (!game) return std::nullopt;
+  return analyze(std::move(*game), display_file, options);
+}
+
+Analyzed analyze(model::Game game, const std::string& display_file, const Options& options) {
+  Analyzed out;
+  out.game = std::make_unique<model::Game>(std::move(game));
+  auto checked = check_game(*out.game, display_file, options);
+  out.report = std::move(checked.report);
+  out.inconclusive = checked.inconclusive;
+  out.messages = std::move(checked.messages);
+  return out;
+}
+
+checker::NativeMode native_mode(bool native, bool no_native) {
+  if (native) return checker::NativeMode::on;
+  return no_native ? checker::NativeMode::off : checker::NativeMode::automatic;
+}
+
+}  // namespace loophole::pipeline
