@@ -22,6 +22,7 @@
 #include "loophole/model/diagnostics.hpp"
 #include "loophole/model/game.hpp"
 #include "loophole/model/phase_graph.hpp"
+#include "loophole/pipeline/mpi.hpp"
 #include "loophole/pipeline/pipeline.hpp"
 #include "loophole/reports/graphviz.hpp"
 #include "loophole/reports/report.hpp"
@@ -171,6 +172,16 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
   options.explore.symmetry = !args.no_symmetry;
   options.interrupted = &interrupted;
   if (!apply_limits(args.max_memory, args.timeout, options)) return 2;
+  // Under mpirun: the explicit search distributed over the ranks; rank 0
+  // alone prints and writes reports (docs/distributed.md).
+  const bool reporting = pipeline::reporting_rank();
+  if (pipeline::launched_by_mpirun()) {
+    if (options.engine != pipeline::EngineChoice::explicit_search || !args.symbolic.empty()) {
+      if (reporting) std::cerr << "loophole: error: under mpirun only --engine explicit runs\n";
+      return 2;
+    }
+    options.engine = pipeline::EngineChoice::distributed;
+  }
   // The progress line: on a terminal only; prefixed with the swept value.
   ProgressLine progress(isatty(fileno(stderr)) != 0);
   if (progress.enabled()) {
@@ -188,6 +199,17 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
   }
   options.clear_progress = [&progress] { progress.clear(); };
   const bool diagnostics_color = use_color(args.color, STDERR_FILENO);
+  reports::RenderOptions render;
+  // A report written to a file is plain unless --color always asks.
+  render.text.color = args.color == "always" || ((args.output.empty() || args.output == "-") &&
+                                                 use_color(args.color, STDOUT_FILENO));
+  render.text.statistics = !args.no_stats;
+  render.timings = !args.no_stats;
+  render.fail_on = severity_of(args.fail_on);
+  const auto format = reports::parse_format(args.format).value_or(reports::Format::text);
+  const bool html = format == reports::Format::html ||
+                    std::any_of(extra_reports->begin(), extra_reports->end(),
+                                [](const auto& r) { return r.first == reports::Format::html; });
 
   model::SourceManager sources;
   reports::Report report;
@@ -198,6 +220,39 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
   std::vector<std::unique_ptr<model::Game>> games;
   bool bad_input = false;
   bool inconclusive = false;
+  // Renders `rep` in every format asked and writes it (stdout or -o, and
+  // each --report). Bad input (exit 2): the diagnostics are on stderr;
+  // report files are left as they were, so CI never uploads a report of a
+  // run that did not check.
+  const auto write_reports = [&](const reports::Report& rep, bool bad) {
+    std::string why;
+    reports::RenderOptions r = render;
+    if (html) add_phase_graphs(rep, r);
+    const std::string rendered = reports::render(format, rep, sources, r);
+    const bool to_file = !args.output.empty() && args.output != "-";
+    if (!(bad && to_file) && !write_output(args.output, rendered, why)) {
+      std::cerr << "loophole: error: " << why << "\n";
+      return false;
+    }
+    for (const auto& [extra_format, path] : *extra_reports) {
+      if (bad) break;
+      reports::RenderOptions plain = r;
+      plain.text.color = false;
+      if (!write_output(path, reports::render(extra_format, rep, sources, plain), why)) {
+        std::cerr << "loophole: error: " << why << "\n";
+        return false;
+      }
+    }
+    return true;
+  };
+  // A rank of a distributed run died: rank 0 writes what was explored of the
+  // ruleset being checked (then the search ends the process with 3).
+  options.write_partial = [&](const reports::RulesetReport& partial) {
+    reports::Report copy = report;
+    copy.rulesets.push_back(partial);
+    write_reports(copy, false);
+    std::cerr << "loophole: a rank ended the run; the report covers what was explored\n";
+  };
 
   // The rulesets to check: the files given, else those of the project file
   // (--project, or ./loophole.yaml), each with its scope and baseline.
@@ -298,7 +353,9 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
           return 2;
         }
       }
-      for (const auto& m : checked.messages) std::cerr << m << "\n";
+      for (const auto& m : checked.messages) {
+        if (reporting) std::cerr << m << "\n";
+      }
       inconclusive = inconclusive || checked.inconclusive;
       reports::RulesetReport rs = std::move(checked.report);
       if (sweep) {
@@ -316,50 +373,26 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
     if (interrupted.load()) break;
   }
 
-  if (!report.diagnostics.all().empty()) {
+  if (reporting && !report.diagnostics.all().empty()) {
     std::cerr << report.diagnostics.render(sources, diagnostics_color);
   }
   signals_ask_to_stop();
-  reports::RenderOptions render;
-  // A report written to a file is plain unless --color always asks.
-  render.text.color = args.color == "always" || ((args.output.empty() || args.output == "-") &&
-                                                 use_color(args.color, STDOUT_FILENO));
-  render.text.statistics = !args.no_stats;
-  render.timings = !args.no_stats;
-  render.fail_on = severity_of(args.fail_on);
-  const auto format = reports::parse_format(args.format).value_or(reports::Format::text);
-  const bool html = format == reports::Format::html ||
-                    std::any_of(extra_reports->begin(), extra_reports->end(),
-                                [](const auto& r) { return r.first == reports::Format::html; });
-  if (html) add_phase_graphs(report, render);
-  const std::string rendered = reports::render(format, report, sources, render);
-  // Bad input (exit 2): the diagnostics are on stderr; report files are left
-  // as they were, so CI never uploads a report of a run that did not check.
-  const bool to_file = !args.output.empty() && args.output != "-";
-  if (!(bad_input && to_file) && !write_output(args.output, rendered, error)) {
-    std::cerr << "loophole: error: " << error << "\n";
-    return 2;
+  if (!reporting) {  // (another rank of a distributed run: rank 0 reports)
+    return pipeline::agree_on(0);
   }
-  for (const auto& [extra_format, path] : *extra_reports) {
-    if (bad_input) break;
-    reports::RenderOptions plain = render;
-    plain.text.color = false;
-    if (!write_output(path, reports::render(extra_format, report, sources, plain), error)) {
-      std::cerr << "loophole: error: " << error << "\n";
-      return 2;
-    }
-  }
+  if (!write_reports(report, bad_input)) return pipeline::agree_on(2);
   if (interrupted.load()) {
     std::cerr << "loophole: interrupted; the report covers what was explored\n";
   }
-  if (bad_input) return 2;
+  int code = inconclusive || interrupted.load() ? 3 : 0;
+  if (bad_input) code = 2;
   for (const auto& rs : report.rulesets) {
     const auto ids = reports::finding_ids(rs);
     for (const auto& [f, id] : ranges::views::zip(rs.findings, ids)) {
-      if (reports::fails(rs, f, id, render.fail_on)) return 1;
+      if (code != 2 && reports::fails(rs, f, id, render.fail_on)) code = 1;
     }
   }
-  return inconclusive || interrupted.load() ? 3 : 0;
+  return pipeline::agree_on(code);
 }
 
 namespace {

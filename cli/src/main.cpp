@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "loophole/pipeline/mpi.hpp"
+
 #include "commands.hpp"
 #include "signals.hpp"
 
@@ -265,6 +267,20 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
     return 2;
   }
 
+  // Under mpirun only `check` runs, as one distributed search over the ranks
+  // (docs/distributed.md); every other command would run once per rank.
+  if (loophole::pipeline::launched_by_mpirun()) {
+    const char* why = !loophole::pipeline::distributed_available()
+                          ? "this loophole was built without MPI (install libopenmpi-dev and "
+                            "rebuild)"
+                      : !c->parsed() ? "only `check` runs under mpirun"
+                                     : nullptr;
+    if (why != nullptr) {
+      std::cerr << "loophole: error: " << why << "\n";
+      return 2;
+    }
+  }
+  const loophole::pipeline::MpiSession mpi(argc, argv);
   try {
     if (c->parsed()) return loophole::cli::run_check(check, loophole::cli::interrupted());
     if (g->parsed()) return loophole::cli::run_graph(graph, loophole::cli::interrupted());

@@ -3,11 +3,22 @@
 // part under one set of limits (checker::RunLimits).
 #include "loophole/pipeline/pipeline.hpp"
 
+#include <algorithm>
+#include <chrono>
+#include <map>
 #include <set>
+#include <stdexcept>
 
 #include "loophole/checker/semantics.hpp"
 #include "loophole/model/phase_graph.hpp"
+#include "loophole/properties/state_groups.hpp"
 #include "loophole/properties/structural.hpp"
+
+#ifdef LOOPHOLE_WITH_MPI
+#include <mpi.h>
+
+#include "loophole/distributed/explore.hpp"
+#endif
 
 #include "smt_check.hpp"
 
@@ -147,6 +158,78 @@ void run_explicit(const model::Game& game, const Options& o, Checked& out) {
   add_findings(rs, found);
 }
 
+// The explicit search distributed over MPI ranks (checker/distributed):
+// every state is asked properties/' state-local questions, and rank 0
+// builds the findings from the groups; the other ranks report nothing.
+void run_distributed([[maybe_unused]] const model::Game& game, [[maybe_unused]] const Options& o,
+                     [[maybe_unused]] Checked& out) {
+#ifdef LOOPHOLE_WITH_MPI
+  auto& rs = out.report;
+  rs.engine = "explicit";
+  const checker::Semantics sem(game);
+  distributed::Options d;
+  d.max_states = o.explore.max_states;
+  d.max_resident = o.max_resident;
+  if (o.deadline) {
+    d.timeout_seconds = std::max(
+        1e-3,
+        std::chrono::duration<double>(*o.deadline - checker::RunLimits::Clock::now()).count());
+  }
+  d.interrupt = o.interrupted;
+  for (auto& q : properties::state_questions(sem)) d.questions.push_back(std::move(q));
+  d.traced.assign(properties::state_question_traced.begin(),
+                  properties::state_question_traced.end());
+  if (o.write_partial) {
+    d.on_abandon = [&rs, &o](const distributed::Snapshot& s) {
+      reports::RulesetReport partial = rs;
+      partial.completion = checker::Completion::interrupted;
+      checker::Statistics st;
+      st.states = s.states;
+      st.transitions = s.transitions;
+      st.depth = s.depth;
+      st.seconds = s.seconds;
+      partial.statistics = st;
+      partial.not_checked.clear();
+      for (const auto q : properties::all_questions) {
+        partial.not_checked.emplace_back(properties::to_string(q));
+      }
+      o.write_partial(partial);
+    };
+  }
+  const distributed::Result r = distributed::explore(sem, MPI_COMM_WORLD, d);
+  clear(o);
+  rs.completion = r.completion;
+  checker::Statistics st;
+  st.states = r.states;
+  st.transitions = r.transitions;
+  st.depth = r.depth;
+  st.seconds = r.seconds;
+  st.threads = r.ranks;
+  st.generator = "compiled, " + std::to_string(r.ranks) + " MPI ranks";
+  // Memory: the resident peaks of all ranks together, over the states.
+  for (const auto& f : r.per_rank) st.bytes += f.peak_resident;
+  st.bytes_per_state =
+      r.states == 0 ? 0 : static_cast<double>(st.bytes) / static_cast<double>(r.states);
+  rs.statistics = st;
+  rs.not_checked = not_handled(EngineChoice::distributed, game);
+  const bool complete = r.completion == checker::Completion::complete;
+  out.inconclusive = out.inconclusive || !complete;
+  if (r.per_rank.empty()) return;  // not rank 0: it reports nothing
+  std::vector<std::map<properties::GroupKey, properties::StateGroup>> groups(r.answers.size());
+  for (std::size_t q = 0; q < r.answers.size(); ++q) {
+    for (const auto& [key, g] : r.answers[q]) {
+      groups[q][key] = {g.states, g.trace ? *g.trace : checker::Trace{}};
+    }
+  }
+  auto found = properties::state_findings(
+      sem, groups, complete, false, r.states,
+      complete ? "" : properties::incomplete_reason(r.completion, r.states), "explicit");
+  add_findings(rs, found);
+#else
+  throw std::logic_error("the distributed search needs a build with MPI");
+#endif
+}
+
 Checked structure(const model::Game& game, const std::string& display_file) {
   Checked out;
   auto& rs = out.report;
@@ -180,11 +263,13 @@ std::string_view to_string(EngineChoice e) {
       return "smt";
     case EngineChoice::automatic:
       return "auto";
+    case EngineChoice::distributed:
+      return "distributed";
   }
   return "?";
 }
 
-bool can_handle(EngineChoice engine, properties::Question q, const model::Game& /*game*/) {
+bool can_handle(EngineChoice engine, properties::Question q, const model::Game& game) {
   using properties::Question;
   switch (engine) {
     case EngineChoice::structure:
@@ -192,6 +277,23 @@ bool can_handle(EngineChoice engine, properties::Question q, const model::Game& 
     case EngineChoice::explicit_search:
     case EngineChoice::automatic:
       return true;  // every analysis reads the explored graph
+    case EngineChoice::distributed:
+      // The questions read state by state (properties/state_groups.hpp);
+      // those about cycles and paths are not distributed yet.
+      switch (q) {
+        case Question::deadlocks:
+        case Question::rule_gaps:
+        case Question::ties:
+        case Question::unreachable_wins:
+        case Question::dead_rules:
+          return true;
+        case Question::user_properties:
+          return std::none_of(game.properties.begin(), game.properties.end(), [](const auto& p) {
+            return p.kind == model::Property::Kind::leads_to;
+          });
+        default:
+          return false;
+      }
     case EngineChoice::smt:
       // BMC and k-induction answer questions about single states (leads_to
       // properties get an `unknown` finding each); cycles and whole-graph
@@ -214,6 +316,9 @@ Checked check_game(const model::Game& game, const std::string& display_file,
     case EngineChoice::explicit_search:
     case EngineChoice::automatic:
       run_explicit(game, options, out);
+      break;
+    case EngineChoice::distributed:
+      run_distributed(game, options, out);
       break;
   }
   return out;

@@ -28,7 +28,9 @@ namespace loophole::pipeline {
 // The engines a run may use (`--engine`): the structural checks alone, the
 // explicit search, the SMT engine, or auto (the explicit search, then the
 // SMT engine for static checks, proofs and what a limit left open).
-enum class EngineChoice : std::uint8_t { structure, explicit_search, smt, automatic };
+// `distributed` is the explicit search over MPI ranks (docs/distributed.md):
+// `check` chooses it for --engine explicit when mpirun started it.
+enum class EngineChoice : std::uint8_t { structure, explicit_search, smt, automatic, distributed };
 // "structure", "explicit", "smt", "auto"; nullopt for any other name.
 [[nodiscard]] std::optional<EngineChoice> parse_engine(std::string_view name);
 [[nodiscard]] std::string_view to_string(EngineChoice e);
@@ -59,6 +61,10 @@ struct Options {
   properties::AnalysisProgress analyses_progress;
   std::function<void(int depth, int max_depth, double seconds, std::string_view what)> smt_progress;
   std::function<void()> clear_progress;
+  // The distributed search, rank 0: when a rank dies, the partial report of
+  // the ruleset being checked (what the last finished round knew), to be
+  // written at once; the process then ends with exit code 3.
+  std::function<void(const reports::RulesetReport&)> write_partial;
 };
 
 struct Checked {

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""`loophole check` under mpirun (docs/distributed.md), end to end.
+
+    cli_test.py MPIEXEC LOOPHOLE
+
+- On fixtures of every state-local kind, for 2 and 4 ranks: the same states
+  and the same findings of those kinds (kind, rule, verdict, message,
+  details, trace length) as one process without symmetry reduction; the
+  questions about cycles and paths listed as not checked; the exit code
+  rank 0's.
+- Only `check` and only the explicit engine run under mpirun (exit 2).
+- A memory limit per rank, a timeout and SIGINT each end the run with exit 3
+  and a complete JSON report of what was explored, within 5 s of the limit
+  or the signal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+MPIEXEC, LOOPHOLE = sys.argv[1], sys.argv[2]
+ENV = dict(
+    os.environ,
+    OMPI_ALLOW_RUN_AS_ROOT="1",
+    OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+    OMPI_MCA_btl_vader_single_copy_mechanism="none",
+    OMPI_MCA_mpi_yield_when_idle="1",
+    ASAN_OPTIONS="detect_leaks=0",
+)
+STATE_LOCAL = {"deadlock", "rule-gap", "tie", "unreachable-win", "dead-rule",
+               "property-violation"}
+NOT_DISTRIBUTED = ["response loops", "turn loops", "stalemates", "ends out of reach"]
+FIXTURES = [
+    "tests/fixtures/findings/deadlock/no-pass.yaml",
+    "tests/fixtures/findings/deadlock/third-player.yaml",
+    "tests/fixtures/findings/rule-gap/empty-deck.yaml",
+    "tests/fixtures/findings/rule-gap/invented-boost.yaml",
+    "tests/fixtures/findings/tie/double-knockout.yaml",
+    "tests/fixtures/findings/dead-rule/dead-window.yaml",
+    "tests/fixtures/findings/dead-rule/dead-trigger.yaml",
+    "tests/fixtures/findings/property-violation/hand-limit.yaml",
+    "tests/fixtures/findings/property-violation/unreachable-goal.yaml",
+    "tests/fixtures/findings/unreachable-win/" + sorted(
+        os.listdir("tests/fixtures/findings/unreachable-win"))[0],
+]
+BIG = "tests/fixtures/cli/big.yaml"
+failures: list[str] = []
+
+
+def fail(what: str) -> None:
+    failures.append(what)
+    print("FAIL:", what)
+
+
+def mpirun(np: int, args: list[str], **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([MPIEXEC, "--oversubscribe", "-np", str(np), LOOPHOLE, "check", *args],
+                          env=ENV, capture_output=True, text=True, timeout=600, **kw)
+
+
+def summary(report: dict) -> list[tuple]:
+    rs = report["rulesets"][0]
+    out = []
+    for f in rs["findings"]:
+        if f["kind"] not in STATE_LOCAL:
+            continue
+        trace = f.get("trace") or {}
+        out.append((f["kind"], f["rule"], f["verdict"], f["message"], tuple(f["details"]),
+                    trace.get("length", 0)))
+    return sorted(out)
+
+
+def same_answers(tmp: str) -> None:
+    for fixture in FIXTURES:
+        one = subprocess.run([LOOPHOLE, "check", "--no-symmetry", "--format", "json", fixture],
+                             capture_output=True, text=True, timeout=600)
+        single = json.loads(one.stdout)
+        for np in (2, 4):
+            out = os.path.join(tmp, f"np{np}.json")
+            run = mpirun(np, ["--format", "json", "-o", out, fixture])
+            if run.returncode not in (0, 1):
+                fail(f"{fixture} -np {np}: exit {run.returncode}: {run.stderr[-2000:]}")
+                continue
+            report = json.load(open(out))
+            rs, srs = report["rulesets"][0], single["rulesets"][0]
+            if rs["statistics"]["states"] != srs["statistics"]["states"]:
+                fail(f"{fixture} -np {np}: {rs['statistics']['states']} states, "
+                     f"one process {srs['statistics']['states']}")
+            if summary(report) != summary(single):
+                fail(f"{fixture} -np {np}: findings differ:\n  {summary(report)}\n  "
+                     f"{summary(single)}")
+            if not all(q in rs["not_checked"] for q in NOT_DISTRIBUTED):
+                fail(f"{fixture} -np {np}: not_checked {rs['not_checked']}")
+            failing = any(f["severity"] == "error" and f["verdict"] == "violated"
+                          for f in rs["findings"])
+            if run.returncode != (1 if failing else 0):
+                fail(f"{fixture} -np {np}: exit {run.returncode}, findings failing: {failing}")
+        print(f"ok: {fixture}: {len(summary(single))} findings, identical for -np 2 and 4")
+
+
+def refusals() -> None:
+    run = subprocess.run([MPIEXEC, "--oversubscribe", "-np", "2", LOOPHOLE, "graph", FIXTURES[0]],
+                         env=ENV, capture_output=True, text=True, timeout=120)
+    if run.returncode == 0 or "only `check` runs under mpirun" not in run.stderr:
+        fail(f"graph under mpirun: exit {run.returncode}: {run.stderr[-500:]}")
+    run = mpirun(2, ["--engine", "smt", FIXTURES[0]])
+    if run.returncode == 0 or "under mpirun only --engine explicit runs" not in run.stderr:
+        fail(f"--engine smt under mpirun: exit {run.returncode}: {run.stderr[-500:]}")
+    print("ok: refusals")
+
+
+def partial(tmp: str, name: str, args: list[str], completion: str, sigint_after: float = 0):
+    out = os.path.join(tmp, name + ".json")
+    cmd = [MPIEXEC, "--oversubscribe", "-np", "2", LOOPHOLE, "check", "--format", "json",
+           "-o", out, *args]
+    started = time.monotonic()
+    proc = subprocess.Popen(cmd, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    if sigint_after:
+        time.sleep(sigint_after)
+        signalled = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=600)
+    ended = time.monotonic()
+    if not os.path.exists(out):
+        fail(f"{name}: no report (exit {proc.returncode}): {stderr[-1500:]}")
+        return
+    report = json.load(open(out))  # complete: it parses
+    rs = report["rulesets"][0]
+    if rs["completion"] != completion:
+        fail(f"{name}: completion {rs['completion']}, expected {completion}")
+    if rs["statistics"]["states"] <= 0:
+        fail(f"{name}: no states in the partial report")
+    if not sigint_after and proc.returncode != 3:
+        fail(f"{name}: exit {proc.returncode}, expected 3: {stderr[-1500:]}")
+    if sigint_after and proc.returncode == 0:
+        fail(f"{name}: exit 0 after SIGINT")
+    if sigint_after and ended - signalled > 5:
+        fail(f"{name}: ended {ended - signalled:.1f} s after SIGINT")
+    print(f"ok: {name}: {rs['statistics']['states']} states, {rs['completion']}, exit "
+          f"{proc.returncode}, {ended - started:.1f} s")
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        same_answers(tmp)
+        refusals()
+        partial(tmp, "memory", ["-p", "top=4000", "--max-memory", "40M", BIG], "memory-limit")
+        started = time.monotonic()
+        partial(tmp, "timeout", ["-p", "top=4000", "--timeout", "2s", BIG], "time-limit")
+        if time.monotonic() - started > 2 + 5:
+            fail("timeout: the run took over 5 s past its 2 s limit")
+        partial(tmp, "sigint", ["-p", "top=4000", BIG], "interrupted", sigint_after=3)
+    if failures:
+        print(f"{len(failures)} failure(s)")
+        return 1
+    print("all passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
