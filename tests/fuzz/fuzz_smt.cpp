@@ -65,7 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   o.induction = false;
   o.completeness = false;
   o.timeout_ms = 2000;
-  const smt::Result r = engine.check(o, smt::testing::selection());
+  const smt::Result r = engine.check(o, smt::testing::smt_questions());
   if (gave_up(r.findings)) return 0;
 
   std::vector<std::string> problems;
