@@ -96,16 +96,21 @@ bool property_applies(const model::Game& game, const model::Property& p, int ste
   return std::find(p.at_phases.begin(), p.at_phases.end(), phase) != p.at_phases.end();
 }
 
-void user_property_keys(const checker::Semantics& sem, const checker::StateVec& s,
-                        std::vector<GroupKey>& out) {
+std::vector<const model::Expr*> property_conditions(const model::Game& game) {
+  std::vector<const model::Expr*> out;
+  for (const model::Property& p : game.properties) out.push_back(p.expr.get());
+  return out;
+}
+
+void user_property_keys(const checker::Semantics& sem, const checker::Conditions& conditions,
+                        const checker::StateVec& s, std::vector<GroupKey>& out) {
   const model::Game& game = sem.game();
   const int step = s[sem.layout().step];
   for (std::size_t i = 0; i < game.properties.size(); ++i) {
     const model::Property& p = game.properties[i];
     if (p.kind == model::Property::Kind::leads_to || !p.expr) continue;
     if (!property_applies(game, p, step)) continue;
-    if ((p.kind == model::Property::Kind::always) !=
-        sem.holds(*p.expr, s, s[sem.layout().active])) {
+    if ((p.kind == model::Property::Kind::always) != conditions.holds(i, s)) {
       out.push_back({static_cast<std::int64_t>(i)});
     }
   }
@@ -385,10 +390,11 @@ std::string incomplete_reason(checker::Completion completion, std::uint64_t stat
 
 std::vector<StateKeys> state_questions(const checker::Semantics& sem) {
   const checker::Semantics* s = &sem;
-  // (dead rules ask the compiled generator which actions are enabled; one
-  // Conditions a list of questions, used by one thread at a time.)
+  // The properties' conditions and the enabled actions (dead rules), both
+  // asked of the compiled generator; one Conditions a list of questions,
+  // used by one thread at a time.
   auto conditions =
-      std::make_shared<const checker::Conditions>(sem, std::vector<const model::Expr*>{});
+      std::make_shared<const checker::Conditions>(sem, property_conditions(sem.game()));
   using Moves = std::span<const checker::MoveFields>;
   return {
       [s](const checker::StateVec& v, Moves moves, std::vector<GroupKey>& out) {
@@ -401,8 +407,8 @@ std::vector<StateKeys> state_questions(const checker::Semantics& sem) {
       [s](const checker::StateVec& v, Moves, std::vector<GroupKey>& out) {
         end_condition_keys(*s, v, out);
       },
-      [s](const checker::StateVec& v, Moves, std::vector<GroupKey>& out) {
-        user_property_keys(*s, v, out);
+      [s, conditions](const checker::StateVec& v, Moves, std::vector<GroupKey>& out) {
+        user_property_keys(*s, *conditions, v, out);
       },
       [s, conditions](const checker::StateVec& v, Moves moves, std::vector<GroupKey>& out) {
         dead_rule_keys(*s, *conditions, v, moves, out);

@@ -57,9 +57,12 @@ void end_condition_keys(const checker::Semantics& sem, const checker::StateVec& 
 // user properties: a state where an `always` property fails, or a `never`
 // or `reachable` one holds (within its `at:` steps and phases), keyed {the
 // property's index}. `leads_to` is a question about paths, not states: it
-// has no key here.
-void user_property_keys(const checker::Semantics& sem, const checker::StateVec& s,
-                        std::vector<GroupKey>& out);
+// has no key here. `conditions` holds the properties' expressions in their
+// order (property_conditions), compiled.
+void user_property_keys(const checker::Semantics& sem, const checker::Conditions& conditions,
+                        const checker::StateVec& s, std::vector<GroupKey>& out);
+// The properties' expressions in Game::properties order, for Conditions.
+[[nodiscard]] std::vector<const model::Expr*> property_conditions(const model::Game& game);
 // Whether property `p` applies in step `step` (its `at:` steps and phases).
 [[nodiscard]] bool property_applies(const model::Game& game, const model::Property& p, int step);
 
