@@ -196,6 +196,12 @@ void run_distributed([[maybe_unused]] const model::Game& game, [[maybe_unused]] 
       o.write_partial(partial);
     };
   }
+  // The cycle analyses: the final states' outcomes for the stalls.
+  d.cycles = true;
+  d.marks = [&sem,
+             holding = std::vector<std::pair<int, int>>()](const checker::StateVec& s) mutable {
+    return properties::outcome_marks(sem, s, holding);
+  };
   const distributed::Result r = distributed::explore(sem, MPI_COMM_WORLD, d);
   clear(o);
   rs.completion = r.completion;
@@ -224,6 +230,20 @@ void run_distributed([[maybe_unused]] const model::Game& game, [[maybe_unused]] 
   auto found = properties::state_findings(
       sem, groups, complete, false, r.states,
       complete ? "" : properties::incomplete_reason(r.completion, r.states), "explicit");
+  if (r.slice) {
+    for (auto& f : properties::cycle_findings(*r.slice, r.can_finish, r.doomed, r.overflows,
+                                              properties::CheckSelection().max_stalemates)) {
+      found.push_back(std::move(f));
+    }
+  } else {
+    for (const auto q : {properties::Question::response_loops, properties::Question::turn_loops,
+                         properties::Question::stalemates}) {
+      const auto name = std::string(properties::to_string(q));
+      if (std::find(rs.not_checked.begin(), rs.not_checked.end(), name) == rs.not_checked.end()) {
+        rs.not_checked.push_back(name);
+      }
+    }
+  }
   add_findings(rs, found);
 #else
   throw std::logic_error("the distributed search needs a build with MPI");
@@ -278,14 +298,17 @@ bool can_handle(EngineChoice engine, properties::Question q, const model::Game& 
     case EngineChoice::automatic:
       return true;  // every analysis reads the explored graph
     case EngineChoice::distributed:
-      // The questions read state by state (properties/state_groups.hpp);
-      // those about cycles and paths are not distributed yet.
+      // The questions read state by state (properties/state_groups.hpp),
+      // and the cycle analyses on the gathered slice (cycle_findings).
       switch (q) {
         case Question::deadlocks:
         case Question::rule_gaps:
         case Question::ties:
         case Question::unreachable_wins:
         case Question::dead_rules:
+        case Question::response_loops:
+        case Question::turn_loops:
+        case Question::stalemates:
           return true;
         case Question::user_properties:
           return std::none_of(game.properties.begin(), game.properties.end(), [](const auto& p) {

@@ -16,6 +16,7 @@ namespace loophole::properties::detail {
 
 void find_deadlocks(const Context& cx, std::vector<Finding>& out);
 void find_response_loops(const Context& cx, std::vector<Finding>& out);  // and unbounded chains
+void find_response_loops_only(const Context& cx, std::vector<Finding>& out);
 void find_unbounded_chains(const Context& cx, std::vector<Finding>& out);
 void find_turn_loops(const Context& cx, std::vector<Finding>& out);
 void find_ties(const Context& cx, std::vector<Finding>& out);
@@ -46,6 +47,10 @@ void link_joined_loops(const std::vector<std::pair<LoopKey, std::size_t>>& shown
 // (root_causes.cpp); `order` is the order they are sorted in.
 void group_root_causes(const Context& cx, std::vector<Finding>& found,
                        const std::function<bool(const Finding&, const Finding&)>& order);
+// What run_checks does with the findings of the analyses: sorts them
+// (errors first, then location, rule, message), groups root causes, marks
+// invented rules and lists the causes.
+void finish_findings(const Context& cx, std::vector<Finding>& found);
 // Then, once the messages are final: "it follows from ID" beneath each
 // consequence, "it causes ID: message" beneath its cause.
 void list_root_causes(std::vector<Finding>& found);

@@ -190,6 +190,13 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
     std::move(o.found.begin(), o.found.end(), std::back_inserter(result.findings));
   }
   auto& found = result.findings;
+  detail::finish_findings(cx, found);
+  return result;
+}
+
+namespace detail {
+
+void finish_findings(const Context& cx, std::vector<Finding>& found) {
   const auto order = [](const Finding& a, const Finding& b) {
     return std::forward_as_tuple(b.severity, a.where.file, a.where.line, a.where.col, a.rule,
                                  a.message) < std::forward_as_tuple(a.severity, b.where.file,
@@ -197,11 +204,12 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
                                                                     b.rule, b.message);
   };
   std::stable_sort(found.begin(), found.end(), order);
-  if (!cx.interrupted()) detail::group_root_causes(cx, found, order);
+  if (!cx.interrupted()) group_root_causes(cx, found, order);
   mark_invented_rules(cx.game, found);
-  detail::list_root_causes(found);
-  return result;
+  list_root_causes(found);
 }
+
+}  // namespace detail
 
 std::vector<Finding> check_all(const checker::ExploredGraph& graph,
                                const CheckSelection& selection) {

@@ -98,6 +98,10 @@ const std::vector<bool>& Context::can_finish() const {
   return can_finish_;
 }
 
+void Context::assume_can_finish(std::vector<bool> can_finish) {
+  std::call_once(can_finish_once_, [&] { can_finish_ = std::move(can_finish); });
+}
+
 checker::Successor Context::move(StateId from, const Edge& e) const {
   std::vector<checker::Successor> out;
   semantics.successors(graph.state(from), out);
@@ -195,26 +199,16 @@ Outcomes outcomes(const Context& cx) {
   const auto np = static_cast<std::size_t>(cx.game.players);
   Outcomes o{std::vector<std::vector<bool>>(np, std::vector<bool>(cx.size(), false)), {}};
   o.wins = o.loses;
-  std::vector<std::pair<int, int>> holding;
   checker::StateVec state;
+  std::vector<std::pair<int, int>> scratch;
   for (StateId v = 0; v < cx.size(); ++v) {
     if (cx.interrupted()) break;  // the caller sees the flag too
     if (cx.points[v].over != 1) continue;
-    holding.clear();
     cx.graph.state_into(v, state);
-    cx.semantics.end_conditions_holding(state, holding);
-    for (const auto& [c, p] : holding) {
-      const bool win = cx.game.end_conditions[static_cast<std::size_t>(c)].win;
-      for (std::size_t q = 0; q < np; ++q) {
-        const bool named = q == static_cast<std::size_t>(p);
-        if (win) {
-          (named ? o.wins : o.loses)[q][v] = true;
-        } else if (named) {
-          o.loses[q][v] = true;
-        } else if (np == 2) {
-          o.wins[q][v] = true;
-        }
-      }
+    const StateOutcome so = state_outcome(cx.semantics, state, scratch);
+    for (std::size_t q = 0; q < np; ++q) {
+      if (((so.loses >> q) & 1U) != 0) o.loses[q][v] = true;
+      if (((so.wins >> q) & 1U) != 0) o.wins[q][v] = true;
     }
   }
   return o;

@@ -6,7 +6,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -89,6 +91,15 @@ class Context {
   // edge per sweep: at operators' 147 M states a fifth of a whole check's
   // CPU went to such passes).
   [[nodiscard]] const std::vector<bool>& can_finish() const;
+  // For a graph that is a slice of a larger one (state_groups.hpp:
+  // cycle_findings): the whole graph's answers, given instead of computed on
+  // the slice. can_finish per state; `doomed` per player, per state: only
+  // that player's loss can still be reached (response_loops.cpp's stalls).
+  void assume_can_finish(std::vector<bool> can_finish);
+  std::vector<std::vector<bool>> known_doomed;
+  // Per stack-overflow gap site: how many such states the whole graph has
+  // (the slice holds the first k of each, in this order: unbounded_chains.cpp).
+  std::optional<std::map<int, std::uint64_t>> known_overflows;
 
   // The move behind an edge, recomputed on the semantics (edges do not keep
   // the action or trigger they took).

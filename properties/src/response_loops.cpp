@@ -131,7 +131,9 @@ std::string choice_detail(const LoopChoice& c) {
   return "";
 }
 
-void find_loops(const Context& cx, std::vector<Finding>& out) {
+}  // namespace
+
+void find_response_loops_only(const Context& cx, std::vector<Finding>& out) {
   const EdgePredicate quiet = [](StateId, const Edge& e) { return !e.progress; };
   std::vector<Loop> loops;
   for (const auto& members : cyclic_components(cx.moves, quiet)) {
@@ -202,6 +204,7 @@ void find_loops(const Context& cx, std::vector<Finding>& out) {
   std::vector<std::vector<bool>> doomed;
   const auto stall_of = [&](const Loop& loop) {
     if (loop.choice.loop != LoopClass::optional_one) return false;
+    if (doomed.empty() && !cx.known_doomed.empty()) doomed = cx.known_doomed;
     if (doomed.empty()) {
       // Per player: their losses (set 2p) and every other way out (2p + 1),
       // all searched backwards at once.
@@ -282,10 +285,8 @@ void find_loops(const Context& cx, std::vector<Finding>& out) {
   link_joined_loops(shown, out);
 }
 
-}  // namespace
-
 void find_response_loops(const Context& cx, std::vector<Finding>& out) {
-  find_loops(cx, out);
+  find_response_loops_only(cx, out);
   find_unbounded_chains(cx, out);  // unbounded_chains.cpp
 }
 

@@ -88,6 +88,40 @@ void end_condition_keys(const checker::Semantics& sem, const checker::StateVec& 
   for (const auto& [c, p] : holding) out.push_back({c, p});
 }
 
+StateOutcome state_outcome(const checker::Semantics& sem, const checker::StateVec& s,
+                           std::vector<std::pair<int, int>>& holding) {
+  StateOutcome o;
+  if (s[sem.layout().over] != 1) return o;
+  const model::Game& game = sem.game();
+  const auto np = static_cast<unsigned>(game.players);
+  holding.clear();
+  sem.end_conditions_holding(s, holding);
+  for (const auto& [c, p] : holding) {
+    const bool win = game.end_conditions[static_cast<std::size_t>(c)].win;
+    for (unsigned q = 0; q < np; ++q) {
+      const bool named = q == static_cast<unsigned>(p);
+      if (win) {
+        (named ? o.wins : o.loses) |= 1U << q;
+      } else if (named) {
+        o.loses |= 1U << q;
+      } else if (np == 2) {
+        o.wins |= 1U << q;
+      }
+    }
+  }
+  return o;
+}
+
+std::uint32_t outcome_marks(const checker::Semantics& sem, const checker::StateVec& s,
+                            std::vector<std::pair<int, int>>& holding) {
+  const StateOutcome o = state_outcome(sem, s, holding);
+  std::uint32_t m = 0;
+  for (int p = 0; p < sem.game().players; ++p) {
+    m |= ((o.loses >> p) & 1U) != 0 ? 1U << (1 + 2 * p) : 1U << (2 + 2 * p);
+  }
+  return m;
+}
+
 bool property_applies(const model::Game& game, const model::Property& p, int step) {
   if (p.at_phases.empty() && p.at_steps.empty()) return true;
   if (std::find(p.at_steps.begin(), p.at_steps.end(), step) != p.at_steps.end()) return true;

@@ -71,10 +71,19 @@ void find_unbounded_chains(const Context& cx, std::vector<Finding>& out) {
   }
   for (auto& [gap, states] : overflows) {
     std::sort(states.begin(), states.end(), [&](StateId a, StateId b) { return cx.earlier(a, b); });
+    // On a slice of a graph kept elsewhere (cycle_findings) the first
+    // k_chains_examined of the whole graph's, and how many it has.
+    std::size_t total = states.size();
+    if (cx.known_overflows) {
+      const auto it = cx.known_overflows->find(gap);
+      if (it == cx.known_overflows->end()) continue;  // (not one of the graph's)
+      total = it->second;
+      if (states.size() > k_chains_examined) states.resize(k_chains_examined);
+    }
     const checker::GapSite& site = gaps[gap - 1];
     Repeat r;
     bool repeats = false;
-    const std::size_t examined = std::min(states.size(), k_chains_examined);
+    const std::size_t examined = std::min(total, k_chains_examined);
     for (std::size_t k = 0; k < examined && !repeats; ++k) {
       if (cx.interrupted()) return;
       repeats = chain_repeats(cx, states[k], stack_field, r);
@@ -98,11 +107,11 @@ void find_unbounded_chains(const Context& cx, std::vector<Finding>& out) {
           "response chain reaches the {} entries of scope.stack without repeating: raise "
           "scope.stack to see whether it ends",
           cx.game.scope.stack);
-      if (examined < states.size()) {
+      if (examined < total) {
         f.details.push_back(
             fmt::format("the chains of the {} shallowest of {} overflow states were "
                         "read back; none repeats",
-                        examined, states.size()));
+                        examined, total));
       }
       f.trace = cx.trace(states.front());
     }

@@ -3,10 +3,12 @@
 
     cli_test.py MPIEXEC LOOPHOLE
 
-- On fixtures of every state-local kind, for 2 and 4 ranks: the same states
-  and the same findings of those kinds (kind, rule, verdict, message,
-  details, trace length) as one process without symmetry reduction; the
-  questions about cycles and paths listed as not checked; the exit code
+- On fixtures of every kind the distributed search answers (the
+  state-local ones and the cycle analyses), for 2 and 4 ranks: the same
+  states and transitions and the same findings of those kinds (kind, rule,
+  verdict, message, details, classification, trace length and loop start)
+  as one process without symmetry reduction; only the questions not
+  distributed (ends out of reach) listed as not checked; the exit code
   rank 0's.
 - Only `check` and only the explicit engine run under mpirun (exit 2).
 - A memory limit per rank, a timeout and SIGINT each end the run with exit 3
@@ -33,9 +35,10 @@ ENV = dict(
     OMPI_MCA_mpi_yield_when_idle="1",
     ASAN_OPTIONS="detect_leaks=0",
 )
-STATE_LOCAL = {"deadlock", "rule-gap", "tie", "unreachable-win", "dead-rule",
-               "property-violation"}
-NOT_DISTRIBUTED = ["response loops", "turn loops", "stalemates", "ends out of reach"]
+DISTRIBUTED = {"deadlock", "rule-gap", "tie", "unreachable-win", "dead-rule",
+               "property-violation", "response-loop", "stall", "turn-loop", "stalemate",
+               "unbounded-chain"}
+NOT_DISTRIBUTED = ["ends out of reach"]
 FIXTURES = [
     "tests/fixtures/findings/deadlock/no-pass.yaml",
     "tests/fixtures/findings/deadlock/third-player.yaml",
@@ -48,6 +51,11 @@ FIXTURES = [
     "tests/fixtures/findings/property-violation/unreachable-goal.yaml",
     "tests/fixtures/findings/unreachable-win/" + sorted(
         os.listdir("tests/fixtures/findings/unreachable-win"))[0],
+    "tests/fixtures/findings/response-loop/ward-duel.yaml",
+    "tests/fixtures/findings/stall/doomed-turn.yaml",
+    "tests/fixtures/findings/turn-loop/hold-echo.yaml",
+    "tests/fixtures/findings/stalemate/race.yaml",
+    "tests/fixtures/findings/unbounded-chain/counter-war.yaml",
 ]
 BIG = "tests/fixtures/cli/big.yaml"
 failures: list[str] = []
@@ -67,11 +75,12 @@ def summary(report: dict) -> list[tuple]:
     rs = report["rulesets"][0]
     out = []
     for f in rs["findings"]:
-        if f["kind"] not in STATE_LOCAL:
+        if f["kind"] not in DISTRIBUTED:
             continue
         trace = f.get("trace") or {}
         out.append((f["kind"], f["rule"], f["verdict"], f["message"], tuple(f["details"]),
-                    trace.get("length", 0)))
+                    json.dumps(f.get("classification"), sort_keys=True),
+                    trace.get("length", 0), trace.get("loop_start", -1)))
     return sorted(out)
 
 
@@ -88,13 +97,14 @@ def same_answers(tmp: str) -> None:
                 continue
             report = json.load(open(out))
             rs, srs = report["rulesets"][0], single["rulesets"][0]
-            if rs["statistics"]["states"] != srs["statistics"]["states"]:
-                fail(f"{fixture} -np {np}: {rs['statistics']['states']} states, "
-                     f"one process {srs['statistics']['states']}")
+            for what in ("states", "transitions", "depth"):
+                if rs["statistics"][what] != srs["statistics"][what]:
+                    fail(f"{fixture} -np {np}: {rs['statistics'][what]} {what}, "
+                         f"one process {srs['statistics'][what]}")
             if summary(report) != summary(single):
                 fail(f"{fixture} -np {np}: findings differ:\n  {summary(report)}\n  "
                      f"{summary(single)}")
-            if not all(q in rs["not_checked"] for q in NOT_DISTRIBUTED):
+            if sorted(rs["not_checked"]) != sorted(NOT_DISTRIBUTED):
                 fail(f"{fixture} -np {np}: not_checked {rs['not_checked']}")
             failing = any(f["severity"] == "error" and f["verdict"] == "violated"
                           for f in rs["findings"])

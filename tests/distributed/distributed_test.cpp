@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -85,11 +86,27 @@ std::vector<std::string> summaries(const std::vector<properties::Finding>& findi
                        std::to_string(static_cast<int>(f.verdict)) + " " + f.message + " |";
     for (const auto& d : f.details) line += " " + d;
     line += " | " + std::to_string(f.trace ? f.trace->size() : 0);
+    // The classification of a loop, and the trace itself (the distributed
+    // search numbers states and picks parents as the single-process one
+    // does, so its traces are the same moves).
+    line += " | " + std::to_string(static_cast<int>(f.loop)) + " " + std::to_string(f.loop_player);
+    if (f.forced_by) {
+      line += " forced by";
+      for (const auto c : *f.forced_by) line += " " + std::to_string(c);
+    }
+    if (f.trace) {
+      line += " | loop at " + std::to_string(f.trace->loop_start) + ":";
+      for (const auto& step : f.trace->steps) line += " " + std::to_string(step.successor);
+    }
     out.push_back(std::move(line));
   }
   std::sort(out.begin(), out.end());
   return out;
 }
+
+// How many cycle findings the comparisons saw (so that a suite where none
+// had any would show).
+std::size_t cycle_findings_seen = 0;
 
 void compare(const std::string& path, const std::map<std::string, std::int64_t>& params) {
   const auto l = test_support::load_game(path, {.params = params, .with_semantics = true});
@@ -101,6 +118,11 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
   for (const auto& q : questions) options.questions.push_back(q);
   options.traced.assign(properties::state_question_traced.begin(),
                         properties::state_question_traced.end());
+  options.cycles = true;
+  options.marks =
+      [&sem, holding = std::vector<std::pair<int, int>>()](const checker::StateVec& s) mutable {
+        return properties::outcome_marks(sem, s, holding);
+      };
   const Result r = explore(sem, MPI_COMM_WORLD, options);
   EXPECT_EQ(r.completion, checker::Completion::complete);
   if (rank() != 0) return;
@@ -182,6 +204,29 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
     }
   }
   EXPECT_EQ(summaries(mine), summaries(theirs)) << path;
+
+  // The cycle analyses on the gathered slice: the response loops (with
+  // stalls), turn loops and stalemates check_all reports, classification,
+  // forcing coalitions and lassos included. The slice holds the states on
+  // or between cycles, the states their moves lead to and the parent
+  // chains, never more than the whole graph.
+  ASSERT_TRUE(r.slice) << path;
+  EXPECT_LE(r.slice->size(), r.states) << path;
+  EXPECT_LE(r.core_states, r.slice->size()) << path;
+  const std::vector<properties::Finding> cycles =
+      properties::cycle_findings(*r.slice, r.can_finish, r.doomed, r.overflows, 3);
+  std::vector<properties::Finding> expected;
+  for (const properties::Kind k : {properties::Kind::response_loop, properties::Kind::stalemate}) {
+    for (auto& f : properties::check_all(*g, properties::CheckSelection::only(k))) {
+      if (f.kind == properties::Kind::response_loop || f.kind == properties::Kind::stall ||
+          f.kind == properties::Kind::turn_loop || f.kind == properties::Kind::stalemate ||
+          f.kind == properties::Kind::unbounded_chain) {
+        expected.push_back(std::move(f));
+      }
+    }
+  }
+  EXPECT_EQ(summaries(cycles), summaries(expected)) << path;
+  cycle_findings_seen += cycles.size();
 }
 
 class Fixture : public ::testing::TestWithParam<std::string> {};
@@ -240,12 +285,25 @@ TEST(Limits, InterruptOnOneRankStopsEveryRank) {
   EXPECT_GE(r.states, 1U);
 }
 
+// After every test: the fixtures of the cycle kinds did give cycle
+// findings to compare (unless a filter left them out).
+class CycleFindingsCompared : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    const std::string filter = ::testing::GTEST_FLAG(filter);
+    if (rank() != 0 || (!filter.empty() && filter != "*")) return;
+    std::printf("cycle findings compared: %zu\n", cycle_findings_seen);
+    EXPECT_GE(cycle_findings_seen, 20U);
+  }
+};
+
 }  // namespace
 }  // namespace loophole::distributed
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   ::testing::InitGoogleTest(&argc, argv);
+  ::testing::AddGlobalTestEnvironment(new loophole::distributed::CycleFindingsCompared);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank != 0) {

@@ -16,6 +16,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -31,6 +32,61 @@ namespace {
 
 constexpr std::uint64_t k_initial = std::uint64_t{1} << 63;  // parent of an initial state
 constexpr unsigned k_rank_shift = 40;
+constexpr std::uint64_t k_local_mask = (std::uint64_t{1} << k_rank_shift) - 1;
+
+// A move travels as a label word: its successor index (24 bits), whether it
+// enters a step, who chooses it, the chooser, its kind, and the control
+// fields of the state at its other end (ctl(): the source's on the way to
+// the successor's owner, the successor's on the way back).
+constexpr unsigned k_index_bits = 24;
+constexpr unsigned k_ctl_shift = 35;
+constexpr std::uint64_t k_index_mask = (std::uint64_t{1} << k_index_bits) - 1;
+
+std::uint64_t label_of(std::size_t index, const checker::MoveFields& m, std::uint32_t ctl) {
+  return static_cast<std::uint64_t>(index) | (std::uint64_t{m.progress} << 24) |
+         (static_cast<std::uint64_t>(m.chooser) << 25) |
+         (static_cast<std::uint64_t>((m.chooser_player + 1) & 15) << 27) |
+         (static_cast<std::uint64_t>(m.kind) << 31) |
+         (static_cast<std::uint64_t>(ctl) << k_ctl_shift);
+}
+std::uint64_t with_ctl(std::uint64_t label, std::uint32_t ctl) {
+  return (label & ((std::uint64_t{1} << k_ctl_shift) - 1)) |
+         (static_cast<std::uint64_t>(ctl) << k_ctl_shift);
+}
+std::uint32_t ctl_of_label(std::uint64_t label) {
+  return static_cast<std::uint32_t>(label >> k_ctl_shift);
+}
+bool progress_of(std::uint64_t label) { return ((label >> 24) & 1U) != 0; }
+checker::Edge edge_of(std::uint64_t label) {
+  checker::Edge e;
+  e.index = static_cast<std::uint32_t>(label & k_index_mask);
+  e.progress = progress_of(label);
+  e.chooser = static_cast<checker::Chooser>((label >> 25) & 3U);
+  e.chooser_player = static_cast<std::int8_t>(static_cast<int>((label >> 27) & 15U) - 1);
+  e.kind = static_cast<checker::MoveKind>((label >> 31) & 15U);
+  return e;
+}
+
+// The control fields the cycle analyses' subgraphs are cut by (properties'
+// Point): whether the game is over, the step, the active player, the turn.
+struct Ctl {
+  std::uint32_t over, step1, active, turn;  // step1: step + 1
+};
+Ctl ctl_fields(std::uint32_t c) {
+  return {c & 3U, (c >> 2) & 1023U, (c >> 12) & 7U, (c >> 15) & 1023U};
+}
+std::uint32_t ctl_of(const checker::Layout& layout, const std::int32_t* s) {
+  const auto u = [](std::int32_t v, std::uint32_t mask) {
+    return static_cast<std::uint32_t>(v) & mask;
+  };
+  return u(s[layout.over], 3U) | (u(s[layout.step] + 1, 1023U) << 2) |
+         (u(s[layout.active], 7U) << 12) | (u(s[layout.turn], 1023U) << 15);
+}
+
+// The three subgraphs (Options::cycles): moves that enter no step
+// (response loops), moves within a turn (turn loops), moves among states
+// that cannot finish (stalemates).
+enum Subgraph : unsigned { k_quiet, k_same_turn, k_stuck, k_subgraphs };
 
 std::uint64_t hash_words(const std::uint64_t* w, std::size_t n) {
   std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
@@ -84,8 +140,14 @@ class Store {
            slots_.size() * sizeof(std::uint32_t);
   }
 
-  // Adds the packed state w unless present; true when added.
-  bool insert(const std::uint64_t* w, std::uint64_t hash, std::uint64_t parent) {
+  void set_parent(std::size_t i, std::uint64_t parent) {
+    parents_[i >> k_chunk_bits][i & k_chunk_mask] = parent;
+  }
+
+  // Adds the packed state w unless present: its local number, and whether
+  // it was added.
+  std::pair<std::size_t, bool> insert(const std::uint64_t* w, std::uint64_t hash,
+                                      std::uint64_t parent) {
     if ((size_ + 1) * 4 > slots_.size() * 3) grow();
     const std::size_t mask = slots_.size() - 1;
     for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
@@ -98,9 +160,9 @@ class Store {
         std::memcpy(rows_.back().get() + (size_ & k_chunk_mask) * bytes_, w, bytes_);
         parents_.back()[size_ & k_chunk_mask] = parent;
         slots_[i] = static_cast<std::uint32_t>(++size_);
-        return true;
+        return {size_ - 1, true};
       }
-      if (std::memcmp(row(slot - 1), w, bytes_) == 0) return false;
+      if (std::memcmp(row(slot - 1), w, bytes_) == 0) return {slot - 1, false};
     }
   }
 
@@ -134,7 +196,43 @@ class Store {
 struct LocalGroup {
   std::uint64_t states = 0;
   std::uint32_t depth = 0;
-  std::uint64_t first = 0;
+  std::uint64_t first = 0;  // global id of the first state (the smallest number, num)
+  std::uint64_t num = 0;
+};
+
+// The part of the graph rank 0 gathers for the cycle analyses
+// (Options::cycles): its states numbered in the single-process order.
+class Slice final : public checker::ExploredGraph {
+ public:
+  explicit Slice(const checker::Semantics& sem) : sem_(sem) {}
+  [[nodiscard]] const checker::Semantics& semantics() const override { return sem_; }
+  [[nodiscard]] std::uint64_t size() const override { return states.size(); }
+  [[nodiscard]] std::uint32_t initial_count() const override { return initials; }
+  [[nodiscard]] checker::StateVec state(checker::StateId id) const override { return states[id]; }
+  [[nodiscard]] std::vector<checker::Edge> edges(checker::StateId id) const override {
+    return moves[id];
+  }
+  [[nodiscard]] std::uint64_t expanded() const override { return states.size(); }
+  [[nodiscard]] checker::StateId parent(checker::StateId id) const override { return parents[id]; }
+  [[nodiscard]] std::uint32_t parent_index(checker::StateId id) const override {
+    return parent_indices[id];
+  }
+  [[nodiscard]] std::uint32_t depth(checker::StateId id) const override { return depths[id]; }
+  [[nodiscard]] bool numbered_by_depth() const override { return true; }
+  [[nodiscard]] checker::Completion completion() const override {
+    return checker::Completion::complete;
+  }
+  [[nodiscard]] const checker::Statistics& statistics() const override { return stats; }
+
+  std::vector<checker::StateVec> states;
+  std::vector<std::vector<checker::Edge>> moves;
+  std::vector<checker::StateId> parents;
+  std::vector<std::uint32_t> parent_indices, depths;
+  std::uint32_t initials = 0;
+  checker::Statistics stats;
+
+ private:
+  const checker::Semantics& sem_;
 };
 
 class Run {
@@ -170,14 +268,32 @@ class Run {
     return static_cast<std::uint32_t>(it - level_begin_.begin() - 1);
   }
 
-  // The packed state w with its parent, to w's owner.
-  void send(const std::uint64_t* w, std::uint64_t parent) {
+  [[nodiscard]] static std::size_t local_of(std::uint64_t gid) { return gid & k_local_mask; }
+  [[nodiscard]] static int rank_of(std::uint64_t gid) {
+    return static_cast<int>(gid >> k_rank_shift);
+  }
+
+  // The packed state w with its parent, the parent's number and the move's
+  // label, to w's owner.
+  void send(const std::uint64_t* w, std::uint64_t parent, std::uint64_t key, std::uint64_t label) {
     auto& o = out_[static_cast<std::size_t>(owner(hash_words(w, words_)))];
     o.push_back(parent);
+    o.push_back(key);
+    o.push_back(label);
     o.insert(o.end(), w, w + words_);
   }
+  // One all-to-all of out_ (cleared): what every rank sent this one, in
+  // rank order; `from` gets the number of words from each rank.
+  std::vector<std::uint64_t> all_to_all(std::vector<int>* from = nullptr);
   void expand(std::size_t local);
   void exchange();
+  void number_level(std::size_t begin, std::size_t end, std::uint64_t current);
+  // The cycle phase (Options::cycles).
+  bool stopped_now();
+  void build_edges();
+  bool reach_back();
+  bool trim(Subgraph k);
+  void gather_slice(Result& r);
   void classify(std::size_t local, const std::int32_t* s);
   int stop_reason();
   std::vector<checker::StateVec> path_to(std::uint64_t gid, std::uint32_t& initial);
@@ -198,6 +314,27 @@ class Run {
   int rank_ = 0, size_ = 1;
   std::vector<std::vector<std::uint64_t>> out_;
   std::vector<std::size_t> level_begin_;
+  std::size_t next_begin_ = 0;  // the first state of the level being added
+  // Per state: its number in the single-process order, and the successor
+  // index of the move from its parent; per state of the level being added,
+  // the smallest (parent's number << 24 | index) it was reached by.
+  std::vector<std::uint64_t> nums_;
+  std::vector<std::uint32_t> parent_index_;
+  std::vector<std::uint64_t> level_keys_;
+  std::uint64_t level_first_num_ = 0;  // the number of the current level's first state
+  // Options::cycles: every move into a state owned here, as it arrived
+  // (the state, the source's global id, the label with the source's ctl).
+  std::vector<std::uint64_t> in_to_, in_from_, in_label_;
+  // The stack-overflow states of a site gathered at most (properties'
+  // unbounded chains read back the chains of so many).
+  static constexpr std::size_t k_overflows_gathered = 4096;
+  // Then per state: ctl, the moves out (to, label with the target's ctl)
+  // and in (from, label with the source's ctl), in CSR form, the marks of
+  // the backward search and which subgraphs' cores it is in (bit k).
+  std::vector<std::uint32_t> ctl_, marks_;
+  std::vector<std::uint64_t> out_begin_, out_to_, out_label_, in_begin_, in_from_csr_,
+      in_label_csr_;
+  std::vector<std::uint8_t> core_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   RankFigures figures_;
   std::vector<std::map<GroupKey, LocalGroup>> groups_;  // per question
@@ -246,10 +383,11 @@ class Watcher {
   std::thread thread_;
 };
 
-void note(LocalGroup& g, std::uint32_t depth, std::uint64_t gid) {
-  if (g.states == 0 || depth < g.depth || (depth == g.depth && gid < g.first)) {
+void note(LocalGroup& g, std::uint32_t depth, std::uint64_t gid, std::uint64_t num) {
+  if (g.states == 0 || num < g.num) {
     g.depth = depth;
     g.first = gid;
+    g.num = num;
   }
   ++g.states;
 }
@@ -263,7 +401,8 @@ void Run::classify(std::size_t local, const std::int32_t* s) {
   for (std::size_t q = 0; q < options_.questions.size(); ++q) {
     keys_.clear();
     options_.questions[q](state_, moves_, keys_);
-    for (const GroupKey& key : keys_) note(groups_[q][key], depth_of(local), global_id(local));
+    for (const GroupKey& key : keys_)
+      note(groups_[q][key], depth_of(local), global_id(local), nums_[local]);
   }
 }
 
@@ -274,15 +413,16 @@ void Run::expand(std::size_t local) {
   const std::size_t n = buf_.size();
   figures_.transitions += n;
   classify(local, cur_.data());
+  if (n > k_index_mask) throw std::runtime_error("distributed search: more than 2^24 moves");
+  const std::uint32_t ctl = ctl_of(sem_.layout(), cur_.data());
+  const std::uint64_t key = nums_[local] << k_index_bits;
   for (std::size_t i = 0; i < n; ++i) {
     codec_.pack_from(cur_.data(), cur_words_.data(), buf_.state(i), succ_words_.data());
-    send(succ_words_.data(), global_id(local));
+    send(succ_words_.data(), global_id(local), key | i, label_of(i, buf_.move(i), ctl));
   }
 }
 
-// One all-to-all round: every rank's outgoing successors to their owners,
-// which add the new ones (they belong to the next level).
-void Run::exchange() {
+std::vector<std::uint64_t> Run::all_to_all(std::vector<int>* from) {
   const auto p = static_cast<std::size_t>(size_);
   std::vector<int> send_counts(p), recv_counts(p), send_displs(p), recv_displs(p);
   std::vector<std::uint64_t> send_buf;
@@ -311,11 +451,85 @@ void Run::exchange() {
   std::vector<std::uint64_t> recv_buf(received);
   MPI_Alltoallv(send_buf.data(), send_counts.data(), send_displs.data(), MPI_UINT64_T,
                 recv_buf.data(), recv_counts.data(), recv_displs.data(), MPI_UINT64_T, comm_);
-  const std::size_t record = words_ + 1;
+  if (from != nullptr) *from = std::move(recv_counts);
+  return recv_buf;
+}
+
+// One all-to-all round: every rank's outgoing successors to their owners,
+// which add the new ones (they belong to the next level) and keep, for each
+// state of the next level, the parent the single-process search gives it:
+// the one of the smallest number, by its move of the smallest index.
+void Run::exchange() {
+  const std::vector<std::uint64_t> recv_buf = all_to_all();
+  const std::size_t record = words_ + 3;
   for (std::size_t at = 0; at + record <= recv_buf.size(); at += record) {
-    const std::uint64_t* w = &recv_buf[at + 1];
-    store_.insert(w, hash_words(w, words_), recv_buf[at]);
+    const std::uint64_t parent = recv_buf[at];
+    const std::uint64_t key = recv_buf[at + 1];
+    const std::uint64_t label = recv_buf[at + 2];
+    const std::uint64_t* w = &recv_buf[at + 3];
+    const auto [id, added] = store_.insert(w, hash_words(w, words_), parent);
+    if (added) {
+      level_keys_.push_back(key);
+      parent_index_.push_back(static_cast<std::uint32_t>(key & k_index_mask));
+      nums_.push_back(0);
+    } else if (id >= next_begin_ && key < level_keys_[id - next_begin_]) {
+      level_keys_[id - next_begin_] = key;
+      parent_index_[id] = static_cast<std::uint32_t>(key & k_index_mask);
+      store_.set_parent(id, parent);
+    }
+    if (options_.cycles) {
+      in_to_.push_back(id);
+      in_from_.push_back(parent);
+      in_label_.push_back(label);
+    }
   }
+}
+
+// Numbers the states [begin, end) just added (the next level) as the
+// single-process search does: in the order of their keys. The keys' parent
+// numbers lie in the current level's range, which is cut into one block a
+// rank; each block's owner sorts the keys it gets, and its offset is the
+// number of keys in the blocks before it.
+void Run::number_level(std::size_t begin, std::size_t end, std::uint64_t current) {
+  std::array<std::uint64_t, 2> mine = {current, end - begin};
+  std::array<std::uint64_t, 2> all{};
+  MPI_Allreduce(mine.data(), all.data(), 2, MPI_UINT64_T, MPI_SUM, comm_);
+  const std::uint64_t width = all[0];  // states in the current level
+  const std::uint64_t next_first = level_first_num_ + width;
+  const auto p = static_cast<std::uint64_t>(size_);
+  std::vector<std::vector<std::size_t>> sent(static_cast<std::size_t>(size_));
+  for (std::size_t i = begin; i < end; ++i) {
+    const std::uint64_t key = level_keys_[i - begin];
+    const std::uint64_t offset = (key >> k_index_bits) - level_first_num_;
+    const auto block = static_cast<std::size_t>(width == 0 ? 0 : offset * p / width);
+    out_[block].push_back(key);
+    sent[block].push_back(i);
+  }
+  std::vector<int> from;
+  const std::vector<std::uint64_t> got = all_to_all(&from);
+  std::vector<std::size_t> order(got.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return got[a] < got[b]; });
+  std::uint64_t count = got.size(), before = 0;
+  MPI_Exscan(&count, &before, 1, MPI_UINT64_T, MPI_SUM, comm_);
+  if (rank_ == 0) before = 0;
+  std::vector<std::uint64_t> numbers(got.size());
+  for (std::size_t j = 0; j < order.size(); ++j) numbers[order[j]] = next_first + before + j;
+  std::size_t at = 0;
+  for (std::size_t r = 0; r < static_cast<std::size_t>(size_); ++r) {
+    const auto n = static_cast<std::size_t>(from[r]);
+    out_[r].assign(numbers.begin() + static_cast<std::ptrdiff_t>(at),
+                   numbers.begin() + static_cast<std::ptrdiff_t>(at + n));
+    at += n;
+  }
+  const std::vector<std::uint64_t> back = all_to_all();
+  at = 0;
+  for (const auto& list : sent) {
+    for (const std::size_t i : list) nums_[i] = back[at++];
+  }
+  level_first_num_ = next_first;
+  level_keys_.clear();
 }
 
 // 0: go on; otherwise the checker::Completion that stops the run (the same
@@ -357,16 +571,29 @@ Result Run::run() {
   // The initial states, each added by its owner.
   const auto initial = sem_.initial_states();
   level_begin_.push_back(0);
+  // (Numbered as the single-process search does: in order, a repeated one
+  // once.)
+  std::uint64_t number = 0;
   for (std::size_t i = 0; i < initial.size(); ++i) {
+    if (std::find(initial.begin(), initial.begin() + static_cast<std::ptrdiff_t>(i), initial[i]) !=
+        initial.begin() + static_cast<std::ptrdiff_t>(i)) {
+      continue;
+    }
     codec_.pack(initial[i].data(), cur_words_.data());
     const std::uint64_t h = hash_words(cur_words_.data(), words_);
-    if (owner(h) == rank_) store_.insert(cur_words_.data(), h, k_initial | i);
+    if (owner(h) == rank_) {
+      store_.insert(cur_words_.data(), h, k_initial | i);
+      nums_.push_back(number);
+      parent_index_.push_back(0);
+    }
+    ++number;
   }
   int stop = 0;
   std::size_t cursor = 0;
   std::size_t level_end = 0;
   for (;;) {
     level_end = store_.size();
+    next_begin_ = level_end;
     // Rounds until every rank has expanded its part of the level.
     for (;;) {
       const std::size_t take = std::min(options_.batch, level_end - cursor);
@@ -384,6 +611,7 @@ Result Run::run() {
     std::int64_t total = 0;
     MPI_Allreduce(&added, &total, 1, MPI_INT64_T, MPI_SUM, comm_);
     if (total == 0) break;
+    number_level(level_end, store_.size(), level_end - level_begin_.back());
     level_begin_.push_back(level_end);
   }
   result.completion = static_cast<checker::Completion>(stop);
@@ -402,6 +630,16 @@ Result Run::run() {
   MPI_Allreduce(&levels, &depth, 1, MPI_UINT32_T, MPI_MAX, comm_);
   result.depth = depth;
   gather_groups(result);
+  if (options_.cycles && result.completion == checker::Completion::complete) {
+    build_edges();
+    bool done = reach_back();
+    for (unsigned k = 0; k < k_subgraphs && done; ++k) done = trim(static_cast<Subgraph>(k));
+    if (done) {
+      gather_slice(result);
+    } else {
+      result.completion = checker::Completion::interrupted;
+    }
+  }
   gather_figures(result);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   return result;
@@ -455,9 +693,9 @@ std::optional<checker::Trace> Run::trace_to(std::uint64_t gid) {
 }
 
 // Rank 0 merges every rank's groups (per key: the states summed, the
-// shallowest first state, the lowest global id among those); then every
+// shallowest first state, the first in the single-process order); then every
 // rank takes part in rebuilding each group's trace. A group travels as
-// [question, key length, key..., states, depth, first].
+// [question, key length, key..., states, depth, first, its number].
 void Run::gather_groups(Result& r) {
   std::vector<std::int64_t> mine;
   const auto put = [&](std::size_t q, const GroupKey& key, const LocalGroup& g) {
@@ -466,7 +704,7 @@ void Run::gather_groups(Result& r) {
     mine.insert(mine.end(), key.begin(), key.end());
     mine.insert(mine.end(),
                 {static_cast<std::int64_t>(g.states), static_cast<std::int64_t>(g.depth),
-                 static_cast<std::int64_t>(g.first)});
+                 static_cast<std::int64_t>(g.first), static_cast<std::int64_t>(g.num)});
   };
   // Calls each(q, key, group) for every group in `v`.
   const auto read = [](const std::vector<std::int64_t>& v, const auto& each) {
@@ -478,8 +716,9 @@ void Run::gather_groups(Result& r) {
       const std::size_t tail = at + 2 + len;
       each(q, key,
            LocalGroup{static_cast<std::uint64_t>(v[tail]), static_cast<std::uint32_t>(v[tail + 1]),
-                      static_cast<std::uint64_t>(v[tail + 2])});
-      at = tail + 3;
+                      static_cast<std::uint64_t>(v[tail + 2]),
+                      static_cast<std::uint64_t>(v[tail + 3])});
+      at = tail + 4;
     }
   };
   for (std::size_t q = 0; q < groups_.size(); ++q) {
@@ -502,10 +741,10 @@ void Run::gather_groups(Result& r) {
   std::vector<std::map<GroupKey, LocalGroup>> merged(options_.questions.size());
   read(all, [&](std::size_t q, const GroupKey& key, const LocalGroup& g) {
     LocalGroup& into = merged[q][key];
-    if (into.states == 0 || g.depth < into.depth ||
-        (g.depth == into.depth && g.first < into.first)) {
+    if (into.states == 0 || g.num < into.num) {
       into.depth = g.depth;
       into.first = g.first;
+      into.num = g.num;
     }
     into.states += g.states;
   });
@@ -527,6 +766,425 @@ void Run::gather_groups(Result& r) {
     }
     r.answers[q][key] = std::move(out);
   });
+}
+
+// Whether any rank has been interrupted (a collective: the cycle phase's
+// rounds ask it once each).
+bool Run::stopped_now() {
+  int mine = options_.interrupt != nullptr && options_.interrupt->load() ? 1 : 0;
+  int any = 0;
+  MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm_);
+  return any != 0;
+}
+
+// Every move into a state owned here goes to its source's owner, which
+// then has the moves out of its states (by source, in successor order);
+// the moves in are kept by target. Also each state's ctl.
+void Run::build_edges() {
+  const std::size_t n = store_.size();
+  ctl_.resize(n);
+  for (std::size_t v = 0; v < n; ++v) {
+    store_.words_of(v, cur_words_.data());
+    codec_.unpack(cur_words_.data(), cur_.data());
+    ctl_[v] = ctl_of(sem_.layout(), cur_.data());
+  }
+  for (std::size_t e = 0; e < in_to_.size(); ++e) {
+    const std::uint64_t from = in_from_[e];
+    auto& o = out_[static_cast<std::size_t>(rank_of(from))];
+    o.push_back(local_of(from));
+    o.push_back(global_id(in_to_[e]));
+    o.push_back(with_ctl(in_label_[e], ctl_[in_to_[e]]));
+  }
+  const std::vector<std::uint64_t> got = all_to_all();
+  // Counting sort by source, then each source's moves by index.
+  out_begin_.assign(n + 1, 0);
+  for (std::size_t at = 0; at + 3 <= got.size(); at += 3) ++out_begin_[got[at] + 1];
+  for (std::size_t v = 0; v < n; ++v) out_begin_[v + 1] += out_begin_[v];
+  out_to_.assign(got.size() / 3, 0);
+  out_label_.assign(got.size() / 3, 0);
+  {
+    std::vector<std::uint64_t> fill(out_begin_.begin(), out_begin_.end() - 1);
+    for (std::size_t at = 0; at + 3 <= got.size(); at += 3) {
+      const std::uint64_t e = fill[got[at]]++;
+      out_to_[e] = got[at + 1];
+      out_label_[e] = got[at + 2];
+    }
+  }
+  std::vector<std::size_t> order;
+  std::vector<std::uint64_t> to, label;
+  for (std::size_t v = 0; v < n; ++v) {
+    const std::size_t b = out_begin_[v], e = out_begin_[v + 1];
+    order.resize(e - b);
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = b + i;
+    std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+      return (out_label_[x] & k_index_mask) < (out_label_[y] & k_index_mask);
+    });
+    to.clear();
+    label.clear();
+    for (const std::size_t x : order) {
+      to.push_back(out_to_[x]);
+      label.push_back(out_label_[x]);
+    }
+    std::copy(to.begin(), to.end(), out_to_.begin() + static_cast<std::ptrdiff_t>(b));
+    std::copy(label.begin(), label.end(), out_label_.begin() + static_cast<std::ptrdiff_t>(b));
+  }
+  in_begin_.assign(n + 1, 0);
+  for (const std::uint64_t v : in_to_) ++in_begin_[v + 1];
+  for (std::size_t v = 0; v < n; ++v) in_begin_[v + 1] += in_begin_[v];
+  in_from_csr_.assign(in_to_.size(), 0);
+  in_label_csr_.assign(in_to_.size(), 0);
+  {
+    std::vector<std::uint64_t> fill(in_begin_.begin(), in_begin_.end() - 1);
+    for (std::size_t e = 0; e < in_to_.size(); ++e) {
+      const std::uint64_t at = fill[in_to_[e]]++;
+      in_from_csr_[at] = in_from_[e];
+      in_label_csr_[at] = in_label_[e];
+    }
+  }
+  std::vector<std::uint64_t>().swap(in_to_);
+  std::vector<std::uint64_t>().swap(in_from_);
+  std::vector<std::uint64_t>().swap(in_label_);
+}
+
+// The backward search from the final states for the bits Options::marks
+// gives them: a round sends each state's new bits to the sources of the
+// moves into it. False when interrupted.
+bool Run::reach_back() {
+  const std::size_t n = store_.size();
+  marks_.assign(n, 0);
+  std::vector<std::uint32_t> fresh(n, 0);  // bits gained, not yet sent on
+  std::vector<std::size_t> work;
+  for (std::size_t v = 0; v < n; ++v) {
+    if (ctl_fields(ctl_[v]).over == 0) continue;
+    std::uint32_t m = 1;
+    if (options_.marks) {
+      store_.words_of(v, cur_words_.data());
+      codec_.unpack(cur_words_.data(), cur_.data());
+      state_.assign(cur_.begin(), cur_.begin() + static_cast<std::ptrdiff_t>(codec_.fields()));
+      m |= options_.marks(state_);
+    }
+    marks_[v] = m;
+    fresh[v] = m;
+    work.push_back(v);
+  }
+  for (;;) {
+    for (const std::size_t v : work) {
+      const std::uint32_t bits = fresh[v];
+      fresh[v] = 0;
+      for (std::uint64_t e = in_begin_[v]; e < in_begin_[v + 1]; ++e) {
+        const std::uint64_t u = in_from_csr_[e];
+        auto& o = out_[static_cast<std::size_t>(rank_of(u))];
+        o.push_back(local_of(u));
+        o.push_back(bits);
+      }
+    }
+    work.clear();
+    const std::vector<std::uint64_t> got = all_to_all();
+    for (std::size_t at = 0; at + 2 <= got.size(); at += 2) {
+      const std::size_t u = got[at];
+      const auto gained = static_cast<std::uint32_t>(got[at + 1]) & ~marks_[u];
+      if (gained == 0) continue;
+      marks_[u] |= gained;
+      if (fresh[u] == 0) work.push_back(u);
+      fresh[u] |= gained;
+    }
+    if (stopped_now()) return false;
+    int more = work.empty() ? 0 : 1, any = 0;
+    MPI_Allreduce(&more, &any, 1, MPI_INT, MPI_MAX, comm_);
+    if (any == 0) return true;
+  }
+}
+
+// The states on or between the cycles of subgraph k: the others are removed
+// round by round, each once it has no move into it or none out of it
+// within the subgraph (among the states not removed), and each removal
+// lowers its neighbours' counts on their owners. False when interrupted.
+bool Run::trim(Subgraph k) {
+  const std::size_t n = store_.size();
+  if (core_.size() != n) core_.assign(n, 0);
+  const auto member = [&](std::size_t v) {  // may be in the subgraph at all
+    const Ctl c = ctl_fields(ctl_[v]);
+    switch (k) {
+      case k_quiet:
+        return true;
+      case k_same_turn:
+        return c.over == 0 && c.step1 >= 1;
+      case k_stuck:
+        return (marks_[v] & 1U) == 0;
+      default:
+        return false;
+    }
+  };
+  // Whether the move u -> w (labels give the other end's ctl) is in the
+  // subgraph, for a source that is a member.
+  const auto kept = [&](std::uint32_t from, std::uint64_t label, std::uint32_t to) {
+    switch (k) {
+      case k_quiet:
+        return !progress_of(label);
+      case k_same_turn: {
+        const Ctl a = ctl_fields(from), b = ctl_fields(to);
+        return a.over == 0 && b.over == 0 && a.step1 >= 1 && b.step1 >= 1 && a.active == b.active &&
+               a.turn == b.turn;
+      }
+      case k_stuck:
+        return true;
+      default:
+        return false;
+    }
+  };
+  std::vector<std::uint8_t> alive(n, 0);
+  std::vector<std::uint32_t> ins(n, 0), outs(n, 0);
+  for (std::size_t v = 0; v < n; ++v) {
+    if (!member(v)) continue;
+    alive[v] = 1;
+    for (std::uint64_t e = out_begin_[v]; e < out_begin_[v + 1]; ++e) {
+      if (!kept(ctl_[v], out_label_[e], ctl_of_label(out_label_[e]))) continue;
+      ++outs[v];
+      out_[static_cast<std::size_t>(rank_of(out_to_[e]))].push_back(local_of(out_to_[e]));
+    }
+  }
+  for (const std::uint64_t w : all_to_all()) ++ins[w];
+  std::vector<std::size_t> work;
+  for (std::size_t v = 0; v < n; ++v) {
+    if (alive[v] != 0 && (ins[v] == 0 || outs[v] == 0)) {
+      alive[v] = 0;
+      work.push_back(v);
+    }
+  }
+  constexpr std::uint64_t k_lower_out = std::uint64_t{1} << 63;
+  for (;;) {
+    for (const std::size_t v : work) {
+      for (std::uint64_t e = out_begin_[v]; e < out_begin_[v + 1]; ++e) {
+        if (!kept(ctl_[v], out_label_[e], ctl_of_label(out_label_[e]))) continue;
+        out_[static_cast<std::size_t>(rank_of(out_to_[e]))].push_back(local_of(out_to_[e]));
+      }
+      for (std::uint64_t e = in_begin_[v]; e < in_begin_[v + 1]; ++e) {
+        // (A source outside the subgraph was never alive: its count is not read.)
+        if (!kept(ctl_of_label(in_label_csr_[e]), in_label_csr_[e], ctl_[v])) continue;
+        const std::uint64_t u = in_from_csr_[e];
+        out_[static_cast<std::size_t>(rank_of(u))].push_back(k_lower_out | local_of(u));
+      }
+    }
+    work.clear();
+    for (const std::uint64_t m : all_to_all()) {
+      const std::size_t x = m & ~k_lower_out;
+      if (alive[x] == 0) continue;
+      std::uint32_t& count = (m & k_lower_out) != 0 ? outs[x] : ins[x];
+      if (--count == 0) {
+        alive[x] = 0;
+        work.push_back(x);
+      }
+    }
+    if (stopped_now()) return false;
+    int more = work.empty() ? 0 : 1, any = 0;
+    MPI_Allreduce(&more, &any, 1, MPI_INT, MPI_MAX, comm_);
+    if (any == 0) break;
+  }
+  for (std::size_t v = 0; v < n; ++v) {
+    if (alive[v] != 0) core_[v] |= static_cast<std::uint8_t>(1U << k);
+  }
+  return true;
+}
+
+// Rank 0 gathers the states on or between cycles (core_) with their moves,
+// then, round by round, the states it lacks: those the moves lead to and
+// the parents of every state it has, until it reaches the initial states.
+// A state travels as [global id, number, depth, parent's id, parent index,
+// marks, core bits, moves (for a core state, else 0), (to, label) per
+// move, the packed state].
+void Run::gather_slice(Result& r) {
+  const std::size_t n = store_.size();
+  std::vector<std::uint8_t> sent(n, 0);
+  std::vector<std::size_t> want;
+  std::set<std::uint64_t> asked;  // rank 0
+  std::vector<std::uint64_t> mine, all, requests;
+  std::vector<int> counts(static_cast<std::size_t>(size_)), displs(static_cast<std::size_t>(size_));
+  std::uint64_t core = 0;
+  for (std::size_t v = 0; v < n; ++v) {
+    if (core_[v] != 0) {
+      want.push_back(v);
+      ++core;
+    }
+  }
+  MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : &core, &core, 1, MPI_UINT64_T, MPI_SUM, 0, comm_);
+  // The stack-overflow gap states, per site: how many, and the first
+  // k_overflows_gathered in the single-process order (unbounded chains
+  // read their chains back).
+  {
+    std::map<std::int64_t, std::vector<std::pair<std::uint64_t, std::size_t>>> sites;
+    const auto& gaps = sem_.gaps();
+    for (std::size_t v = 0; v < n; ++v) {
+      if (ctl_fields(ctl_[v]).over != 2) continue;
+      store_.words_of(v, cur_words_.data());
+      codec_.unpack(cur_words_.data(), cur_.data());
+      const int gap = cur_[static_cast<std::size_t>(sem_.layout().gap)];
+      if (gap <= 0 || static_cast<std::size_t>(gap) > gaps.size() ||
+          gaps[static_cast<std::size_t>(gap) - 1].kind != checker::GapSite::Kind::stack_overflow) {
+        continue;
+      }
+      sites[gap].emplace_back(nums_[v], v);
+    }
+    // [site, states, then (number, global id) of the first ones, 0-ended]
+    std::vector<std::uint64_t> firsts;
+    for (auto& [gap, list] : sites) {
+      std::sort(list.begin(), list.end());
+      firsts.push_back(static_cast<std::uint64_t>(gap));
+      firsts.push_back(list.size());
+      for (std::size_t i = 0; i < list.size() && i < k_overflows_gathered; ++i) {
+        firsts.push_back(list[i].first);
+        firsts.push_back(global_id(list[i].second));
+      }
+      firsts.push_back(k_initial);
+    }
+    int count = static_cast<int>(firsts.size());
+    MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
+    if (rank_ == 0) {
+      int at = 0;
+      for (std::size_t i = 0; i < counts.size(); ++i) {
+        displs[i] = at;
+        at += counts[i];
+      }
+      all.resize(static_cast<std::size_t>(at));
+    }
+    MPI_Gatherv(firsts.data(), count, MPI_UINT64_T, all.data(), counts.data(), displs.data(),
+                MPI_UINT64_T, 0, comm_);
+    std::vector<std::uint64_t> chosen;
+    if (rank_ == 0) {
+      std::map<std::int64_t, std::vector<std::pair<std::uint64_t, std::uint64_t>>> merged;
+      for (std::size_t at = 0; at < all.size();) {
+        const auto gap = static_cast<std::int64_t>(all[at]);
+        r.overflows[static_cast<int>(gap)] += all[at + 1];
+        auto& list = merged[gap];
+        for (at += 2; all[at] != k_initial; at += 2) list.emplace_back(all[at], all[at + 1]);
+        ++at;
+      }
+      for (auto& [gap, list] : merged) {
+        std::sort(list.begin(), list.end());
+        for (std::size_t i = 0; i < list.size() && i < k_overflows_gathered; ++i) {
+          chosen.push_back(list[i].second);
+        }
+      }
+    }
+    int chosen_count = static_cast<int>(chosen.size());
+    MPI_Bcast(&chosen_count, 1, MPI_INT, 0, comm_);
+    chosen.resize(static_cast<std::size_t>(chosen_count));
+    MPI_Bcast(chosen.data(), chosen_count, MPI_UINT64_T, 0, comm_);
+    for (const std::uint64_t gid : chosen) {
+      if (rank_of(gid) == rank_) want.push_back(local_of(gid));
+      asked.insert(gid);
+    }
+  }
+  struct Rec {
+    std::uint64_t num, depth, parent, parent_index, marks;
+    std::vector<std::uint64_t> moves;  // to, label
+    std::vector<std::uint64_t> words;
+  };
+  std::map<std::uint64_t, Rec> have;  // rank 0: by global id
+  for (;;) {
+    mine.clear();
+    for (const std::size_t v : want) {
+      if (sent[v] != 0) continue;
+      sent[v] = 1;
+      mine.insert(mine.end(), {global_id(v), nums_[v], depth_of(v), store_.parent(v),
+                               parent_index_[v], marks_[v], core_[v]});
+      if (core_[v] != 0) {
+        mine.push_back(out_begin_[v + 1] - out_begin_[v]);
+        for (std::uint64_t e = out_begin_[v]; e < out_begin_[v + 1]; ++e) {
+          mine.push_back(out_to_[e]);
+          mine.push_back(out_label_[e]);
+        }
+      } else {
+        mine.push_back(0);
+      }
+      const std::size_t at = mine.size();
+      mine.resize(at + words_);
+      store_.words_of(v, &mine[at]);
+    }
+    want.clear();
+    int count = static_cast<int>(mine.size());
+    MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
+    if (rank_ == 0) {
+      int at = 0;
+      for (std::size_t i = 0; i < counts.size(); ++i) {
+        displs[i] = at;
+        at += counts[i];
+      }
+      all.resize(static_cast<std::size_t>(at));
+    }
+    MPI_Gatherv(mine.data(), count, MPI_UINT64_T, all.data(), counts.data(), displs.data(),
+                MPI_UINT64_T, 0, comm_);
+    requests.clear();
+    if (rank_ == 0) {
+      const auto ask = [&](std::uint64_t gid) {
+        if (asked.insert(gid).second) requests.push_back(gid);
+      };
+      for (std::size_t at = 0; at < all.size();) {
+        const std::uint64_t gid = all[at];
+        asked.insert(gid);
+        Rec rec{all[at + 1], all[at + 2], all[at + 3], all[at + 4], all[at + 5], {}, {}};
+        const std::uint64_t moves = all[at + 7];
+        at += 8;
+        rec.moves.assign(all.begin() + static_cast<std::ptrdiff_t>(at),
+                         all.begin() + static_cast<std::ptrdiff_t>(at + 2 * moves));
+        at += 2 * moves;
+        rec.words.assign(all.begin() + static_cast<std::ptrdiff_t>(at),
+                         all.begin() + static_cast<std::ptrdiff_t>(at + words_));
+        at += words_;
+        if ((rec.parent & k_initial) == 0) ask(rec.parent);
+        for (std::size_t m = 0; m < rec.moves.size(); m += 2) ask(rec.moves[m]);
+        have.emplace(gid, std::move(rec));
+      }
+    }
+    int asks = static_cast<int>(requests.size());
+    MPI_Bcast(&asks, 1, MPI_INT, 0, comm_);
+    if (asks == 0) break;
+    requests.resize(static_cast<std::size_t>(asks));
+    MPI_Bcast(requests.data(), asks, MPI_UINT64_T, 0, comm_);
+    for (const std::uint64_t gid : requests) {
+      if (rank_of(gid) == rank_) want.push_back(local_of(gid));
+    }
+  }
+  if (rank_ != 0) return;
+  r.core_states = core;
+  // Numbered by the single-process numbers.
+  std::vector<const std::pair<const std::uint64_t, Rec>*> order;
+  for (const auto& entry : have) order.push_back(&entry);
+  std::sort(order.begin(), order.end(),
+            [](const auto* a, const auto* b) { return a->second.num < b->second.num; });
+  std::map<std::uint64_t, checker::StateId> id;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    id[order[i]->first] = static_cast<checker::StateId>(i);
+  }
+  auto slice = std::make_unique<Slice>(sem_);
+  const auto players = static_cast<std::size_t>(sem_.game().players);
+  r.doomed.assign(players, std::vector<bool>(order.size(), false));
+  r.can_finish.assign(order.size(), false);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const Rec& rec = order[i]->second;
+    codec_.unpack(rec.words.data(), cur_.data());
+    slice->states.emplace_back(cur_.begin(),
+                               cur_.begin() + static_cast<std::ptrdiff_t>(codec_.fields()));
+    std::vector<checker::Edge> edges;
+    for (std::size_t m = 0; m < rec.moves.size(); m += 2) {
+      checker::Edge e = edge_of(rec.moves[m + 1]);
+      e.to = id.at(rec.moves[m]);
+      edges.push_back(e);
+    }
+    slice->stats.transitions += edges.size();
+    slice->moves.push_back(std::move(edges));
+    const bool initial = (rec.parent & k_initial) != 0;
+    slice->parents.push_back(initial ? checker::no_state : id.at(rec.parent));
+    slice->parent_indices.push_back(static_cast<std::uint32_t>(rec.parent_index));
+    slice->depths.push_back(static_cast<std::uint32_t>(rec.depth));
+    if (rec.depth == 0) ++slice->initials;
+    const auto marks = static_cast<std::uint32_t>(rec.marks);
+    r.can_finish[i] = (marks & 1U) != 0;
+    for (std::size_t p = 0; p < players; ++p) {
+      r.doomed[p][i] = ((marks >> (1 + 2 * p)) & 1U) != 0 && ((marks >> (2 + 2 * p)) & 1U) == 0;
+    }
+  }
+  slice->stats.states = order.size();
+  r.slice = std::move(slice);
 }
 
 void Run::gather_figures(Result& r) {

@@ -54,6 +54,23 @@ void tie_keys(const checker::Semantics& sem, const checker::StateVec& s,
 void end_condition_keys(const checker::Semantics& sem, const checker::StateVec& s,
                         std::vector<GroupKey>& out);
 
+// Who loses and who wins in a game-over state (bit p for player p; none
+// when the game is not over): a win names its player (and, with two
+// players, a loss names the other as winner); when a tie leaves it open
+// every outcome named is kept. `holding`: scratch.
+struct StateOutcome {
+  std::uint32_t loses = 0, wins = 0;
+};
+[[nodiscard]] StateOutcome state_outcome(const checker::Semantics& sem, const checker::StateVec& s,
+                                         std::vector<std::pair<int, int>>& holding);
+
+// The same as the bits the cycle analyses search backwards from
+// (cycle_findings' `doomed`): for each player p, bit 1 + 2p when p loses
+// in s, else bit 2 + 2p (a way out that is no loss of p's). For a final
+// state (over != 0); a rule-gap state is no loss.
+[[nodiscard]] std::uint32_t outcome_marks(const checker::Semantics& sem, const checker::StateVec& s,
+                                          std::vector<std::pair<int, int>>& holding);
+
 // user properties: a state where an `always` property fails, or a `never`
 // or `reachable` one holds (within its `at:` steps and phases), keyed {the
 // property's index}. `leads_to` is a question about paths, not states: it
@@ -138,5 +155,27 @@ inline constexpr std::array<bool, 6> state_question_traced = {true, true, true, 
     const checker::Semantics& sem, const std::vector<std::map<GroupKey, StateGroup>>& groups,
     bool complete, bool report_holds, std::uint64_t states, const std::string& incomplete_reason,
     const std::string& engine);
+
+// For an engine that keeps the graph itself (the distributed search): the
+// cycle analyses (response loops, turn loops, stalemates), run on `slice`,
+// a part of the explored graph that holds every state on or between the
+// cycles of each analysis' subgraph (non-progress moves, moves within a
+// turn, moves among states that cannot finish) with all its moves, the
+// states those moves lead to, and the parents of all of them back to an
+// initial state; numbered in the order of the whole graph (its depth, then
+// its breadth-first numbering). `can_finish[v]`: a final state can be
+// reached from slice state v in the whole graph; `doomed[p][v]`: only
+// player p's loss can be reached from v. The findings are those check_all
+// gives on the whole graph for these analyses (CheckSelection::only of
+// response_loop and stalemate, without the unbounded chains, ends out of
+// reach and the analyses it runs besides), sorted as check_all sorts.
+// Unbounded response chains too: `overflows` gives, per stack-overflow gap
+// site, how many such states the whole graph has, and the slice holds the
+// first 4,096 of each (in the whole graph's order) with their parent chains.
+[[nodiscard]] std::vector<Finding> cycle_findings(const checker::ExploredGraph& slice,
+                                                  std::vector<bool> can_finish,
+                                                  std::vector<std::vector<bool>> doomed,
+                                                  std::map<int, std::uint64_t> overflows,
+                                                  std::size_t max_stalemates);
 
 }  // namespace loophole::properties

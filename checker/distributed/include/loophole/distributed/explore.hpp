@@ -13,8 +13,13 @@
 // deadlocks grouped by control point, rule gaps by statement, ...), each
 // group with its state count and a shortest trace rebuilt across the ranks
 // (the parent chain is followed from owner to owner) and replayed on the
-// reference semantics on rank 0. The cycle-based analyses are not
-// distributed yet.
+// reference semantics on rank 0. States are numbered as the single-process
+// search numbers them (level by level, in the order a one-thread
+// breadth-first search meets them), and each keeps the parent that search
+// gives it, so traces are those of `check`.
+//
+// With Options::cycles, a complete search then keeps going on the
+// partitioned graph for the cycle analyses (see Options::cycles).
 //
 // Every call is collective: all ranks of `comm` call it with the same game.
 #pragma once
@@ -23,6 +28,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -82,6 +88,23 @@ struct Options {
   // broadcast per move); empty: all do. Existence questions (a rule seen
   // alive, an end condition reached) need none.
   std::vector<bool> traced;
+  // The cycle analyses (response loops, turn loops, stalemates): each rank
+  // keeps the moves into the states it owns and, after a complete search,
+  // (1) sends them to the source's owner (every rank then has the moves out
+  // of and into its states), (2) searches backwards from the final states
+  // for the sets `marks` names (level-synchronous, one all-to-all a round),
+  // (3) for each analysis' subgraph removes, round by round, the states with
+  // no move into or out of them within it (OWCTY elimination), which leaves
+  // the states on or between its cycles, and (4) gathers on rank 0 those
+  // states with their moves, the states the moves lead to and the parent
+  // chains of all of them: Result::slice. Only that part of the graph is
+  // gathered, never the whole of it.
+  bool cycles = false;
+  // The bits of a final state (`over` != 0) to search backwards from: bit 0
+  // (every final state) gives Result::can_finish; bits 1 + 2p (player p
+  // loses) and 2 + 2p (a final state where p does not lose) give
+  // Result::doomed. Asked on the rank that owns the state.
+  std::function<std::uint32_t(const checker::StateVec& state)> marks;
 };
 
 struct RankFigures {
@@ -102,6 +125,18 @@ struct Result {
   int ranks = 1;
   std::vector<std::map<GroupKey, Group>> answers;  // per question, on every rank
   std::vector<RankFigures> per_rank;               // rank 0 only
+  // Options::cycles, on rank 0, after a complete search (null otherwise, or
+  // when a stop came during the cycle phase): the slice of the graph, its
+  // states numbered in the single-process order, and for each of its
+  // states whether a final state can be reached (can_finish) and, per
+  // player, whether only that player's loss can be (doomed).
+  std::unique_ptr<checker::ExploredGraph> slice;
+  std::vector<bool> can_finish;
+  std::vector<std::vector<bool>> doomed;
+  std::uint64_t core_states = 0;  // on or between cycles, over the three subgraphs
+  // Per stack-overflow gap site (1-based): its states in the whole graph.
+  // The slice holds the first 4,096 of each (in the single-process order).
+  std::map<int, std::uint64_t> overflows;
 };
 
 [[nodiscard]] Result explore(const checker::Semantics& sem, MPI_Comm comm, const Options& options);
