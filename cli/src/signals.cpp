@@ -4,6 +4,7 @@
 #include "signals.hpp"
 
 #include <csignal>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,10 @@ void install_signal_handlers() {
   g_stderr_terminal.store(::isatty(STDERR_FILENO) != 0);
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
+  // Under mpirun, SIGUSR1 too: mpirun forwards it to every rank, where
+  // SIGINT makes mpirun abort the job (exit 1 whatever the ranks do).
+  // scripts/loophole-mpirun turns ^C into it (docs/distributed.md).
+  if (std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr) std::signal(SIGUSR1, on_signal);
 }
 
 const std::atomic<bool>& interrupted() { return g_interrupted; }

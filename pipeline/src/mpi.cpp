@@ -1,6 +1,7 @@
 // MPI for `loophole check` under mpirun (loophole/pipeline/mpi.hpp).
 #include "loophole/pipeline/mpi.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 
 #ifdef LOOPHOLE_WITH_MPI
@@ -8,6 +9,15 @@
 #endif
 
 namespace loophole::pipeline {
+
+void record_exit_code(int code) {
+  const char* path = std::getenv("LOOPHOLE_EXIT_FILE");
+  if (path == nullptr || !launched_by_mpirun()) return;
+  if (std::FILE* f = std::fopen(path, "w")) {
+    std::fprintf(f, "%d\n", code);
+    std::fclose(f);
+  }
+}
 
 bool launched_by_mpirun() {
   const char* size = std::getenv("OMPI_COMM_WORLD_SIZE");
@@ -41,6 +51,7 @@ bool reporting_rank() {
 
 int agree_on(int value) {
   if (g_mpi) MPI_Bcast(&value, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (reporting_rank()) record_exit_code(value);
   return value;
 }
 #else

@@ -11,6 +11,7 @@
 
 #include "loophole/checker/semantics.hpp"
 #include "loophole/model/phase_graph.hpp"
+#include "loophole/pipeline/mpi.hpp"
 #include "loophole/properties/state_groups.hpp"
 #include "loophole/properties/structural.hpp"
 
@@ -194,6 +195,7 @@ void run_distributed([[maybe_unused]] const model::Game& game, [[maybe_unused]] 
         partial.not_checked.emplace_back(properties::to_string(q));
       }
       o.write_partial(partial);
+      pipeline::record_exit_code(3);  // (the process then ends with 3)
     };
   }
   // The cycle analyses: the final states' outcomes for the stalls.

@@ -11,9 +11,12 @@
   distributed (ends out of reach) listed as not checked; the exit code
   rank 0's.
 - Only `check` and only the explicit engine run under mpirun (exit 2).
-- A memory limit per rank, a timeout and SIGINT each end the run with exit 3
-  and a complete JSON report of what was explored, within 5 s of the limit
-  or the signal.
+- A memory limit per rank and a timeout each end the run with exit 3 and a
+  complete JSON report of what was explored (valid against
+  schema/report.schema.json), within 5 s of the limit.
+- Through scripts/loophole-mpirun: SIGINT to it, SIGUSR1 to mpirun itself,
+  and a rank killed (SIGKILL) each end the run with exit 3 and a valid
+  partial report, within 5 s of the signal.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from __future__ import annotations
 import json
 import os
 import signal
+
+import jsonschema
 import subprocess
 import sys
 import tempfile
@@ -58,6 +63,10 @@ FIXTURES = [
     "tests/fixtures/findings/unbounded-chain/counter-war.yaml",
 ]
 BIG = "tests/fixtures/cli/big.yaml"
+WRAPPER = "scripts/loophole-mpirun"
+with open("schema/report.schema.json", encoding="utf-8") as schema_file:
+    SCHEMA = json.load(schema_file)
+VALIDATOR = jsonschema.validators.validator_for(SCHEMA)(SCHEMA)
 failures: list[str] = []
 
 
@@ -124,34 +133,70 @@ def refusals() -> None:
     print("ok: refusals")
 
 
-def partial(tmp: str, name: str, args: list[str], completion: str, sigint_after: float = 0):
+def rank_pid(rank: int, marker: str) -> int | None:
+    """The pid of the rank of the run whose command line holds `marker`."""
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmdline = f.read().decode(errors="replace")
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                environ = f.read().decode(errors="replace").split("\0")
+        except OSError:
+            continue
+        if marker in cmdline and f"OMPI_COMM_WORLD_RANK={rank}" in environ:
+            return int(pid)
+    return None
+
+
+def partial(tmp: str, name: str, args: list[str], completion: str, stop: str = "",
+            wrapper: bool = False):
+    """Runs check on 2 ranks; `stop` after 3 s: "sigint" (to the wrapper),
+    "usr1" (to mpirun), "kill" (SIGKILL to rank 1)."""
     out = os.path.join(tmp, name + ".json")
-    cmd = [MPIEXEC, "--oversubscribe", "-np", "2", LOOPHOLE, "check", "--format", "json",
+    launcher = [WRAPPER] if wrapper else [MPIEXEC]
+    env = dict(ENV, MPIRUN=MPIEXEC)
+    cmd = [*launcher, "--oversubscribe", "-np", "2", LOOPHOLE, "check", "--format", "json",
            "-o", out, *args]
     started = time.monotonic()
-    proc = subprocess.Popen(cmd, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    if sigint_after:
-        time.sleep(sigint_after)
+    # (SIGINT as a terminal gives it, even if this test was started ignoring it.)
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    signalled = None
+    if stop:
+        time.sleep(3)
         signalled = time.monotonic()
-        proc.send_signal(signal.SIGINT)
+        if stop == "sigint":
+            proc.send_signal(signal.SIGINT)
+        elif stop == "usr1":
+            proc.send_signal(signal.SIGUSR1)
+        elif stop == "kill":
+            pid = rank_pid(1, out)
+            if pid is None:
+                fail(f"{name}: no rank 1 found")
+                proc.kill()
+            else:
+                os.kill(pid, signal.SIGKILL)
     stdout, stderr = proc.communicate(timeout=600)
     ended = time.monotonic()
     if not os.path.exists(out):
         fail(f"{name}: no report (exit {proc.returncode}): {stderr[-1500:]}")
         return
     report = json.load(open(out))  # complete: it parses
+    errors = sorted(VALIDATOR.iter_errors(report), key=str)
+    if errors:
+        fail(f"{name}: the report does not validate: {errors[0].message}")
     rs = report["rulesets"][0]
     if rs["completion"] != completion:
         fail(f"{name}: completion {rs['completion']}, expected {completion}")
     if rs["statistics"]["states"] <= 0:
         fail(f"{name}: no states in the partial report")
-    if not sigint_after and proc.returncode != 3:
+    if proc.returncode != 3:
         fail(f"{name}: exit {proc.returncode}, expected 3: {stderr[-1500:]}")
-    if sigint_after and proc.returncode == 0:
-        fail(f"{name}: exit 0 after SIGINT")
-    if sigint_after and ended - signalled > 5:
-        fail(f"{name}: ended {ended - signalled:.1f} s after SIGINT")
+    if signalled is not None and ended - signalled > 5:
+        fail(f"{name}: ended {ended - signalled:.1f} s after the signal")
     print(f"ok: {name}: {rs['statistics']['states']} states, {rs['completion']}, exit "
           f"{proc.returncode}, {ended - started:.1f} s")
 
@@ -165,7 +210,13 @@ def main() -> int:
         partial(tmp, "timeout", ["-p", "top=4000", "--timeout", "2s", BIG], "time-limit")
         if time.monotonic() - started > 2 + 5:
             fail("timeout: the run took over 5 s past its 2 s limit")
-        partial(tmp, "sigint", ["-p", "top=4000", BIG], "interrupted", sigint_after=3)
+        partial(tmp, "sigint", ["-p", "top=4000", BIG], "interrupted", stop="sigint",
+                wrapper=True)
+        partial(tmp, "usr1", ["-p", "top=4000", BIG], "interrupted", stop="usr1")
+        partial(tmp, "dead-rank", ["-p", "top=4000", BIG], "interrupted", stop="kill",
+                wrapper=True)
+        partial(tmp, "memory-wrapped", ["-p", "top=4000", "--max-memory", "40M", BIG],
+                "memory-limit", wrapper=True)
     if failures:
         print(f"{len(failures)} failure(s)")
         return 1

@@ -25,6 +25,12 @@ class MpiSession {
 // This process is the one that reports: rank 0, or the only process.
 [[nodiscard]] bool reporting_rank();
 // Rank 0's value on every rank (an exit code), or `value` outside mpirun.
+// Rank 0 also records it (record_exit_code).
 [[nodiscard]] int agree_on(int value);
+// Under mpirun with LOOPHOLE_EXIT_FILE set (scripts/loophole-mpirun sets
+// it): writes the exit code there, so that the wrapper exits with rank 0's
+// code rather than mpirun's (which is 1 after SIGINT, and a dead rank's
+// signal when one is killed). Called by rank 0 only.
+void record_exit_code(int code);
 
 }  // namespace loophole::pipeline
