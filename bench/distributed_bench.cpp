@@ -6,10 +6,14 @@
 // state-local questions of `check` asked of every state. Run it under
 // mpirun; rank 0 prints:
 //
-//   mpirun -np N distributed_bench [--batch N] [--param NAME=V]... RULESET.yaml
+//   mpirun -np N distributed_bench [--batch N] [--cycles] [--param NAME=V]... RULESET.yaml
+//
+// --cycles: also the cycle phase (Options::cycles) and, on rank 0, the cycle
+// analyses on the gathered slice: its size and the time they took.
 //
 // Figures go to stdout; record them with the date in bench/RESULTS.md.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -21,6 +25,7 @@
 #include "loophole/distributed/explore.hpp"
 #include "loophole/model/diagnostics.hpp"
 #include "loophole/model/game.hpp"
+#include "loophole/properties/check.hpp"
 #include "loophole/properties/state_groups.hpp"
 
 namespace {
@@ -30,7 +35,7 @@ using namespace loophole;
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr,
                "distributed_bench: %s\nusage: mpirun -np N distributed_bench [--batch N] "
-               "[--param NAME=V]... RULESET.yaml\n",
+               "[--cycles] [--param NAME=V]... RULESET.yaml\n",
                why);
   MPI_Abort(MPI_COMM_WORLD, 2);
   std::exit(2);
@@ -53,7 +58,9 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) usage(("missing value after " + a).c_str());
       return argv[++i];
     };
-    if (a == "--batch") {
+    if (a == "--cycles") {
+      options.cycles = true;
+    } else if (a == "--batch") {
       options.batch = static_cast<std::size_t>(std::max(1, std::atoi(value().c_str())));
     } else if (a == "--param") {
       const std::string v = value();
@@ -80,6 +87,12 @@ int main(int argc, char** argv) {
   for (auto& q : properties::state_questions(sem)) options.questions.push_back(std::move(q));
   options.traced.assign(properties::state_question_traced.begin(),
                         properties::state_question_traced.end());
+  if (options.cycles) {
+    options.marks =
+        [&sem, holding = std::vector<std::pair<int, int>>()](const checker::StateVec& s) mutable {
+          return properties::outcome_marks(sem, s, holding);
+        };
+  }
   const distributed::Result r = distributed::explore(sem, MPI_COMM_WORLD, options);
   if (rank == 0) {
     std::printf(
@@ -93,7 +106,7 @@ int main(int argc, char** argv) {
       const distributed::RankFigures& f = r.per_rank[k];
       std::printf(
           "  rank %zu: %llu states, %llu transitions, %.1f MiB sent in %llu messages, "
-          "peak %.1f MiB (%.1f B/state; store %.1f B/state)\n",
+          "peak %.1f MiB (%.1f B/state; store %.1f B/state, moves kept %.1f B/state)\n",
           k, static_cast<unsigned long long>(f.states),
           static_cast<unsigned long long>(f.transitions),
           static_cast<double>(f.bytes_sent) / (1 << 20),
@@ -102,6 +115,8 @@ int main(int argc, char** argv) {
           static_cast<double>(f.peak_resident) /
               static_cast<double>(std::max<std::uint64_t>(1, f.states)),
           static_cast<double>(f.store_bytes) /
+              static_cast<double>(std::max<std::uint64_t>(1, f.states)),
+          static_cast<double>(f.edge_bytes) /
               static_cast<double>(std::max<std::uint64_t>(1, f.states)));
       sent += f.bytes_sent;
       if (f.peak_resident > peak) {
@@ -119,6 +134,17 @@ int main(int argc, char** argv) {
         "%zu property decided, %zu rule alive\n",
         r.answers[0].size(), r.answers[1].size(), r.answers[2].size(), r.answers[3].size(),
         r.answers[4].size(), r.answers[5].size());
+    if (r.slice) {
+      const auto t = std::chrono::steady_clock::now();
+      const auto found = properties::cycle_findings(*r.slice, r.can_finish, r.doomed, r.overflows,
+                                                    properties::CheckSelection().max_stalemates);
+      std::printf(
+          "  cycles: %llu states on or between cycles, slice of %llu states; %zu cycle "
+          "findings in %.3f s on rank 0\n",
+          static_cast<unsigned long long>(r.core_states),
+          static_cast<unsigned long long>(r.slice->size()), found.size(),
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count());
+    }
   }
   MPI_Finalize();
   return 0;

@@ -1189,16 +1189,21 @@ void Run::gather_slice(Result& r) {
 
 void Run::gather_figures(Result& r) {
   figures_.peak_resident = peak_resident_bytes();
-  figures_.store_bytes = store_.memory();
-  const std::array<std::uint64_t, 6> mine = {figures_.states,        figures_.transitions,
-                                             figures_.bytes_sent,    figures_.messages,
-                                             figures_.peak_resident, figures_.store_bytes};
+  figures_.store_bytes = store_.memory() + nums_.capacity() * sizeof(std::uint64_t) +
+                         parent_index_.capacity() * sizeof(std::uint32_t);
+  const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+  figures_.edge_bytes = bytes(out_begin_) + bytes(out_to_) + bytes(out_label_) + bytes(in_begin_) +
+                        bytes(in_from_csr_) + bytes(in_label_csr_) + bytes(ctl_) + bytes(marks_) +
+                        bytes(core_);
+  const std::array<std::uint64_t, 7> mine = {
+      figures_.states,        figures_.transitions, figures_.bytes_sent, figures_.messages,
+      figures_.peak_resident, figures_.store_bytes, figures_.edge_bytes};
   std::vector<std::uint64_t> all(rank_ == 0 ? mine.size() * static_cast<std::size_t>(size_) : 0);
   MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_UINT64_T, all.data(),
              static_cast<int>(mine.size()), MPI_UINT64_T, 0, comm_);
   for (std::size_t at = 0; at + mine.size() <= all.size(); at += mine.size()) {
     r.per_rank.push_back(
-        {all[at], all[at + 1], all[at + 2], all[at + 3], all[at + 4], all[at + 5]});
+        {all[at], all[at + 1], all[at + 2], all[at + 3], all[at + 4], all[at + 5], all[at + 6]});
   }
 }
 

@@ -113,7 +113,8 @@ struct RankFigures {
   std::uint64_t bytes_sent = 0;     // to other ranks
   std::uint64_t messages = 0;       // nonempty sends to other ranks
   std::uint64_t peak_resident = 0;  // of the process (VmHWM)
-  std::uint64_t store_bytes = 0;    // the state store's chunks and index at the end
+  std::uint64_t store_bytes = 0;    // the state store's chunks and index, numbers, move indices
+  std::uint64_t edge_bytes = 0;     // Options::cycles: the moves kept (in and out) and marks
 };
 
 struct Result {
