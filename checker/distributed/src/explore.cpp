@@ -136,12 +136,25 @@ class Store {
   }
   // Bytes held: the chunks and the index.
   [[nodiscard]] std::uint64_t memory() const {
-    return rows_.size() * ((bytes_ + sizeof(std::uint64_t)) << k_chunk_bits) +
+    return rows_.size() *
+               ((bytes_ + 2 * sizeof(std::uint64_t) + sizeof(std::uint32_t)) << k_chunk_bits) +
            slots_.size() * sizeof(std::uint32_t);
   }
 
   void set_parent(std::size_t i, std::uint64_t parent) {
     parents_[i >> k_chunk_bits][i & k_chunk_mask] = parent;
+  }
+  // Its number in the single-process order, and the index of the move from
+  // its parent.
+  [[nodiscard]] std::uint64_t num(std::size_t i) const {
+    return nums_[i >> k_chunk_bits][i & k_chunk_mask];
+  }
+  void set_num(std::size_t i, std::uint64_t n) { nums_[i >> k_chunk_bits][i & k_chunk_mask] = n; }
+  [[nodiscard]] std::uint32_t parent_index(std::size_t i) const {
+    return parent_indices_[i >> k_chunk_bits][i & k_chunk_mask];
+  }
+  void set_parent_index(std::size_t i, std::uint32_t index) {
+    parent_indices_[i >> k_chunk_bits][i & k_chunk_mask] = index;
   }
 
   // Adds the packed state w unless present: its local number, and whether
@@ -156,6 +169,9 @@ class Store {
         if ((size_ & k_chunk_mask) == 0) {
           rows_.push_back(std::make_unique<std::uint8_t[]>(bytes_ << k_chunk_bits));
           parents_.push_back(std::make_unique<std::uint64_t[]>(std::size_t{1} << k_chunk_bits));
+          nums_.push_back(std::make_unique<std::uint64_t[]>(std::size_t{1} << k_chunk_bits));
+          parent_indices_.push_back(
+              std::make_unique<std::uint32_t[]>(std::size_t{1} << k_chunk_bits));
         }
         std::memcpy(rows_.back().get() + (size_ & k_chunk_mask) * bytes_, w, bytes_);
         parents_.back()[size_ & k_chunk_mask] = parent;
@@ -189,7 +205,8 @@ class Store {
   std::size_t words_, bytes_;
   std::size_t size_ = 0;
   std::vector<std::unique_ptr<std::uint8_t[]>> rows_;
-  std::vector<std::unique_ptr<std::uint64_t[]>> parents_;
+  std::vector<std::unique_ptr<std::uint64_t[]>> parents_, nums_;
+  std::vector<std::unique_ptr<std::uint32_t[]>> parent_indices_;
   std::vector<std::uint32_t> slots_;
 };
 
@@ -273,13 +290,13 @@ class Run {
     return static_cast<int>(gid >> k_rank_shift);
   }
 
-  // The packed state w with its parent, the parent's number and the move's
-  // label, to w's owner.
+  // The packed state w with its parent, the parent's number and move index
+  // and (Options::cycles) the move's label, to w's owner.
   void send(const std::uint64_t* w, std::uint64_t parent, std::uint64_t key, std::uint64_t label) {
     auto& o = out_[static_cast<std::size_t>(owner(hash_words(w, words_)))];
     o.push_back(parent);
     o.push_back(key);
-    o.push_back(label);
+    if (options_.cycles) o.push_back(label);  // (only the cycle phase reads it)
     o.insert(o.end(), w, w + words_);
   }
   // One all-to-all of out_ (cleared): what every rank sent this one, in
@@ -315,16 +332,15 @@ class Run {
   std::vector<std::vector<std::uint64_t>> out_;
   std::vector<std::size_t> level_begin_;
   std::size_t next_begin_ = 0;  // the first state of the level being added
-  // Per state: its number in the single-process order, and the successor
-  // index of the move from its parent; per state of the level being added,
-  // the smallest (parent's number << 24 | index) it was reached by.
-  std::vector<std::uint64_t> nums_;
-  std::vector<std::uint32_t> parent_index_;
+  // Per state of the level being added, the smallest (parent's number << 24
+  // | move index) it was reached by (Store::num: the numbers given).
   std::vector<std::uint64_t> level_keys_;
   std::uint64_t level_first_num_ = 0;  // the number of the current level's first state
   // Options::cycles: every move into a state owned here, as it arrived
   // (the state, the source's global id, the label with the source's ctl).
-  std::vector<std::uint64_t> in_to_, in_from_, in_label_;
+  // (Local numbers fit 32 bits: the store's index slots are 32-bit.)
+  std::vector<std::uint32_t> in_to_;
+  std::vector<std::uint64_t> in_from_, in_label_;
   // The stack-overflow states of a site gathered at most (properties'
   // unbounded chains read back the chains of so many).
   static constexpr std::size_t k_overflows_gathered = 4096;
@@ -402,7 +418,7 @@ void Run::classify(std::size_t local, const std::int32_t* s) {
     keys_.clear();
     options_.questions[q](state_, moves_, keys_);
     for (const GroupKey& key : keys_)
-      note(groups_[q][key], depth_of(local), global_id(local), nums_[local]);
+      note(groups_[q][key], depth_of(local), global_id(local), store_.num(local));
   }
 }
 
@@ -415,7 +431,7 @@ void Run::expand(std::size_t local) {
   classify(local, cur_.data());
   if (n > k_index_mask) throw std::runtime_error("distributed search: more than 2^24 moves");
   const std::uint32_t ctl = ctl_of(sem_.layout(), cur_.data());
-  const std::uint64_t key = nums_[local] << k_index_bits;
+  const std::uint64_t key = store_.num(local) << k_index_bits;
   for (std::size_t i = 0; i < n; ++i) {
     codec_.pack_from(cur_.data(), cur_words_.data(), buf_.state(i), succ_words_.data());
     send(succ_words_.data(), global_id(local), key | i, label_of(i, buf_.move(i), ctl));
@@ -440,7 +456,13 @@ std::vector<std::uint64_t> Run::all_to_all(std::vector<int>* from) {
       figures_.bytes_sent += out_[r].size() * sizeof(std::uint64_t);
       ++figures_.messages;
     }
-    out_[r].clear();
+    // (A large list is freed, not kept for the next round: the cycle phase
+    // sends every move at once, and its copy here would double that.)
+    if (out_[r].capacity() > (std::size_t{1} << 20)) {
+      std::vector<std::uint64_t>().swap(out_[r]);
+    } else {
+      out_[r].clear();
+    }
   }
   MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm_);
   std::size_t received = 0;
@@ -461,24 +483,24 @@ std::vector<std::uint64_t> Run::all_to_all(std::vector<int>* from) {
 // the one of the smallest number, by its move of the smallest index.
 void Run::exchange() {
   const std::vector<std::uint64_t> recv_buf = all_to_all();
-  const std::size_t record = words_ + 3;
+  const std::size_t head = options_.cycles ? 3 : 2;
+  const std::size_t record = words_ + head;
   for (std::size_t at = 0; at + record <= recv_buf.size(); at += record) {
     const std::uint64_t parent = recv_buf[at];
     const std::uint64_t key = recv_buf[at + 1];
-    const std::uint64_t label = recv_buf[at + 2];
-    const std::uint64_t* w = &recv_buf[at + 3];
+    const std::uint64_t label = options_.cycles ? recv_buf[at + 2] : 0;
+    const std::uint64_t* w = &recv_buf[at + head];
     const auto [id, added] = store_.insert(w, hash_words(w, words_), parent);
     if (added) {
       level_keys_.push_back(key);
-      parent_index_.push_back(static_cast<std::uint32_t>(key & k_index_mask));
-      nums_.push_back(0);
+      store_.set_parent_index(id, static_cast<std::uint32_t>(key & k_index_mask));
     } else if (id >= next_begin_ && key < level_keys_[id - next_begin_]) {
       level_keys_[id - next_begin_] = key;
-      parent_index_[id] = static_cast<std::uint32_t>(key & k_index_mask);
+      store_.set_parent_index(id, static_cast<std::uint32_t>(key & k_index_mask));
       store_.set_parent(id, parent);
     }
     if (options_.cycles) {
-      in_to_.push_back(id);
+      in_to_.push_back(static_cast<std::uint32_t>(id));
       in_from_.push_back(parent);
       in_label_.push_back(label);
     }
@@ -526,7 +548,7 @@ void Run::number_level(std::size_t begin, std::size_t end, std::uint64_t current
   const std::vector<std::uint64_t> back = all_to_all();
   at = 0;
   for (const auto& list : sent) {
-    for (const std::size_t i : list) nums_[i] = back[at++];
+    for (const std::size_t i : list) store_.set_num(i, back[at++]);
   }
   level_first_num_ = next_first;
   level_keys_.clear();
@@ -582,9 +604,9 @@ Result Run::run() {
     codec_.pack(initial[i].data(), cur_words_.data());
     const std::uint64_t h = hash_words(cur_words_.data(), words_);
     if (owner(h) == rank_) {
-      store_.insert(cur_words_.data(), h, k_initial | i);
-      nums_.push_back(number);
-      parent_index_.push_back(0);
+      const std::size_t id = store_.insert(cur_words_.data(), h, k_initial | i).first;
+      store_.set_num(id, number);
+      store_.set_parent_index(id, 0);
     }
     ++number;
   }
@@ -788,14 +810,34 @@ void Run::build_edges() {
     codec_.unpack(cur_words_.data(), cur_.data());
     ctl_[v] = ctl_of(sem_.layout(), cur_.data());
   }
-  for (std::size_t e = 0; e < in_to_.size(); ++e) {
-    const std::uint64_t from = in_from_[e];
-    auto& o = out_[static_cast<std::size_t>(rank_of(from))];
-    o.push_back(local_of(from));
-    o.push_back(global_id(in_to_[e]));
-    o.push_back(with_ctl(in_label_[e], ctl_[in_to_[e]]));
+  // The moves in, by target (counting sort); the arrival lists freed first.
+  in_begin_.assign(n + 1, 0);
+  for (const std::uint32_t v : in_to_) ++in_begin_[v + 1];
+  for (std::size_t v = 0; v < n; ++v) in_begin_[v + 1] += in_begin_[v];
+  in_from_csr_.assign(in_to_.size(), 0);
+  in_label_csr_.assign(in_to_.size(), 0);
+  {
+    std::vector<std::uint64_t> fill(in_begin_.begin(), in_begin_.end() - 1);
+    for (std::size_t e = 0; e < in_to_.size(); ++e) {
+      const std::uint64_t at = fill[in_to_[e]]++;
+      in_from_csr_[at] = in_from_[e];
+      in_label_csr_[at] = in_label_[e];
+    }
+  }
+  std::vector<std::uint32_t>().swap(in_to_);
+  std::vector<std::uint64_t>().swap(in_from_);
+  std::vector<std::uint64_t>().swap(in_label_);
+  for (std::size_t v = 0; v < n; ++v) {
+    for (std::uint64_t e = in_begin_[v]; e < in_begin_[v + 1]; ++e) {
+      const std::uint64_t from = in_from_csr_[e];
+      auto& o = out_[static_cast<std::size_t>(rank_of(from))];
+      o.push_back(local_of(from));
+      o.push_back(global_id(v));
+      o.push_back(with_ctl(in_label_csr_[e], ctl_[v]));
+    }
   }
   const std::vector<std::uint64_t> got = all_to_all();
+  for (auto& o : out_) std::vector<std::uint64_t>().swap(o);
   // Counting sort by source, then each source's moves by index.
   out_begin_.assign(n + 1, 0);
   for (std::size_t at = 0; at + 3 <= got.size(); at += 3) ++out_begin_[got[at] + 1];
@@ -828,22 +870,6 @@ void Run::build_edges() {
     std::copy(to.begin(), to.end(), out_to_.begin() + static_cast<std::ptrdiff_t>(b));
     std::copy(label.begin(), label.end(), out_label_.begin() + static_cast<std::ptrdiff_t>(b));
   }
-  in_begin_.assign(n + 1, 0);
-  for (const std::uint64_t v : in_to_) ++in_begin_[v + 1];
-  for (std::size_t v = 0; v < n; ++v) in_begin_[v + 1] += in_begin_[v];
-  in_from_csr_.assign(in_to_.size(), 0);
-  in_label_csr_.assign(in_to_.size(), 0);
-  {
-    std::vector<std::uint64_t> fill(in_begin_.begin(), in_begin_.end() - 1);
-    for (std::size_t e = 0; e < in_to_.size(); ++e) {
-      const std::uint64_t at = fill[in_to_[e]]++;
-      in_from_csr_[at] = in_from_[e];
-      in_label_csr_[at] = in_label_[e];
-    }
-  }
-  std::vector<std::uint64_t>().swap(in_to_);
-  std::vector<std::uint64_t>().swap(in_from_);
-  std::vector<std::uint64_t>().swap(in_label_);
 }
 
 // The backward search from the final states for the bits Options::marks
@@ -1022,7 +1048,7 @@ void Run::gather_slice(Result& r) {
           gaps[static_cast<std::size_t>(gap) - 1].kind != checker::GapSite::Kind::stack_overflow) {
         continue;
       }
-      sites[gap].emplace_back(nums_[v], v);
+      sites[gap].emplace_back(store_.num(v), v);
     }
     // [site, states, then (number, global id) of the first ones, 0-ended]
     std::vector<std::uint64_t> firsts;
@@ -1085,8 +1111,8 @@ void Run::gather_slice(Result& r) {
     for (const std::size_t v : want) {
       if (sent[v] != 0) continue;
       sent[v] = 1;
-      mine.insert(mine.end(), {global_id(v), nums_[v], depth_of(v), store_.parent(v),
-                               parent_index_[v], marks_[v], core_[v]});
+      mine.insert(mine.end(), {global_id(v), store_.num(v), depth_of(v), store_.parent(v),
+                               store_.parent_index(v), marks_[v], core_[v]});
       if (core_[v] != 0) {
         mine.push_back(out_begin_[v + 1] - out_begin_[v]);
         for (std::uint64_t e = out_begin_[v]; e < out_begin_[v + 1]; ++e) {
@@ -1189,8 +1215,7 @@ void Run::gather_slice(Result& r) {
 
 void Run::gather_figures(Result& r) {
   figures_.peak_resident = peak_resident_bytes();
-  figures_.store_bytes = store_.memory() + nums_.capacity() * sizeof(std::uint64_t) +
-                         parent_index_.capacity() * sizeof(std::uint32_t);
+  figures_.store_bytes = store_.memory();
   const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   figures_.edge_bytes = bytes(out_begin_) + bytes(out_to_) + bytes(out_label_) + bytes(in_begin_) +
                         bytes(in_from_csr_) + bytes(in_label_csr_) + bytes(ctl_) + bytes(marks_) +
