@@ -297,6 +297,30 @@ class CycleFindingsCompared : public ::testing::Environment {
   }
 };
 
+// An interrupt during the cycle phase (here: while the last rank marks
+// its final states) ends the run as interrupted on every rank, with the
+// search's counts and no slice (the cycle analyses are then not checked).
+TEST(Limits, InterruptInTheCyclePhaseStopsEveryRank) {
+  const std::string path = std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/operators.yaml";
+  const auto l = test_support::load_game(
+      path, {.params = {{"item_copies", 0}, {"effect_copies", 0}}, .with_semantics = true});
+  ASSERT_TRUE(l->game) << l->diagnostics();
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  std::atomic<bool> interrupt{false};
+  Options options;
+  options.interrupt = &interrupt;
+  options.cycles = true;
+  options.marks = [&](const checker::StateVec&) {
+    if (rank() == size - 1) interrupt.store(true);
+    return 0U;
+  };
+  const Result r = explore(*l->sem, MPI_COMM_WORLD, options);
+  EXPECT_EQ(r.completion, checker::Completion::interrupted);
+  EXPECT_EQ(r.states, 806U);  // the whole search ran
+  EXPECT_FALSE(r.slice);
+}
+
 }  // namespace
 }  // namespace loophole::distributed
 
