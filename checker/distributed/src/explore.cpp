@@ -1,10 +1,14 @@
 // The distributed search: see explore.hpp. A rank keeps the states it owns
 // packed (checker::StateCodec, the explicit engine's bit packing: bytes()
-// bytes a state) in one array, numbered in the order they arrive (so level
-// by level), each with the global id of its parent; a global id is
-// (rank << 40) | local number. An open-addressing table of 32-bit slots at
-// a load of at most one half indexes them. States travel packed too, as
-// words() 64-bit words after their parent's id.
+// bytes a state) in chunks, with local numbers in the order they arrive
+// (so level by level), each with the global id of its parent, its number
+// in the single-process order and the index of the move from its parent; a
+// global id is (rank << 40) | local number. An open-addressing table of
+// 32-bit slots at a load of at most 3/4 indexes them. States travel packed
+// too, as words() 64-bit words after their parent's id, the key (parent's
+// number << 24 | move index) and, for the cycle phase, the move's label.
+// The cycle phase (Options::cycles) is the second half of this file:
+// build_edges, reach_back, trim, gather_slice.
 #include "loophole/distributed/explore.hpp"
 
 #include <algorithm>
