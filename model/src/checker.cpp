@@ -74,6 +74,7 @@ class DeclChecker {
     declare_end_and_properties();
 
     ExprChecker checker(game_, sink_, tag_where_);
+    checker.declare_callables(rules_.callables);
     fold_scope(checker);
     fold_kinds(checker);
     fold_vars(checker);
@@ -86,6 +87,7 @@ class DeclChecker {
     resolve_properties();
     resolve_trace();
 
+    checker.check_callables();
     check_bodies(checker);
     game_.binder_slots = checker.binder_slots();
     lay_out_slots(game_, sink_);

@@ -95,6 +95,17 @@ struct RawTrace {
   SourceSpan at_where;
 };
 
+// A `functions:` or `macros:` entry: typed parameters and a body, checked
+// once where it is declared and expanded at every use (checker_calls.cpp).
+struct RawCallable {
+  Text name;
+  bool macro = false;
+  std::vector<std::pair<Text, Text>> params;  // parameter name -> type name
+  std::optional<Text> returns;                // functions: the result type's name
+  ExprPtr expr;                               // functions: the body
+  StmtPtr body;                               // macros: the statements
+};
+
 struct Ruleset {
   std::string file;
   std::string name;
@@ -110,7 +121,8 @@ struct Ruleset {
   std::vector<RawZone> zones;
   std::vector<RawVar> vars;
   std::vector<Text> events;
-  std::vector<StmtPtr> setup;  // one per file that has `setup`, in merge order
+  std::vector<RawCallable> callables;  // functions and macros, in declaration order
+  std::vector<StmtPtr> setup;          // one per file that has `setup`, in merge order
   std::vector<RawPhase> phases;
   std::optional<SourceSpan> turn_where;
   std::vector<RawWindow> windows;

@@ -705,6 +705,143 @@ TEST(BadInput, ErrorInSingleQuotedScalar) {
                "cannot assign bool to variable 'coins' of type int", "25:25");
 }
 
+// ---- functions and macros ------------------------------------------------------
+
+// The shared declarations, the step's `do` (line 25, from column 16), then a
+// function and a macro from line 26 on; `edit` replaces a piece of them.
+Loaded with_calls(const std::string& stmt, const std::string& from = "",
+                  const std::string& to = "") {
+  std::string calls =
+      "functions:\n"                          // 26
+      "  hurt:\n"                             // 27
+      "    params: {p: player, n: int}\n"     // 28
+      "    returns: int\n"                    // 29
+      "    expr: \"max(0, life[p] - n)\"\n"   // 30
+      "macros:\n"                             // 31
+      "  zap:\n"                              // 32
+      "    params: {p: player}\n"             // 33
+      "    do: \"life[p] := hurt(p, 1)\"\n";  // 34
+  if (!from.empty()) {
+    const auto at_ = calls.find(from);
+    EXPECT_NE(at_, std::string::npos) << from;
+    if (at_ != std::string::npos) calls.replace(at_, from.size(), to);
+  }
+  return load_text(k_head + k_decls + "          do: \"" + stmt + "\"\n" + calls);
+}
+
+TEST(BadInput, CallsLoadWhenRight) {
+  const Loaded ok = with_calls("zap(P1); coins := min(5, hurt(P2, 3))");
+  EXPECT_TRUE(ok.game.has_value()) << ok.rendered;
+  EXPECT_TRUE(ok.diags.empty()) << ok.rendered;
+}
+
+TEST(BadInput, MacroArity) {
+  EXPECT_FIRST(with_calls("zap()"), "macro 'zap' takes 1 argument (p: player), found 0", "25:16");
+}
+
+TEST(BadInput, FunctionArity) {
+  EXPECT_FIRST(with_calls("coins := hurt(P1)"),
+               "function 'hurt' takes 2 arguments (p: player, n: int), found 1", "25:25");
+}
+
+TEST(BadInput, MacroArgumentType) {
+  EXPECT_FIRST(with_calls("zap(3)"), "argument 1 of macro 'zap' (p) must be player, found int",
+               "25:20");
+}
+
+TEST(BadInput, FunctionArgumentType) {
+  EXPECT_FIRST(with_calls("coins := hurt(P1, true)"),
+               "argument 2 of function 'hurt' (n) must be int, found bool", "25:34");
+}
+
+TEST(BadInput, UnknownMacroSuggestsOne) {
+  EXPECT_FIRST(with_calls("zpa(P1)"), "unknown statement 'zpa'; did you mean 'zap'?", "25:16");
+}
+
+TEST(BadInput, UnknownFunctionSuggestsOne) {
+  EXPECT_FIRST(with_calls("coins := hrut(P1, 1)"), "unknown function 'hrut'; did you mean 'hurt'?",
+               "25:25");
+}
+
+TEST(BadInput, FunctionResultType) {
+  EXPECT_FIRST(with_calls("skip", "returns: int", "returns: bool"),
+               "function 'hurt' returns bool, but its expression is int", "30:12");
+}
+
+TEST(BadInput, UnknownParameterType) {
+  const Loaded l = with_calls("skip", "{p: player}", "{p: playr}");
+  EXPECT_FIRST(l, "unknown type 'playr'", "33:17");
+  EXPECT_NOTE(l, "did you mean 'player'?");
+}
+
+TEST(BadInput, UnknownNameInBodySuggestsParameter) {
+  const Loaded l = with_calls("skip", "life[p] - n", "life[p] - nn");
+  EXPECT_FIRST(l, "unknown name 'nn'", "30:29");
+  EXPECT_NOTE(l, "did you mean 'n'?");
+}
+
+TEST(BadInput, FunctionRecursion) {
+  EXPECT_FIRST(with_calls("skip", "max(0, life[p] - n)", "hurt(p, n)"),
+               "function 'hurt' uses itself (hurt -> hurt); functions and macros cannot be "
+               "recursive",
+               "30:12");
+}
+
+TEST(BadInput, MacroRecursionThroughAnother) {
+  const Loaded l = with_calls("skip", "life[p] := hurt(p, 1)",
+                              "zap2(p)\"\n  zap2:\n    params: {q: player}\n    do: \"zap(q)");
+  EXPECT_FIRST(l,
+               "macro 'zap' uses itself (zap -> zap2 -> zap); functions and macros cannot be "
+               "recursive",
+               "37:10");
+  EXPECT_NOTE(l, "in macro 'zap2' used at t.yaml:34:10");
+}
+
+TEST(BadInput, ErrorInMacroBodySaysWhichUseExpandedIt) {
+  // negate() is fine in the definition (an action's effect may use it), not
+  // where this use puts it: the error is in the body, the note at the use.
+  const Loaded l = with_calls("coins := 1; zap(P2)", "life[p] := hurt(p, 1)", "negate()");
+  EXPECT_FIRST(l, "negate() is only allowed in an action's effect", "34:10");
+  EXPECT_NOTE(l, "in macro 'zap' used at t.yaml:25:28");
+}
+
+TEST(BadInput, BodyDoesNotSeeTheBindersAroundItsUse) {
+  const Loaded l =
+      with_calls("for x in players do zap(x) end", "life[p] := hurt(p, 1)", "life[x] := 0");
+  EXPECT_FIRST(l, "unknown name 'x'", "34:15");
+}
+
+TEST(BadInput, AssignToParameter) {
+  EXPECT_FIRST(with_calls("skip", "life[p] := hurt(p, 1)", "p := P1"),
+               "cannot assign to 'p': it is a parameter of macro 'zap'", "34:10");
+}
+
+TEST(BadInput, FunctionUsedAsStatement) {
+  EXPECT_FIRST(with_calls("hurt(P1, 1)"), "'hurt' is a function (an expression), not a statement",
+               "25:16");
+}
+
+TEST(BadInput, MacroUsedAsFunction) {
+  EXPECT_FIRST(with_calls("coins := zap(P1)"), "'zap' is a macro (statements), not a function",
+               "25:25");
+}
+
+TEST(BadInput, FunctionNamedAfterBuiltIn) {
+  EXPECT_FIRST(with_calls("skip", "  hurt:\n", "  count:\n"),
+               "'count' is a built-in name and cannot name a function", "27:3");
+}
+
+TEST(BadInput, MacroNamedLikeFunction) {
+  const Loaded l = with_calls("skip", "  zap:\n", "  hurt:\n");
+  EXPECT_FIRST(l, "duplicate macro 'hurt'", "32:3");
+  EXPECT_NOTE(l, "'hurt' first defined here");
+}
+
+TEST(BadInput, FunctionWithoutExpr) {
+  EXPECT_FIRST(with_calls("skip", "    expr: \"max(0, life[p] - n)\"\n", ""),
+               "function 'hurt' needs 'expr'", "27:3");
+}
+
 // ---- several errors in one run
 // --------------------------------------------------------------------
 
