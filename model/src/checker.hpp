@@ -105,7 +105,7 @@ class ExprChecker {
   [[nodiscard]] std::size_t binder_floor() const {
     return frames_.empty() ? 0 : frames_.back().floor;
   }
-  [[nodiscard]] const Callable* find_callable(const std::string& name) const;
+  [[nodiscard]] Callable* find_callable(const std::string& name);
   // A parameter of the innermost expansion named `name`: replaces `x` by a
   // copy of its argument; nullopt when `name` is no parameter there.
   std::optional<Type> substitute_param(Expr& x, const CheckContext& ctx);
@@ -114,9 +114,9 @@ class ExprChecker {
   bool check_arguments(const Callable& c, std::vector<ExprPtr>& args, const SourceSpan& where,
                        const CheckContext& ctx);
   // Refuses a use of `c` inside its own expansion (recursion); true if refused.
-  bool recursive_use(const Callable& c, const SourceSpan& where);
-  Type expand_function(ExprPtr& e, const Callable& c, const CheckContext& ctx);
-  void expand_macro(Stmt& s, const Callable& c, const CheckContext& ctx);
+  bool recursive_use(Callable& c, const SourceSpan& where);
+  Type expand_function(ExprPtr& e, Callable& c, const CheckContext& ctx);
+  void expand_macro(Stmt& s, Callable& c, const CheckContext& ctx);
 
   Type resolve_name(Expr& e, const CheckContext& ctx, std::optional<Type> hint);
   Type resolve_place(ExprPtr& e, const CheckContext& ctx);  // index/field chains -> var or enum_lit

@@ -158,8 +158,8 @@ void ExprChecker::declare_callables(const std::vector<RawCallable>& raw) {
   }
 }
 
-const Callable* ExprChecker::find_callable(const std::string& name) const {
-  for (const Callable& c : callables_) {
+Callable* ExprChecker::find_callable(const std::string& name) {
+  for (Callable& c : callables_) {
     if (c.name == name) return &c;
   }
   return nullptr;
@@ -243,7 +243,7 @@ bool ExprChecker::check_arguments(const Callable& c, std::vector<ExprPtr>& args,
   return ok;
 }
 
-bool ExprChecker::recursive_use(const Callable& c, const SourceSpan& where) {
+bool ExprChecker::recursive_use(Callable& c, const SourceSpan& where) {
   const auto on_stack = [&](const Frame& f) { return f.callee == &c; };
   const auto first = std::find_if(frames_.begin(), frames_.end(), on_stack);
   if (first == frames_.end()) return false;
@@ -251,11 +251,11 @@ bool ExprChecker::recursive_use(const Callable& c, const SourceSpan& where) {
   for (auto it = first; it != frames_.end(); ++it) chain += it->callee->name + " -> ";
   sink_.error(where, what(c) + " uses itself (" + chain + c.name +
                          "); functions and macros cannot be recursive");
-  const_cast<Callable&>(c).ok = false;  // NOLINT(cppcoreguidelines-pro-type-const-cast)
+  c.ok = false;  // reported once: its other uses add nothing
   return true;
 }
 
-Type ExprChecker::expand_function(ExprPtr& e, const Callable& c, const CheckContext& ctx) {
+Type ExprChecker::expand_function(ExprPtr& e, Callable& c, const CheckContext& ctx) {
   if (c.macro) {
     sink_.error(e->where, quote_name(c.name) + " is a macro (statements), not a function");
     return e->type = Type{};
@@ -283,7 +283,7 @@ Type ExprChecker::expand_function(ExprPtr& e, const Callable& c, const CheckCont
   return t;
 }
 
-void ExprChecker::expand_macro(Stmt& s, const Callable& c, const CheckContext& ctx) {
+void ExprChecker::expand_macro(Stmt& s, Callable& c, const CheckContext& ctx) {
   if (!c.macro) {
     sink_.error(s.where, quote_name(c.name) + " is a function (an expression), not a statement");
     return;

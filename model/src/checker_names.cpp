@@ -438,7 +438,7 @@ Type ExprChecker::check_call(ExprPtr& e, const CheckContext& ctx) {
   Expr& x = *e;
   const std::string fn = x.text;
   if (fn == "count") return check_count(e, ctx);
-  if (const Callable* c = find_callable(fn)) return expand_function(e, *c, ctx);
+  if (Callable* c = find_callable(fn)) return expand_function(e, *c, ctx);
   const auto arity = [&](std::size_t n, std::string_view shape) {
     if (x.args.size() == n) return true;
     const std::string form = shape.empty() ? "" : " " + std::string(shape);

@@ -132,7 +132,7 @@ void ExprChecker::check_assign(Stmt& s, const CheckContext& ctx) {
 
 void ExprChecker::check_call_stmt(Stmt& s, const CheckContext& ctx) {
   const std::string fn = s.text;
-  if (const Callable* c = find_callable(fn)) {
+  if (Callable* c = find_callable(fn)) {
     expand_macro(s, *c, ctx);
     return;
   }
