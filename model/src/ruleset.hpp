@@ -5,6 +5,7 @@
 // has been read (an action may name a window declared in an include).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -36,8 +37,15 @@ struct RawKind {
 struct RawZone {
   ZoneDecl decl;
   std::vector<std::pair<Text, ExprPtr>> init;  // kind name -> count expression
+  // `init: {P1: {kind: n}, P2: {...}}`: per owner (player name -> counts)
+  std::vector<std::pair<Text, std::vector<std::pair<Text, ExprPtr>>>> owner_init;
   SourceSpan init_where;
 };
+
+// Initial counts given per owner (`init: {P1: {...}}`), per zone id: empty
+// for a zone whose owners all start alike (ZoneDecl::init_counts); else one
+// map (kind id -> count) per player.
+using OwnerInit = std::vector<std::vector<std::map<int, std::int32_t>>>;
 
 struct RawField {
   Text name;                 // "" when the variable is not a record
@@ -145,6 +153,6 @@ bool read_ruleset(const std::string& path, const std::vector<std::string>& inclu
 std::optional<Game> check_ruleset(Ruleset& rules, const LoadOptions& options, DiagnosticSink& sink);
 
 // Lays out the data slots of a checked Game (layout.cpp); false on error.
-bool lay_out_slots(Game& game, DiagnosticSink& sink);
+bool lay_out_slots(Game& game, DiagnosticSink& sink, const OwnerInit& owner_init = {});
 
 }  // namespace loophole::model

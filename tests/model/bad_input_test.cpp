@@ -842,6 +842,53 @@ TEST(BadInput, FunctionWithoutExpr) {
                "function 'hurt' needs 'expr'", "27:3");
 }
 
+// ---- zone init per player --------------------------------------------------------
+
+Loaded zone_init(const std::string& hand) {
+  return load_text(
+      with_turn("players: 2\n"                        // 3
+                "kinds:\n"                            // 4
+                "  spark: {copies: 2}\n"              // 5
+                "zones:\n"                            // 6
+                "  deck: {per: player, init: all}\n"  // 7
+                "  hand: " +
+                hand + "\n"));  // 8
+}
+
+TEST(BadInput, ZoneInitPerPlayerLoadsWhenRight) {
+  const Loaded ok = zone_init("{per: player, init: {P2: {spark: 2}}}");
+  EXPECT_TRUE(ok.game.has_value()) << ok.rendered;
+}
+
+TEST(BadInput, ZoneInitForAPlayerBeyondTheCount) {
+  EXPECT_FIRST(zone_init("{per: player, init: {P3: {spark: 1}}}"),
+               "'P3' does not exist in a 2-player game", "8:30");
+}
+
+TEST(BadInput, ZoneInitPerPlayerOfASharedZone) {
+  EXPECT_FIRST(zone_init("{shared: true, init: {P1: {spark: 1}}}"),
+               "zone 'hand' is shared: its 'init' gives counts for the zone, not per player",
+               "8:31");
+}
+
+TEST(BadInput, ZoneInitMixesBothForms) {
+  EXPECT_FIRST(zone_init("{per: player, init: {P1: {spark: 1}, spark: 1}}"),
+               "'init' of zone 'hand' gives either kind counts for every owner or counts per "
+               "player (P1: {...}), not both",
+               "8:29");
+}
+
+TEST(BadInput, ZoneInitPerPlayerOverCopies) {
+  EXPECT_FIRST(zone_init("{per: player, init: {P1: {spark: 3}}}"),
+               "initial count 3 of 'spark' in zone 'hand' for P1 is out of range 0..2", "8:42");
+}
+
+TEST(BadInput, ZoneInitPerPlayerUnknownKind) {
+  const Loaded l = zone_init("{per: player, init: {P1: {sprak: 1}}}");
+  EXPECT_FIRST(l, "unknown kind 'sprak'", "8:35");
+  EXPECT_NOTE(l, "did you mean 'spark'? (declared at t.yaml:5:3)");
+}
+
 // ---- several errors in one run
 // --------------------------------------------------------------------
 

@@ -286,6 +286,17 @@ const std::map<std::string, Facts>& example_facts() {
                    "(assign := (var #1 guard (next (active))) (enum #0 0 open)))");
          EXPECT_EQ(g.binder_slots, 0);
        }},
+      {"zone_init_per_player.yaml",
+       [](const Game& g) {
+         // Each player's deck holds the copies its hand does not.
+         EXPECT_EQ(slot_lines(g), (std::vector<std::string>{
+                                      "deck[P1].spark 0..2 = 1", "deck[P1].wall 0..1 = 1",
+                                      "deck[P2].spark 0..2 = 0", "deck[P2].wall 0..1 = 0",
+                                      "hand[P1].spark 0..2 = 1", "hand[P1].wall 0..1 = 0",
+                                      "hand[P2].spark 0..2 = 2", "hand[P2].wall 0..1 = 1",
+                                      "discard[P1].spark 0..2 = 0", "discard[P1].wall 0..1 = 0",
+                                      "discard[P2].spark 0..2 = 0", "discard[P2].wall 0..1 = 0"}));
+       }},
       {"trace.yaml",
        [](const Game& g) {
          ASSERT_EQ(g.trace.size(), 3U);

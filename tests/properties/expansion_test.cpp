@@ -98,5 +98,18 @@ TEST(Expansion, FindsWhatTheRulesWrittenOutHave) {
   EXPECT_EQ(by_hand.findings, used.findings);
 }
 
+// A zone's `init` per player is the same game as the cards moved there
+// from the `all` zone in setup.
+TEST(Expansion, ZoneInitPerPlayerChecksLikeSetupMoves) {
+  const std::string per_player = "docs/examples/zone_init_per_player.yaml";
+  const std::string by_hand = "tests/fixtures/expansion/zone_init_by_hand.yaml";
+  const Checked a = check_text(per_player, read_file(per_player));
+  const Checked b = check_text(by_hand, read_file(by_hand));
+  EXPECT_LT(0U, a.states);
+  EXPECT_EQ(b.states, a.states);
+  EXPECT_EQ(b.transitions, a.transitions);
+  EXPECT_EQ(b.findings, a.findings);
+}
+
 }  // namespace
 }  // namespace loophole::properties
