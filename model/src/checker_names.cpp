@@ -74,6 +74,11 @@ Type ExprChecker::resolve_name(Expr& x, const CheckContext& ctx, std::optional<T
     if (!seen) found.push_back(d);
   }
   if (found.empty()) {
+    if (const Callable* c = find_callable(name)) {
+      sink_.error(x.where, quote_name(name) + " is a " + (c->macro ? "macro" : "function") +
+                               "; use it as " + name + "(...)" + (c->macro ? ", a statement" : ""));
+      return Type{};
+    }
     unknown(x.where, "name", name,
             {Category::param, Category::enum_value, Category::variable, Category::kind,
              Category::action, Category::zone},

@@ -826,6 +826,10 @@ TEST(BadInput, MacroUsedAsFunction) {
                "25:25");
 }
 
+TEST(BadInput, FunctionWithoutParentheses) {
+  EXPECT_FIRST(with_calls("coins := hurt"), "'hurt' is a function; use it as hurt(...)", "25:25");
+}
+
 TEST(BadInput, FunctionNamedAfterBuiltIn) {
   EXPECT_FIRST(with_calls("skip", "  hurt:\n", "  count:\n"),
                "'count' is a built-in name and cannot name a function", "27:3");
