@@ -74,6 +74,7 @@ class DeclChecker {
     declare_end_and_properties();
 
     ExprChecker checker(game_, sink_, tag_where_);
+    checker.declare_callables(rules_.callables);
     fold_scope(checker);
     fold_kinds(checker);
     fold_vars(checker);
@@ -86,9 +87,10 @@ class DeclChecker {
     resolve_properties();
     resolve_trace();
 
+    checker.check_callables();
     check_bodies(checker);
     game_.binder_slots = checker.binder_slots();
-    lay_out_slots(game_, sink_);
+    lay_out_slots(game_, sink_, owner_init_);
     return std::move(game_);
   }
 
@@ -623,34 +625,67 @@ class DeclChecker {
   }
 
   void fold_zones(ExprChecker& checker) {
-    const auto kinds = names_of(game_.kinds, [](const KindDecl& k) {
-      return std::pair{k.name, k.where};
-    });
+    owner_init_.assign(rules_.zones.size(), {});
     for (std::size_t i = 0; i < rules_.zones.size(); ++i) {
       RawZone& rz = rules_.zones[i];
       ZoneDecl& z = game_.zones[i];
-      for (auto& init_entry : rz.init) {
-        const Text& kind = init_entry.first;
-        ExprPtr& count = init_entry.second;
-        const auto it = std::find_if(game_.kinds.begin(), game_.kinds.end(),
-                                     [&](const KindDecl& k) { return k.name == kind.value; });
-        if (it == game_.kinds.end()) {
-          unknown(kind.where, "kind", kind.value, kinds);
+      fold_init_counts(checker, z, rz.init, z.init_counts, "");
+      if (rz.owner_init.empty()) continue;
+      if (!z.per_player) {
+        sink_.error(rz.owner_init.front().first.where,
+                    "zone " + quote_name(z.name) +
+                        " is shared: its 'init' gives counts for the zone, not per player");
+        continue;
+      }
+      // Owners not listed start with none of the zone's cards.
+      auto& per_owner = owner_init_[i];
+      per_owner.assign(static_cast<std::size_t>(game_.players), {});
+      std::vector<bool> listed(per_owner.size(), false);
+      for (auto& [owner, counts] : rz.owner_init) {
+        const int n = detail::player_number(owner.value);
+        if (n == 0 || n > game_.players) {
+          sink_.error(owner.where, quote_name(owner.value) + " does not exist in a " +
+                                       std::to_string(game_.players) + "-player game");
           continue;
         }
-        const int id = static_cast<int>(it - game_.kinds.begin());
-        if (z.init_counts.count(id) != 0) {
-          sink_.error(kind.where, "kind " + quote_name(kind.value) + " is listed twice in 'init'");
+        const auto p = static_cast<std::size_t>(n - 1);
+        if (listed[p]) {
+          sink_.error(owner.where, quote_name(owner.value) + " is listed twice in 'init'");
           continue;
         }
-        if (!count) continue;
-        const std::int64_t max =
-            z.per_player ? it->copies : std::int64_t{it->copies} * game_.players;
-        if (auto v = bounded(checker, count, "initial count",
-                             " of " + quote_name(kind.value) + " in zone " + quote_name(z.name), 0,
-                             max)) {
-          z.init_counts[id] = static_cast<std::int32_t>(*v);
-        }
+        listed[p] = true;
+        fold_init_counts(checker, z, counts, per_owner[p], " for " + owner.value);
+      }
+    }
+  }
+
+  // Folds `kind: count` entries of a zone's `init` into `out` (kind id -> count).
+  void fold_init_counts(ExprChecker& checker, const ZoneDecl& z,
+                        std::vector<std::pair<Text, ExprPtr>>& entries,
+                        std::map<int, std::int32_t>& out, const std::string& owner) {
+    const auto kinds = names_of(game_.kinds, [](const KindDecl& k) {
+      return std::pair{k.name, k.where};
+    });
+    for (auto& init_entry : entries) {
+      const Text& kind = init_entry.first;
+      ExprPtr& count = init_entry.second;
+      const auto it = std::find_if(game_.kinds.begin(), game_.kinds.end(),
+                                   [&](const KindDecl& k) { return k.name == kind.value; });
+      if (it == game_.kinds.end()) {
+        unknown(kind.where, "kind", kind.value, kinds);
+        continue;
+      }
+      const int id = static_cast<int>(it - game_.kinds.begin());
+      if (out.count(id) != 0) {
+        sink_.error(kind.where, "kind " + quote_name(kind.value) + " is listed twice in 'init'");
+        continue;
+      }
+      if (!count) continue;
+      const std::int64_t max = z.per_player ? it->copies : std::int64_t{it->copies} * game_.players;
+      if (auto v = bounded(
+              checker, count, "initial count",
+              " of " + quote_name(kind.value) + " in zone " + quote_name(z.name) + owner, 0, max)) {
+        out[id] = static_cast<std::int32_t>(*v);
       }
     }
   }
@@ -954,6 +989,7 @@ class DeclChecker {
   Game game_;
   std::vector<SourceSpan> tag_where_;
   std::vector<std::optional<Text>> step_windows_;  // per global step id
+  OwnerInit owner_init_;                           // per zone: `init` per player, if given
 };
 
 }  // namespace

@@ -18,6 +18,8 @@
 
 namespace loophole::model {
 
+struct RawCallable;
+
 struct CheckContext {
   bool self = false;      // `self` (and the domain `others`) is defined
   bool negate = false;    // `negate()` is allowed (action effects)
@@ -47,6 +49,21 @@ struct NameDecl {
   SourceSpan where;
 };
 
+// A function or macro after its declaration is checked: typed parameters
+// and the body as parsed, which every use clones and checks in place
+// (checker_calls.cpp), so engines never see a call.
+struct Callable {
+  std::string name;
+  bool macro = false;
+  std::vector<std::pair<std::string, Type>> params;
+  std::vector<SourceSpan> param_where;
+  Type result;                 // functions only
+  const Expr* expr = nullptr;  // functions: the body as parsed
+  const Stmt* body = nullptr;  // macros: the statements as parsed
+  SourceSpan where;
+  bool ok = true;  // false once its body reported an error: its uses add none
+};
+
 class ExprChecker {
  public:
   ExprChecker(Game& game, DiagnosticSink& sink, std::vector<SourceSpan> tag_where = {});
@@ -67,7 +84,40 @@ class ExprChecker {
 
   [[nodiscard]] int binder_slots() const { return max_binders_; }
 
+  // The functions and macros (resolved signatures); then check_callables()
+  // checks each body once with its parameters as typed names, so an error
+  // in a body is reported where it is written even if nothing uses it.
+  // Parameter and result types are resolved here (an enum's name or a
+  // built-in type); `raw` must outlive the checker.
+  void declare_callables(const std::vector<RawCallable>& raw);
+  void check_callables();
+
  private:
+  // One expansion under way: the callee, where the binders its body may see
+  // start (the caller's are hidden, the body is closed), and the checked
+  // arguments its parameters stand for (empty while checking the definition,
+  // where the parameters are binders).
+  struct Frame {
+    const Callable* callee = nullptr;
+    std::size_t floor = 0;
+    std::vector<const Expr*> args;
+  };
+  [[nodiscard]] std::size_t binder_floor() const {
+    return frames_.empty() ? 0 : frames_.back().floor;
+  }
+  [[nodiscard]] Callable* find_callable(const std::string& name);
+  // A parameter of the innermost expansion named `name`: replaces `x` by a
+  // copy of its argument; nullopt when `name` is no parameter there.
+  std::optional<Type> substitute_param(Expr& x, const CheckContext& ctx);
+  // Checks the arguments of a use of `c` against its parameters (arity,
+  // types); false after reporting.
+  bool check_arguments(const Callable& c, std::vector<ExprPtr>& args, const SourceSpan& where,
+                       const CheckContext& ctx);
+  // Refuses a use of `c` inside its own expansion (recursion); true if refused.
+  bool recursive_use(Callable& c, const SourceSpan& where);
+  Type expand_function(ExprPtr& e, Callable& c, const CheckContext& ctx);
+  void expand_macro(Stmt& s, Callable& c, const CheckContext& ctx);
+
   Type resolve_name(Expr& e, const CheckContext& ctx, std::optional<Type> hint);
   Type resolve_place(ExprPtr& e, const CheckContext& ctx);  // index/field chains -> var or enum_lit
   Type check_binary(Expr& e, const CheckContext& ctx);
@@ -97,6 +147,9 @@ class ExprChecker {
   std::multimap<std::string, NameDecl> decls_;
   std::vector<std::pair<std::string, Type>> binders_;
   int max_binders_ = 0;
+  std::vector<Callable> callables_;
+  std::vector<Frame> frames_;
+  std::size_t expansions_ = 0;  // uses expanded so far, against k_max_expansions
 };
 
 }  // namespace loophole::model

@@ -105,7 +105,11 @@ void ExprChecker::unknown(const SourceSpan& where, const std::string& what, cons
       candidates.push_back(n);
   }
   if (with_values) {
-    for (const auto& b : binders_) candidates.push_back(b.first);
+    for (std::size_t i = binder_floor(); i < binders_.size(); ++i)
+      candidates.push_back(binders_[i].first);
+    if (!frames_.empty()) {
+      for (const auto& p : frames_.back().callee->params) candidates.push_back(p.first);
+    }
     for (std::string_view b : k_builtin_values) candidates.emplace_back(b);
   }
   const std::string suggestion = suggest_name(name, candidates);

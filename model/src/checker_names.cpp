@@ -15,7 +15,7 @@ using namespace detail;  // NOLINT(google-build-using-namespace): the checker's 
 
 Type ExprChecker::resolve_name(Expr& x, const CheckContext& ctx, std::optional<Type> hint) {
   const std::string& name = x.text;
-  for (std::size_t i = binders_.size(); i-- > 0;) {
+  for (std::size_t i = binders_.size(); i-- > binder_floor();) {
     if (binders_[i].first != name) continue;
     if (ctx.constant) {
       not_constant(x.where, quote_name(name));
@@ -25,6 +25,7 @@ Type ExprChecker::resolve_name(Expr& x, const CheckContext& ctx, std::optional<T
     x.ref = static_cast<int>(i);
     return binders_[i].second;
   }
+  if (auto t = substitute_param(x, ctx)) return *t;
   if (is_builtin_value(name)) {
     if (ctx.constant) {
       not_constant(x.where, quote_name(name));
@@ -73,6 +74,11 @@ Type ExprChecker::resolve_name(Expr& x, const CheckContext& ctx, std::optional<T
     if (!seen) found.push_back(d);
   }
   if (found.empty()) {
+    if (const Callable* c = find_callable(name)) {
+      sink_.error(x.where, quote_name(name) + " is a " + (c->macro ? "macro" : "function") +
+                               "; use it as " + name + "(...)" + (c->macro ? ", a statement" : ""));
+      return Type{};
+    }
     unknown(x.where, "name", name,
             {Category::param, Category::enum_value, Category::variable, Category::kind,
              Category::action, Category::zone},
@@ -437,6 +443,7 @@ Type ExprChecker::check_call(ExprPtr& e, const CheckContext& ctx) {
   Expr& x = *e;
   const std::string fn = x.text;
   if (fn == "count") return check_count(e, ctx);
+  if (Callable* c = find_callable(fn)) return expand_function(e, *c, ctx);
   const auto arity = [&](std::size_t n, std::string_view shape) {
     if (x.args.size() == n) return true;
     const std::string form = shape.empty() ? "" : " " + std::string(shape);
@@ -477,7 +484,11 @@ Type ExprChecker::check_call(ExprPtr& e, const CheckContext& ctx) {
     return x.type = Type{};
   }
   std::string message = "unknown function " + quote_name(fn);
-  const std::string suggestion = suggest_name(fn, {std::begin(k_functions), std::end(k_functions)});
+  std::vector<std::string> names(std::begin(k_functions), std::end(k_functions));
+  for (const Callable& c : callables_) {
+    if (!c.macro) names.push_back(c.name);
+  }
+  const std::string suggestion = suggest_name(fn, names);
   if (!suggestion.empty()) message += "; did you mean " + quote_name(suggestion) + "?";
   sink_.error(x.where, message);
   return x.type = Type{};

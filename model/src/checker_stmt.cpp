@@ -19,9 +19,22 @@ void ExprChecker::check_stmt(StmtPtr& s, const CheckContext& ctx) {
   if (!s) return;
   Stmt& x = *s;
   switch (x.kind) {
-    case StmtKind::block:
-      for (StmtPtr& b : x.bodies) check_stmt(b, ctx);
+    case StmtKind::block: {
+      // A macro used among other statements is spliced into them, so the
+      // block reads as if its statements had been written there.
+      std::vector<StmtPtr> out;
+      for (StmtPtr& b : x.bodies) {
+        const bool call = b && b->kind == StmtKind::call;
+        check_stmt(b, ctx);
+        if (call && b->kind == StmtKind::block) {
+          for (StmtPtr& inner : b->bodies) out.push_back(std::move(inner));
+        } else {
+          out.push_back(std::move(b));
+        }
+      }
+      x.bodies = std::move(out);
       return;
+    }
     case StmtKind::assign:
       check_assign(x, ctx);
       return;
@@ -54,10 +67,17 @@ void ExprChecker::check_assign(Stmt& s, const CheckContext& ctx) {
   bool target_ok = target != nullptr;
   if (target_ok && target->kind == ExprKind::name) {
     const std::string& name = target->text;
-    const bool bound = std::any_of(binders_.begin(), binders_.end(),
-                                   [&](const auto& b) { return b.first == name; });
+    const bool bound = std::any_of(binders_.begin() + static_cast<std::ptrdiff_t>(binder_floor()),
+                                   binders_.end(), [&](const auto& b) { return b.first == name; });
+    const bool param =
+        !frames_.empty() &&
+        std::any_of(frames_.back().callee->params.begin(), frames_.back().callee->params.end(),
+                    [&](const auto& p) { return p.first == name; });
     std::string refused;
-    if (bound) {
+    if (param) {
+      refused = "cannot assign to " + quote_name(name) + ": it is a parameter of macro " +
+                quote_name(frames_.back().callee->name);
+    } else if (bound) {
       refused = "cannot assign to " + quote_name(name) + ": it is bound by a loop or choice";
     } else if (is_builtin_value(name) || player_number(name) != 0) {
       refused = "cannot assign to " + quote_name(name) + ": it is built in";
@@ -112,6 +132,10 @@ void ExprChecker::check_assign(Stmt& s, const CheckContext& ctx) {
 
 void ExprChecker::check_call_stmt(Stmt& s, const CheckContext& ctx) {
   const std::string fn = s.text;
+  if (Callable* c = find_callable(fn)) {
+    expand_macro(s, *c, ctx);
+    return;
+  }
   const auto arity = [&](std::size_t n, std::string_view shape) {
     if (s.args.size() == n) return true;
     const std::string form = shape.empty() ? "" : " " + std::string(shape);
@@ -196,8 +220,11 @@ void ExprChecker::check_call_stmt(Stmt& s, const CheckContext& ctx) {
     return;
   }
   std::string message = "unknown statement " + quote_name(fn);
-  const std::string suggestion =
-      suggest_name(fn, {std::begin(k_statements), std::end(k_statements)});
+  std::vector<std::string> names(std::begin(k_statements), std::end(k_statements));
+  for (const Callable& c : callables_) {
+    if (c.macro) names.push_back(c.name);
+  }
+  const std::string suggestion = suggest_name(fn, names);
   if (!suggestion.empty()) message += "; did you mean " + quote_name(suggestion) + "?";
   sink_.error(s.where, message);
 }

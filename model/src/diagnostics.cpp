@@ -215,6 +215,11 @@ Diagnostic& DiagnosticSink::warning(SourceSpan where, std::string message) {
   return diags_.back();
 }
 
+void DiagnosticSink::note_since(std::size_t first, const SourceSpan& where,
+                                const std::string& message) {
+  for (std::size_t i = first; i < diags_.size(); ++i) note(diags_[i], where, message);
+}
+
 void DiagnosticSink::note(Diagnostic& d, SourceSpan where, std::string message) {
   d.notes.push_back(Diagnostic{Severity::note, std::move(where), std::move(message), {}});
 }

@@ -3,8 +3,10 @@
 // declaration, owner-major (P1's elements, then P2's), then array index, then
 // record field; within a zone owner, kind order. The size is computed before
 // anything is allocated, so an absurd scope is an error, not an allocation.
-// Zone init: explicit counts per owner, and the one `init: all` zone holds
-// every copy the others do not.
+// Zone init: explicit counts per owner (alike for every owner, or given per
+// player), and the one `init: all` zone holds every copy the others do not.
+#include <algorithm>
+#include <map>
 #include <string>
 
 #include "ruleset.hpp"
@@ -19,7 +21,7 @@ std::string player_name(int p) { return "P" + std::to_string(p + 1); }
 
 }  // namespace
 
-bool lay_out_slots(Game& game, DiagnosticSink& sink) {
+bool lay_out_slots(Game& game, DiagnosticSink& sink, const OwnerInit& owner_init) {
   const std::int64_t players = game.players;
   const auto kinds = static_cast<std::int64_t>(game.kinds.size());
   std::int64_t total = 0;
@@ -75,35 +77,51 @@ bool lay_out_slots(Game& game, DiagnosticSink& sink) {
       break;
     }
   }
-  std::vector<std::int32_t> all_count(game.kinds.size(), 0);  // per owner of the all zone
+  // What zone `zi` of owner `p` starts with of kind `k` (not the all zone).
+  const auto given = [&](std::size_t zi, int p, std::size_t k) -> std::int64_t {
+    const ZoneDecl& z = game.zones[zi];
+    const std::map<int, std::int32_t>& counts = zi < owner_init.size() && !owner_init[zi].empty()
+                                                    ? owner_init[zi][static_cast<std::size_t>(p)]
+                                                    : z.init_counts;
+    const auto it = counts.find(static_cast<int>(k));
+    return it == counts.end() ? 0 : it->second;
+  };
+  // all_count[p][k]: what owner p's part of the all zone starts with (one
+  // owner, index 0, for a shared all zone).
+  std::vector<std::vector<std::int32_t>> all_count(static_cast<std::size_t>(players),
+                                                   std::vector<std::int32_t>(game.kinds.size(), 0));
   bool ok = true;
+  const bool all_per_player =
+      all_zone >= 0 && game.zones[static_cast<std::size_t>(all_zone)].per_player;
   for (std::size_t k = 0; k < game.kinds.size(); ++k) {
     const std::int64_t copies = game.kinds[k].copies;
-    std::int64_t per_owner = 0;  // in player zones, per owner
-    std::int64_t shared = 0;     // in shared zones, in total
+    std::vector<std::int64_t> per_owner(static_cast<std::size_t>(players), 0);  // player zones
+    std::int64_t shared = 0;  // in shared zones, in total
     for (std::size_t zi = 0; zi < game.zones.size(); ++zi) {
       const ZoneDecl& z = game.zones[zi];
       if (static_cast<int>(zi) == all_zone) continue;
-      const auto it = z.init_counts.find(static_cast<int>(k));
-      if (it == z.init_counts.end()) continue;
-      (z.per_player ? per_owner : shared) += it->second;
-    }
-    const std::int64_t total_copies = copies * players;
-    std::int64_t rest = -1;
-    if (all_zone >= 0 && game.zones[static_cast<std::size_t>(all_zone)].per_player) {
-      if (shared > 0) {
-        sink.error(game.kinds[k].where,
-                   "kind '" + game.kinds[k].name +
-                       "' starts in a shared zone, but the 'init: all' zone '" +
-                       game.zones[static_cast<std::size_t>(all_zone)].name +
-                       "' is per player and cannot give up copies for it");
-        ok = false;
+      if (!z.per_player) {
+        shared += given(zi, 0, k);
         continue;
       }
-      rest = copies - per_owner;
-    } else {
-      rest = total_copies - per_owner * players - shared;  // a shared `all` zone, or none
+      for (int p = 0; p < players; ++p) per_owner[static_cast<std::size_t>(p)] += given(zi, p, k);
     }
+    if (all_per_player && shared > 0) {
+      sink.error(game.kinds[k].where, "kind '" + game.kinds[k].name +
+                                          "' starts in a shared zone, but the 'init: all' zone '" +
+                                          game.zones[static_cast<std::size_t>(all_zone)].name +
+                                          "' is per player and cannot give up copies for it");
+      ok = false;
+      continue;
+    }
+    std::int64_t in_player_zones = 0;
+    std::int64_t most = 0;
+    for (const std::int64_t n : per_owner) {
+      in_player_zones += n;
+      most = std::max(most, n);
+    }
+    const std::int64_t rest =
+        all_per_player ? copies - most : copies * players - in_player_zones - shared;
     if (rest < 0) {
       sink.error(game.kinds[k].where, "the initial counts of kind '" + game.kinds[k].name +
                                           "' add up to more than its " + std::to_string(copies) +
@@ -111,7 +129,11 @@ bool lay_out_slots(Game& game, DiagnosticSink& sink) {
       ok = false;
       continue;
     }
-    if (all_zone >= 0) all_count[k] = static_cast<std::int32_t>(rest);
+    if (all_zone < 0) continue;
+    for (int p = 0; p < players; ++p) {
+      all_count[static_cast<std::size_t>(p)][k] = static_cast<std::int32_t>(
+          all_per_player ? copies - per_owner[static_cast<std::size_t>(p)] : rest);
+    }
   }
 
   for (std::size_t zi = 0; zi < game.zones.size(); ++zi) {
@@ -126,10 +148,9 @@ bool lay_out_slots(Game& game, DiagnosticSink& sink) {
         s.lo = 0;
         s.hi = z.per_player ? game.kinds[k].copies : game.kinds[k].copies * game.players;
         if (static_cast<int>(zi) == all_zone) {
-          s.init = all_count[k];
-        } else if (const auto it = z.init_counts.find(static_cast<int>(k));
-                   it != z.init_counts.end()) {
-          s.init = it->second;
+          s.init = all_count[static_cast<std::size_t>(p)][k];
+        } else {
+          s.init = static_cast<std::int32_t>(given(zi, p, k));
         }
         s.zone = static_cast<int>(zi);
         s.owner = z.per_player ? p : -1;

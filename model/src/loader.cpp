@@ -93,9 +93,9 @@ bool Loader::read_root(const YamlReader& r, const YAML::Node& root, bool main) {
   // one message that quotes nothing of it (it may be any file an include or
   // a project entry names), rather than an error per key it happens to have.
   static const std::initializer_list<std::string_view> k_keys = {
-      "loophole", "game",    "players",  "include", "params",     "scope", "speeds",
-      "enums",    "kinds",   "zones",    "state",   "events",     "setup", "turn",
-      "windows",  "actions", "triggers", "end",     "properties", "trace"};
+      "loophole", "game",  "players",    "include", "params",    "scope", "speeds",  "enums",
+      "kinds",    "zones", "state",      "events",  "setup",     "turn",  "windows", "actions",
+      "triggers", "end",   "properties", "trace",   "functions", "macros"};
   const bool ruleset = root.IsMap() && std::any_of(root.begin(), root.end(), [](const auto& kv) {
                          return kv.first.IsScalar() && std::find(k_keys.begin(), k_keys.end(),
                                                                  kv.first.Scalar()) != k_keys.end();
@@ -148,6 +148,8 @@ bool Loader::read_root(const YamlReader& r, const YAML::Node& root, bool main) {
             out_.events.push_back(*name);
         }
       }
+    } else if (e.key == "functions" || e.key == "macros") {
+      read_callables(r, e, e.key == "macros");
     } else if (e.key == "setup") {
       if (auto s = r.stmts(e)) out_.setup.push_back(std::move(s));
     } else if (e.key == "turn") {

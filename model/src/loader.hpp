@@ -118,6 +118,9 @@ class Loader {
 
   void read_state(const YamlReader& r, const Entry& e);
 
+  // `functions:` (macro = false) or `macros:` (loader_rules.cpp).
+  void read_callables(const YamlReader& r, const Entry& e, bool macro);
+
   void read_turn(const YamlReader& r, const Entry& e);
 
   void read_step(const YamlReader& r, const YAML::Node& item, RawPhase& phase);

@@ -1,6 +1,8 @@
 // Reading the declarations of a ruleset: enums, card kinds, zones and state
 // variables (with their fields, types, ranges and initial values). Part of
 // detail::Loader (loader.hpp).
+#include <algorithm>
+
 #include "loader.hpp"
 
 namespace loophole::model::detail {
@@ -92,8 +94,28 @@ void Loader::read_zones(const YamlReader& r, const Entry& e) {
                             YamlReader::describe(init->value));
           }
         } else if (auto im = r.map(init->value, r.span(*init), "'init' of a zone", {}, "'init'")) {
+          // Kind counts for every owner alike, or per player: {P1: {...}}.
           for (const Entry& ie : im->entries()) {
-            zone.init.emplace_back(Text{ie.key, ie.key_where}, r.expr(ie));
+            const bool owner = ie.key.size() >= 2 && ie.key[0] == 'P' &&
+                               std::all_of(ie.key.begin() + 1, ie.key.end(),
+                                           [](char c) { return c >= '0' && c <= '9'; });
+            if (owner) {
+              std::vector<std::pair<Text, ExprPtr>> counts;
+              if (auto om = r.map(ie, {},
+                                  "'init' of zone " + quote_name(name->value) + " for " + ie.key)) {
+                for (const Entry& ce : om->entries()) {
+                  counts.emplace_back(Text{ce.key, ce.key_where}, r.expr(ce));
+                }
+              }
+              zone.owner_init.emplace_back(Text{ie.key, ie.key_where}, std::move(counts));
+            } else {
+              zone.init.emplace_back(Text{ie.key, ie.key_where}, r.expr(ie));
+            }
+          }
+          if (!zone.init.empty() && !zone.owner_init.empty()) {
+            sink_.error(r.span(*init), "'init' of zone " + quote_name(name->value) +
+                                           " gives either kind counts for every owner or counts "
+                                           "per player (P1: {...}), not both");
           }
         }
       }

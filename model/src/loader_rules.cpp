@@ -1,6 +1,7 @@
 // Reading the turn structure and the rules of a ruleset: phases and steps,
 // windows with their protocols and speeds, actions, triggers, end
-// conditions, properties and the trace to the seed document. Part of
+// conditions, properties, the trace to the seed document, and functions
+// and macros. Part of
 // detail::Loader (loader.hpp).
 #include "loader.hpp"
 
@@ -399,6 +400,62 @@ void Loader::read_trace(const YamlReader& r, const YAML::Node& item) {
     t.decl.abstracted = text->value;
   }
   out_.trace.push_back(std::move(t));
+}
+
+// `functions: {NAME: {params: {p: player}, returns: int, expr: "..."}}` and
+// `macros: {NAME: {params: {...}, do: "..."}}`, or `NAME: "..."` for a macro
+// without parameters. Types stay names here: an enum may be declared in an
+// include read later, so the checker resolves them.
+void Loader::read_callables(const YamlReader& r, const Entry& e, bool macro) {
+  const std::string what = macro ? "macro" : "function";
+  auto m = r.map(e, {}, macro ? "'macros'" : "'functions'");
+  if (!m) return;
+  for (const Entry& fe : m->entries()) {
+    auto name = r.key_identifier(fe, what);
+    if (!name) continue;
+    RawCallable c;
+    c.name = *name;
+    c.macro = macro;
+    if (macro && fe.value.IsScalar()) {
+      c.body = r.stmts(fe);
+      if (c.body) out_.callables.push_back(std::move(c));
+      continue;
+    }
+    auto fm = macro
+                  ? r.map(fe, {"params", "do"}, what + " " + quote_name(name->value))
+                  : r.map(fe, {"params", "returns", "expr"}, what + " " + quote_name(name->value));
+    if (!fm) continue;
+    if (const Entry* pe = fm->get("params")) {
+      if (auto pm = r.map(*pe, {}, "'params' of " + what + " " + quote_name(name->value))) {
+        for (const Entry& p : pm->entries()) {
+          auto pname = r.key_identifier(p, "parameter");
+          auto ptype = r.identifier(p.value, r.span(p), "a parameter type");
+          if (pname && ptype) c.params.emplace_back(*pname, *ptype);
+        }
+      }
+    }
+    if (macro) {
+      const Entry* body = fm->get("do");
+      if (body == nullptr) {
+        sink_.error(name->where, "macro " + quote_name(name->value) + " needs 'do'");
+        continue;
+      }
+      c.body = r.stmts(*body);
+      if (!c.body) continue;
+    } else {
+      const Entry* returns = fm->get("returns");
+      const Entry* expr = fm->get("expr");
+      if (returns == nullptr || expr == nullptr) {
+        sink_.error(name->where, "function " + quote_name(name->value) + " needs " +
+                                     (returns == nullptr ? "'returns'" : "'expr'"));
+        continue;
+      }
+      c.returns = r.identifier(*returns);
+      c.expr = r.expr(*expr);
+      if (!c.returns || !c.expr) continue;
+    }
+    out_.callables.push_back(std::move(c));
+  }
 }
 
 }  // namespace loophole::model::detail

@@ -5,6 +5,7 @@
 // has been read (an action may name a window declared in an include).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -36,8 +37,15 @@ struct RawKind {
 struct RawZone {
   ZoneDecl decl;
   std::vector<std::pair<Text, ExprPtr>> init;  // kind name -> count expression
+  // `init: {P1: {kind: n}, P2: {...}}`: per owner (player name -> counts)
+  std::vector<std::pair<Text, std::vector<std::pair<Text, ExprPtr>>>> owner_init;
   SourceSpan init_where;
 };
+
+// Initial counts given per owner (`init: {P1: {...}}`), per zone id: empty
+// for a zone whose owners all start alike (ZoneDecl::init_counts); else one
+// map (kind id -> count) per player.
+using OwnerInit = std::vector<std::vector<std::map<int, std::int32_t>>>;
 
 struct RawField {
   Text name;                 // "" when the variable is not a record
@@ -95,6 +103,17 @@ struct RawTrace {
   SourceSpan at_where;
 };
 
+// A `functions:` or `macros:` entry: typed parameters and a body, checked
+// once where it is declared and expanded at every use (checker_calls.cpp).
+struct RawCallable {
+  Text name;
+  bool macro = false;
+  std::vector<std::pair<Text, Text>> params;  // parameter name -> type name
+  std::optional<Text> returns;                // functions: the result type's name
+  ExprPtr expr;                               // functions: the body
+  StmtPtr body;                               // macros: the statements
+};
+
 struct Ruleset {
   std::string file;
   std::string name;
@@ -110,7 +129,8 @@ struct Ruleset {
   std::vector<RawZone> zones;
   std::vector<RawVar> vars;
   std::vector<Text> events;
-  std::vector<StmtPtr> setup;  // one per file that has `setup`, in merge order
+  std::vector<RawCallable> callables;  // functions and macros, in declaration order
+  std::vector<StmtPtr> setup;          // one per file that has `setup`, in merge order
   std::vector<RawPhase> phases;
   std::optional<SourceSpan> turn_where;
   std::vector<RawWindow> windows;
@@ -133,6 +153,6 @@ bool read_ruleset(const std::string& path, const std::vector<std::string>& inclu
 std::optional<Game> check_ruleset(Ruleset& rules, const LoadOptions& options, DiagnosticSink& sink);
 
 // Lays out the data slots of a checked Game (layout.cpp); false on error.
-bool lay_out_slots(Game& game, DiagnosticSink& sink);
+bool lay_out_slots(Game& game, DiagnosticSink& sink, const OwnerInit& owner_init = {});
 
 }  // namespace loophole::model

@@ -7,7 +7,8 @@
 // knows it (the step before that repeats forever or always ends the turn),
 // because "unreachable" alone sends a designer hunting. Windows are checked
 // against the actions: if no action fits any role's lead speeds, nobody can
-// ever make the first move, and answers need a first move.
+// ever make the first move, and answers need a first move. And one lint on
+// the rules' text: `opponent` read by an action the non-active player uses.
 #include "loophole/properties/structural.hpp"
 
 #include <algorithm>
@@ -248,6 +249,59 @@ void check_windows(const model::Game& game, std::vector<Finding>& out) {
   }
 }
 
+// The first read of `opponent` in a tree, or nullptr.
+const model::Expr* opponent_read(const model::Expr* e) {
+  if (e == nullptr) return nullptr;
+  if (e->kind == model::ExprKind::opponent) return e;
+  for (const model::ExprPtr& a : e->args) {
+    if (const model::Expr* found = opponent_read(a.get())) return found;
+  }
+  return nullptr;
+}
+
+const model::Expr* opponent_read(const model::Stmt* s) {
+  if (s == nullptr) return nullptr;
+  for (const model::Expr* e : {s->target.get(), s->value.get()}) {
+    if (const model::Expr* found = opponent_read(e)) return found;
+  }
+  for (const auto* list : {&s->args, &s->conds}) {
+    for (const model::ExprPtr& a : *list) {
+      if (const model::Expr* found = opponent_read(a.get())) return found;
+    }
+  }
+  for (const model::StmtPtr& b : s->bodies) {
+    if (const model::Expr* found = opponent_read(b.get())) return found;
+  }
+  return nullptr;
+}
+
+// `opponent` is next(active), whoever reads it. In an action that a player
+// other than the active one may use, that is not "the other player" of its
+// user: on the other player's turn a 2-player instant aimed at `opponent`
+// hits its own caster. The rules mean something else almost every time, so
+// it is a warning (baselines accept it like any finding when it is meant).
+void check_opponent_reads(const model::Game& game, std::vector<Finding>& out) {
+  for (const model::Action& a : game.actions) {
+    if (a.who == model::Role::active) continue;
+    const model::Expr* read = opponent_read(a.guard.get());
+    if (read == nullptr) read = opponent_read(a.cost.get());
+    if (read == nullptr) read = opponent_read(a.effect.get());
+    if (read == nullptr) continue;
+    const bool always_self = a.who == model::Role::opponent && game.players == 2;
+    std::string message = "action '" + a.name + "' (who: " + std::string(role_name(a.who)) +
+                          ") reads 'opponent', the player after the active one: " +
+                          (always_self ? "for this action that is always its own user"
+                                       : "when its user is not the active player, that can be "
+                                         "its own user");
+    Finding f = structure_finding(Severity::warning, "action:" + a.name,
+                                  read->where.known() ? read->where : a.where, std::move(message));
+    f.details.push_back(
+        "hint: write 'next(self)' for the player after its user, or 'active' for the player "
+        "whose turn it is; 'opponent' is next(active)");
+    out.push_back(std::move(f));
+  }
+}
+
 }  // namespace
 
 std::vector<Finding> check_structure(const model::Game& game, const model::PhaseGraph& graph) {
@@ -255,6 +309,7 @@ std::vector<Finding> check_structure(const model::Game& game, const model::Phase
   check_steps(game, graph, out);
   check_turn(game, graph, out);
   check_windows(game, out);
+  check_opponent_reads(game, out);
   std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
     return std::tie(a.where.file, a.where.line, a.where.col) <
            std::tie(b.where.file, b.where.line, b.where.col);

@@ -705,6 +705,194 @@ TEST(BadInput, ErrorInSingleQuotedScalar) {
                "cannot assign bool to variable 'coins' of type int", "25:25");
 }
 
+// ---- functions and macros ------------------------------------------------------
+
+// The shared declarations, the step's `do` (line 25, from column 16), then a
+// function and a macro from line 26 on; `edit` replaces a piece of them.
+Loaded with_calls(const std::string& stmt, const std::string& from = "",
+                  const std::string& to = "") {
+  std::string calls =
+      "functions:\n"                          // 26
+      "  hurt:\n"                             // 27
+      "    params: {p: player, n: int}\n"     // 28
+      "    returns: int\n"                    // 29
+      "    expr: \"max(0, life[p] - n)\"\n"   // 30
+      "macros:\n"                             // 31
+      "  zap:\n"                              // 32
+      "    params: {p: player}\n"             // 33
+      "    do: \"life[p] := hurt(p, 1)\"\n";  // 34
+  if (!from.empty()) {
+    const auto at_ = calls.find(from);
+    EXPECT_NE(at_, std::string::npos) << from;
+    if (at_ != std::string::npos) calls.replace(at_, from.size(), to);
+  }
+  return load_text(k_head + k_decls + "          do: \"" + stmt + "\"\n" + calls);
+}
+
+TEST(BadInput, CallsLoadWhenRight) {
+  const Loaded ok = with_calls("zap(P1); coins := min(5, hurt(P2, 3))");
+  EXPECT_TRUE(ok.game.has_value()) << ok.rendered;
+  EXPECT_TRUE(ok.diags.empty()) << ok.rendered;
+}
+
+TEST(BadInput, MacroArity) {
+  EXPECT_FIRST(with_calls("zap()"), "macro 'zap' takes 1 argument (p: player), found 0", "25:16");
+}
+
+TEST(BadInput, FunctionArity) {
+  EXPECT_FIRST(with_calls("coins := hurt(P1)"),
+               "function 'hurt' takes 2 arguments (p: player, n: int), found 1", "25:25");
+}
+
+TEST(BadInput, MacroArgumentType) {
+  EXPECT_FIRST(with_calls("zap(3)"), "argument 1 of macro 'zap' (p) must be player, found int",
+               "25:20");
+}
+
+TEST(BadInput, FunctionArgumentType) {
+  EXPECT_FIRST(with_calls("coins := hurt(P1, true)"),
+               "argument 2 of function 'hurt' (n) must be int, found bool", "25:34");
+}
+
+TEST(BadInput, UnknownMacroSuggestsOne) {
+  EXPECT_FIRST(with_calls("zpa(P1)"), "unknown statement 'zpa'; did you mean 'zap'?", "25:16");
+}
+
+TEST(BadInput, UnknownFunctionSuggestsOne) {
+  EXPECT_FIRST(with_calls("coins := hrut(P1, 1)"), "unknown function 'hrut'; did you mean 'hurt'?",
+               "25:25");
+}
+
+TEST(BadInput, FunctionResultType) {
+  EXPECT_FIRST(with_calls("skip", "returns: int", "returns: bool"),
+               "function 'hurt' returns bool, but its expression is int", "30:12");
+}
+
+TEST(BadInput, UnknownParameterType) {
+  const Loaded l = with_calls("skip", "{p: player}", "{p: playr}");
+  EXPECT_FIRST(l, "unknown type 'playr'", "33:17");
+  EXPECT_NOTE(l, "did you mean 'player'?");
+}
+
+TEST(BadInput, UnknownNameInBodySuggestsParameter) {
+  const Loaded l = with_calls("skip", "life[p] - n", "life[p] - nn");
+  EXPECT_FIRST(l, "unknown name 'nn'", "30:29");
+  EXPECT_NOTE(l, "did you mean 'n'?");
+}
+
+TEST(BadInput, FunctionRecursion) {
+  EXPECT_FIRST(with_calls("skip", "max(0, life[p] - n)", "hurt(p, n)"),
+               "function 'hurt' uses itself (hurt -> hurt); functions and macros cannot be "
+               "recursive",
+               "30:12");
+}
+
+TEST(BadInput, MacroRecursionThroughAnother) {
+  const Loaded l = with_calls("skip", "life[p] := hurt(p, 1)",
+                              "zap2(p)\"\n  zap2:\n    params: {q: player}\n    do: \"zap(q)");
+  EXPECT_FIRST(l,
+               "macro 'zap' uses itself (zap -> zap2 -> zap); functions and macros cannot be "
+               "recursive",
+               "37:10");
+  EXPECT_NOTE(l, "in macro 'zap2' used at t.yaml:34:10");
+}
+
+TEST(BadInput, ErrorInMacroBodySaysWhichUseExpandedIt) {
+  // negate() is fine in the definition (an action's effect may use it), not
+  // where this use puts it: the error is in the body, the note at the use.
+  const Loaded l = with_calls("coins := 1; zap(P2)", "life[p] := hurt(p, 1)", "negate()");
+  EXPECT_FIRST(l, "negate() is only allowed in an action's effect", "34:10");
+  EXPECT_NOTE(l, "in macro 'zap' used at t.yaml:25:28");
+}
+
+TEST(BadInput, BodyDoesNotSeeTheBindersAroundItsUse) {
+  const Loaded l =
+      with_calls("for x in players do zap(x) end", "life[p] := hurt(p, 1)", "life[x] := 0");
+  EXPECT_FIRST(l, "unknown name 'x'", "34:15");
+}
+
+TEST(BadInput, AssignToParameter) {
+  EXPECT_FIRST(with_calls("skip", "life[p] := hurt(p, 1)", "p := P1"),
+               "cannot assign to 'p': it is a parameter of macro 'zap'", "34:10");
+}
+
+TEST(BadInput, FunctionUsedAsStatement) {
+  EXPECT_FIRST(with_calls("hurt(P1, 1)"), "'hurt' is a function (an expression), not a statement",
+               "25:16");
+}
+
+TEST(BadInput, MacroUsedAsFunction) {
+  EXPECT_FIRST(with_calls("coins := zap(P1)"), "'zap' is a macro (statements), not a function",
+               "25:25");
+}
+
+TEST(BadInput, FunctionWithoutParentheses) {
+  EXPECT_FIRST(with_calls("coins := hurt"), "'hurt' is a function; use it as hurt(...)", "25:25");
+}
+
+TEST(BadInput, FunctionNamedAfterBuiltIn) {
+  EXPECT_FIRST(with_calls("skip", "  hurt:\n", "  count:\n"),
+               "'count' is a built-in name and cannot name a function", "27:3");
+}
+
+TEST(BadInput, MacroNamedLikeFunction) {
+  const Loaded l = with_calls("skip", "  zap:\n", "  hurt:\n");
+  EXPECT_FIRST(l, "duplicate macro 'hurt'", "32:3");
+  EXPECT_NOTE(l, "'hurt' first defined here");
+}
+
+TEST(BadInput, FunctionWithoutExpr) {
+  EXPECT_FIRST(with_calls("skip", "    expr: \"max(0, life[p] - n)\"\n", ""),
+               "function 'hurt' needs 'expr'", "27:3");
+}
+
+// ---- zone init per player --------------------------------------------------------
+
+Loaded zone_init(const std::string& hand) {
+  return load_text(
+      with_turn("players: 2\n"                        // 3
+                "kinds:\n"                            // 4
+                "  spark: {copies: 2}\n"              // 5
+                "zones:\n"                            // 6
+                "  deck: {per: player, init: all}\n"  // 7
+                "  hand: " +
+                hand + "\n"));  // 8
+}
+
+TEST(BadInput, ZoneInitPerPlayerLoadsWhenRight) {
+  const Loaded ok = zone_init("{per: player, init: {P2: {spark: 2}}}");
+  EXPECT_TRUE(ok.game.has_value()) << ok.rendered;
+}
+
+TEST(BadInput, ZoneInitForAPlayerBeyondTheCount) {
+  EXPECT_FIRST(zone_init("{per: player, init: {P3: {spark: 1}}}"),
+               "'P3' does not exist in a 2-player game", "8:30");
+}
+
+TEST(BadInput, ZoneInitPerPlayerOfASharedZone) {
+  EXPECT_FIRST(zone_init("{shared: true, init: {P1: {spark: 1}}}"),
+               "zone 'hand' is shared: its 'init' gives counts for the zone, not per player",
+               "8:31");
+}
+
+TEST(BadInput, ZoneInitMixesBothForms) {
+  EXPECT_FIRST(zone_init("{per: player, init: {P1: {spark: 1}, spark: 1}}"),
+               "'init' of zone 'hand' gives either kind counts for every owner or counts per "
+               "player (P1: {...}), not both",
+               "8:29");
+}
+
+TEST(BadInput, ZoneInitPerPlayerOverCopies) {
+  EXPECT_FIRST(zone_init("{per: player, init: {P1: {spark: 3}}}"),
+               "initial count 3 of 'spark' in zone 'hand' for P1 is out of range 0..2", "8:42");
+}
+
+TEST(BadInput, ZoneInitPerPlayerUnknownKind) {
+  const Loaded l = zone_init("{per: player, init: {P1: {sprak: 1}}}");
+  EXPECT_FIRST(l, "unknown kind 'sprak'", "8:35");
+  EXPECT_NOTE(l, "did you mean 'spark'? (declared at t.yaml:5:3)");
+}
+
 // ---- several errors in one run
 // --------------------------------------------------------------------
 

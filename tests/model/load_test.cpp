@@ -275,6 +275,28 @@ const std::map<std::string, Facts>& example_facts() {
          EXPECT_EQ(g.triggers[1].invented,
                    "the seed's reactive skills have no text: a generic boost");
        }},
+      {"functions_macros.yaml",
+       [](const Game& g) {
+         // Expanded: no call is left, the macro's statements stand where it
+         // was used, parameters replaced by their arguments.
+         ASSERT_EQ(g.actions.size(), 2U);
+         EXPECT_EQ(to_string(*g.actions[0].guard), "(> (var #0 life (next (self))) (int 0))");
+         EXPECT_EQ(to_string(*g.steps[1].effects),
+                   "(block (assign := (var #2 rounds) (min (int 3) (+ (var #2 rounds) (int 1)))) "
+                   "(assign := (var #1 guard (next (active))) (enum #0 0 open)))");
+         EXPECT_EQ(g.binder_slots, 0);
+       }},
+      {"zone_init_per_player.yaml",
+       [](const Game& g) {
+         // Each player's deck holds the copies its hand does not.
+         EXPECT_EQ(slot_lines(g), (std::vector<std::string>{
+                                      "deck[P1].spark 0..2 = 1", "deck[P1].wall 0..1 = 1",
+                                      "deck[P2].spark 0..2 = 0", "deck[P2].wall 0..1 = 0",
+                                      "hand[P1].spark 0..2 = 1", "hand[P1].wall 0..1 = 0",
+                                      "hand[P2].spark 0..2 = 2", "hand[P2].wall 0..1 = 1",
+                                      "discard[P1].spark 0..2 = 0", "discard[P1].wall 0..1 = 0",
+                                      "discard[P2].spark 0..2 = 0", "discard[P2].wall 0..1 = 0"}));
+       }},
       {"trace.yaml",
        [](const Game& g) {
          ASSERT_EQ(g.trace.size(), 3U);
@@ -508,6 +530,47 @@ TEST(Load, NestedBindersGetDistinctSlots) {
             "(forall #0 p players (exists #1 q players (<= (var #0 s (bound #0 p)) (+ (var #0 s "
             "(bound #1 q)) (int "
             "9)))))");
+}
+
+// A function or macro is the game written out by hand: every rule of the
+// docs example resolves to the same tree as in its hand-written twin.
+TEST(Load, FunctionsAndMacrosExpandToTheRulesWrittenOut) {
+  std::filesystem::current_path(LOOPHOLE_SOURCE_DIR);
+  const Loaded used = load_path("docs/examples/functions_macros.yaml");
+  const Loaded by_hand = load_path("tests/fixtures/expansion/functions_macros_by_hand.yaml");
+  const Game& a = game_of(used);
+  const Game& b = game_of(by_hand);
+  ASSERT_EQ(a.actions.size(), b.actions.size());
+  for (std::size_t i = 0; i < a.actions.size(); ++i) {
+    SCOPED_TRACE(a.actions[i].name);
+    const auto text = [](const auto& p) { return p ? to_string(*p) : std::string("-"); };
+    EXPECT_EQ(text(a.actions[i].guard), text(b.actions[i].guard));
+    EXPECT_EQ(text(a.actions[i].effect), text(b.actions[i].effect));
+  }
+  ASSERT_EQ(a.steps.size(), b.steps.size());
+  EXPECT_EQ(to_string(*a.steps[1].effects), to_string(*b.steps[1].effects));
+  ASSERT_EQ(a.end_conditions.size(), 1U);
+  EXPECT_EQ(to_string(*a.end_conditions[0].condition), to_string(*b.end_conditions[0].condition));
+  EXPECT_EQ(slot_lines(a), slot_lines(b));
+}
+
+// The body's own binders take slots above those around the use, so an
+// argument that reads an outer binder keeps meaning that binder even where
+// the body binds the same name.
+TEST(Load, FunctionBindersDoNotCaptureArguments) {
+  const Loaded l = load_text(
+      "loophole: 1\ngame: t\nplayers: 3\n"
+      "state:\n  s: {type: int, range: [0, 9], per: player}\n"
+      "functions:\n  behind:\n    params: {p: player}\n    returns: int\n"
+      "    expr: \"count x in players: s[x] > s[p]\"\n"
+      "setup: \"for x in players do s[x] := behind(x) end\"\n" +
+      k_turn);
+  const Game& g = game_of(l);
+  EXPECT_EQ(g.binder_slots, 2);
+  EXPECT_EQ(
+      to_string(*g.setup),
+      "(block (for #0 x players (block (assign := (var #0 s (bound #0 x)) (count #1 x players "
+      "(> (var #0 s (bound #1 x)) (var #0 s (bound #0 x))))))))");
 }
 
 TEST(Load, ConstantRangeDomainsFold) {

@@ -345,6 +345,82 @@ actions:
 )" + turn_with_windows));
 }
 
+// --- the `opponent` lint -------------------------------------------------------
+
+// `opponent` is next(active): read by an action the non-active player may
+// use, it can be that player itself. One warning per action, at the first
+// read (through a function too, where its body reads it), with the hint.
+std::string opponent_rules(const std::string& actions) {
+  return R"(loophole: 1
+game: t
+state:
+  life: {type: int, range: [0, 3], init: 3, per: player}
+functions:
+  foe_life:
+    returns: int
+    expr: "life[opponent]"
+windows:
+  w: {protocol: priority, active: {}, opponent: {}}
+actions:
+)" + actions +
+         R"(turn:
+  phases:
+    - name: main
+      steps:
+        - name: only
+          window: w
+)";
+}
+
+const std::string k_opponent_hint =
+    "hint: write 'next(self)' for the player after its user, or 'active' for the player whose "
+    "turn it is; 'opponent' is next(active)";
+
+TEST(Structure, OpponentReadByAnActionAnyoneMayUse) {
+  EXPECT_EQ((Briefs{{warning,
+                     "action:bolt",
+                     "14:19",
+                     "action 'bolt' (who: any) reads 'opponent', the player after the active one: "
+                     "when its user is not the active player, that can be its own user",
+                     {k_opponent_hint}}}),
+            check(opponent_rules("  - name: bolt\n"
+                                 "    who: any\n"
+                                 "    effect: \"life[opponent] := 0\"\n")));
+}
+
+TEST(Structure, OpponentReadByTheOpponentIsItsUser) {
+  EXPECT_EQ((Briefs{{warning,
+                     "action:jab",
+                     "14:17",
+                     "action 'jab' (who: opponent) reads 'opponent', the player after the active "
+                     "one: for this action that is always its own user",
+                     {k_opponent_hint}}}),
+            check(opponent_rules("  - name: jab\n"
+                                 "    who: opponent\n"
+                                 "    when: \"life[opponent] > 0\"\n")));
+}
+
+TEST(Structure, OpponentReadThroughAFunctionPointsAtItsBody) {
+  EXPECT_EQ((Briefs{{warning,
+                     "action:drain",
+                     "8:17",
+                     "action 'drain' (who: each) reads 'opponent', the player after the active "
+                     "one: when its user is not the active player, that can be its own user",
+                     {k_opponent_hint}}}),
+            check(opponent_rules("  - name: drain\n"
+                                 "    who: each\n"
+                                 "    when: \"foe_life() > 1\"\n")));
+}
+
+TEST(Structure, OpponentReadByTheActivePlayerOrNotAtAllIsFine) {
+  EXPECT_EQ(Briefs{}, check(opponent_rules("  - name: bolt\n"
+                                           "    who: active\n"
+                                           "    effect: \"life[opponent] := 0\"\n"
+                                           "  - name: aim\n"
+                                           "    who: any\n"
+                                           "    effect: \"life[next(self)] := 0\"\n")));
+}
+
 TEST(Structure, FindingsAreOrderedBySourcePosition) {
   const Briefs findings = check(R"(loophole: 1
 game: t

@@ -26,6 +26,10 @@ class DiagnosticSink {
   Diagnostic& warning(SourceSpan where, std::string message);
   static void note(Diagnostic& d, SourceSpan where, std::string message);
 
+  // Adds the note to every diagnostic from index `first` on: what an
+  // expansion reported gets where it was expanded ("in macro 'm' used at ...").
+  void note_since(std::size_t first, const SourceSpan& where, const std::string& message);
+
   [[nodiscard]] bool has_errors() const;
   [[nodiscard]] std::size_t error_count() const;
   [[nodiscard]] const std::vector<Diagnostic>& all() const { return diags_; }

@@ -18,6 +18,7 @@ namespace loophole::properties {
 //   error    a step with no way onward (it repeats forever)     (rule "step:phase.step")
 //   error    a turn that never passes to the next player        (rule "turn")
 //   warning  a window in which no role may ever act             (rule "window:name")
+//   warning  an action whose `who` is not `active` reads `opponent` (rule "action:name")
 std::vector<Finding> check_structure(const model::Game& game, const model::PhaseGraph& graph);
 
 }  // namespace loophole::properties
