@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Validates rulesets against schema/ruleset.schema.json, the schema editors use.
 
-Every shipped ruleset and documentation example must validate, and each file
-under tests/schema/invalid/ must be rejected (so the schema is not vacuous).
+Every shipped ruleset, documentation example and file under tests/schema/valid/
+(what loophole accepts that no example shows, e.g. a window without a protocol)
+must validate, and each file under tests/schema/invalid/ must be rejected (so
+the schema is not vacuous).
 Exit 0 when all of that holds; prints one line per file and a summary line.
 """
 import json
@@ -42,7 +44,7 @@ def is_main_ruleset(doc):
 
 
 valid = sorted(
-    p for pattern in ("rulesets/**/*.yaml", "docs/examples/**/*.yaml")
+    p for pattern in ("rulesets/**/*.yaml", "docs/examples/**/*.yaml", "tests/schema/valid/*.yaml")
     for p in root.glob(pattern))
 invalid = sorted((root / "tests/schema/invalid").glob("*.yaml"))
 passed = failed = 0
