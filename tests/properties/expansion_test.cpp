@@ -24,7 +24,7 @@
 namespace loophole::properties {
 namespace {
 
-struct Checked {
+struct ExpandedCheck {
   std::uint64_t states = 0, transitions = 0;
   std::vector<std::string> findings;  // without locations: the twins differ there
 };
@@ -43,7 +43,7 @@ std::string replaced(std::string text, const std::string& from, const std::strin
   return text;
 }
 
-Checked check_text(const std::string& name, const std::string& text) {
+ExpandedCheck check_expanded_text(const std::string& name, const std::string& text) {
   test_support::Load how;
   how.text = text;
   const auto l = test_support::load_game(name, how);
@@ -54,7 +54,7 @@ Checked check_text(const std::string& name, const std::string& text) {
   options.threads = 1;
   const auto graph = checker::explore(semantics, options);
   EXPECT_EQ(checker::Completion::complete, graph->completion());
-  Checked out;
+  ExpandedCheck out;
   out.states = graph->statistics().states;
   out.transitions = graph->statistics().transitions;
   std::vector<Finding> found = check_structure(*l->game, model::build_phase_graph(*l->game));
@@ -72,8 +72,8 @@ const std::string k_used = "docs/examples/functions_macros.yaml";
 const std::string k_by_hand = "tests/fixtures/expansion/functions_macros_by_hand.yaml";
 
 TEST(Expansion, ChecksLikeTheRulesWrittenOut) {
-  const Checked used = check_text(k_used, read_file(k_used));
-  const Checked by_hand = check_text(k_by_hand, read_file(k_by_hand));
+  const ExpandedCheck used = check_expanded_text(k_used, read_file(k_used));
+  const ExpandedCheck by_hand = check_expanded_text(k_by_hand, read_file(k_by_hand));
   EXPECT_EQ(1375U, used.states);
   EXPECT_EQ(1615U, used.transitions);
   EXPECT_EQ(by_hand.states, used.states);
@@ -83,10 +83,10 @@ TEST(Expansion, ChecksLikeTheRulesWrittenOut) {
 }
 
 TEST(Expansion, FindsWhatTheRulesWrittenOutHave) {
-  const Checked used = check_text(
+  const ExpandedCheck used = check_expanded_text(
       k_used,
       replaced(read_file(k_used), "max(0, life[p] - damage(p, n))", "life[p] - damage(p, n)"));
-  const Checked by_hand = check_text(
+  const ExpandedCheck by_hand = check_expanded_text(
       k_by_hand,
       replaced(read_file(k_by_hand), "max(0, life[next(self)] - (if", "(life[next(self)] - (if"));
   EXPECT_EQ(by_hand.states, used.states);
@@ -103,8 +103,8 @@ TEST(Expansion, FindsWhatTheRulesWrittenOutHave) {
 TEST(Expansion, ZoneInitPerPlayerChecksLikeSetupMoves) {
   const std::string per_player = "docs/examples/zone_init_per_player.yaml";
   const std::string by_hand = "tests/fixtures/expansion/zone_init_by_hand.yaml";
-  const Checked a = check_text(per_player, read_file(per_player));
-  const Checked b = check_text(by_hand, read_file(by_hand));
+  const ExpandedCheck a = check_expanded_text(per_player, read_file(per_player));
+  const ExpandedCheck b = check_expanded_text(by_hand, read_file(by_hand));
   EXPECT_LT(0U, a.states);
   EXPECT_EQ(b.states, a.states);
   EXPECT_EQ(b.transitions, a.transitions);
