@@ -204,6 +204,10 @@ void run_distributed([[maybe_unused]] const model::Game& game, [[maybe_unused]] 
              holding = std::vector<std::pair<int, int>>()](const checker::StateVec& s) mutable {
     return properties::outcome_marks(sem, s, holding);
   };
+  d.end_marks = [&sem,
+                 holding = std::vector<std::pair<int, int>>()](const checker::StateVec& s) mutable {
+    return properties::end_marks(sem, s, holding);
+  };
   const distributed::Result r = distributed::explore(sem, MPI_COMM_WORLD, d);
   clear(o);
   rs.completion = r.completion;
@@ -233,13 +237,23 @@ void run_distributed([[maybe_unused]] const model::Game& game, [[maybe_unused]] 
       sem, groups, complete, false, r.states,
       complete ? "" : properties::incomplete_reason(r.completion, r.states), "explicit");
   if (r.slice) {
+    const properties::EndsReach ends{r.can_end, r.endless,       r.can_lose,
+                                     r.can_win, r.start_can_end, r.start_can_lose};
+    // The rule gaps go with them: a finding that follows from one is
+    // listed beneath it.
+    std::vector<properties::Finding> gaps, rest;
+    for (auto& f : found)
+      (f.kind == properties::Kind::rule_gap ? gaps : rest).push_back(std::move(f));
+    found = std::move(rest);
     for (auto& f : properties::cycle_findings(*r.slice, r.can_finish, r.doomed, r.overflows,
-                                              properties::CheckSelection().max_stalemates)) {
+                                              properties::CheckSelection().max_stalemates, &ends,
+                                              std::move(gaps))) {
       found.push_back(std::move(f));
     }
   } else {
-    for (const auto q : {properties::Question::response_loops, properties::Question::turn_loops,
-                         properties::Question::stalemates}) {
+    for (const auto q :
+         {properties::Question::response_loops, properties::Question::turn_loops,
+          properties::Question::stalemates, properties::Question::ends_out_of_reach}) {
       const auto name = std::string(properties::to_string(q));
       if (std::find(rs.not_checked.begin(), rs.not_checked.end(), name) == rs.not_checked.end()) {
         rs.not_checked.push_back(name);
@@ -301,7 +315,8 @@ bool can_handle(EngineChoice engine, properties::Question q, const model::Game& 
       return true;  // every analysis reads the explored graph
     case EngineChoice::distributed:
       // The questions read state by state (properties/state_groups.hpp),
-      // and the cycle analyses on the gathered slice (cycle_findings).
+      // and the cycle analyses and ends out of reach on the gathered slice
+      // (cycle_findings).
       switch (q) {
         case Question::deadlocks:
         case Question::rule_gaps:
@@ -311,6 +326,7 @@ bool can_handle(EngineChoice engine, properties::Question q, const model::Game& 
         case Question::response_loops:
         case Question::turn_loops:
         case Question::stalemates:
+        case Question::ends_out_of_reach:
           return true;
         case Question::user_properties:
           return std::none_of(game.properties.begin(), game.properties.end(), [](const auto& p) {

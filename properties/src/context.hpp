@@ -18,6 +18,7 @@
 #include "loophole/model/game.hpp"
 #include "loophole/properties/check.hpp"
 #include "loophole/properties/finding.hpp"
+#include "loophole/properties/state_groups.hpp"
 
 #include "graph_algorithms.hpp"
 
@@ -100,6 +101,8 @@ class Context {
   // Per stack-overflow gap site: how many such states the whole graph has
   // (the slice holds the first k of each, in this order: unbounded_chains.cpp).
   std::optional<std::map<int, std::uint64_t>> known_overflows;
+  // The whole graph's answers for ends out of reach (ends_out_of_reach.cpp).
+  const EndsReach* known_ends = nullptr;
 
   // The move behind an edge, recomputed on the semantics (edges do not keep
   // the action or trigger they took).

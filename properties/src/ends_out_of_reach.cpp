@@ -45,34 +45,48 @@ void find_ends_out_of_reach(const Context& cx, std::vector<Finding>& out) {
   const int players = cx.game.players;
   if (n == 0 || cx.game.end_conditions.empty()) return;
   const auto np = static_cast<std::size_t>(players);
-  std::vector<bool> real_end(n, false);
-  Outcomes o = outcomes(cx);
-  if (cx.interrupted()) return;
-  auto& loss = o.loses;
-  auto& win = o.wins;
-  for (StateId v = 0; v < n; ++v) {
-    const bool beyond = cx.frontier(v);
-    real_end[v] = cx.points[v].over == 1 || beyond;
-    if (!beyond) continue;
-    for (std::size_t p = 0; p < np; ++p) loss[p][v] = win[p][v] = true;
+  // On a slice of a graph kept elsewhere (the distributed search): the whole
+  // graph's answers, given.
+  const EndsReach* known = cx.known_ends;
+  std::vector<std::vector<bool>> reach;
+  std::vector<bool> endless_here;
+  if (known == nullptr) {
+    std::vector<bool> real_end(n, false);
+    Outcomes o = outcomes(cx);
+    if (cx.interrupted()) return;
+    auto& loss = o.loses;
+    auto& win = o.wins;
+    for (StateId v = 0; v < n; ++v) {
+      const bool beyond = cx.frontier(v);
+      real_end[v] = cx.points[v].over == 1 || beyond;
+      if (!beyond) continue;
+      for (std::size_t p = 0; p < np; ++p) loss[p][v] = win[p][v] = true;
+    }
+    // Every other backward search in one: set 0 the real ends, then each
+    // player's losses and wins (1 + 2p, 2 + 2p).
+    std::vector<std::vector<bool>> sets;
+    sets.reserve(1 + 2 * np);
+    sets.push_back(std::move(real_end));
+    for (std::size_t p = 0; p < np; ++p) {
+      sets.push_back(std::move(loss[p]));
+      sets.push_back(std::move(win[p]));
+    }
+    reach = can_reach_each(cx.moves, std::move(sets));
   }
-  // Every other backward search in one: set 0 the real ends, then each
-  // player's losses and wins (1 + 2p, 2 + 2p).
-  std::vector<std::vector<bool>> sets;
-  sets.reserve(1 + 2 * np);
-  sets.push_back(std::move(real_end));
-  for (std::size_t p = 0; p < np; ++p) {
-    sets.push_back(std::move(loss[p]));
-    sets.push_back(std::move(win[p]));
-  }
-  const std::vector<std::vector<bool>> reach = can_reach_each(cx.moves, std::move(sets));
   const std::vector<bool>& can_finish = cx.can_finish();
   if (cx.interrupted()) return;
-  const std::vector<bool>& can_end = reach[0];
+  const std::vector<bool>& can_end = known != nullptr ? known->can_end : reach[0];
+  const auto can_lose_of = [&](std::size_t p) -> const std::vector<bool>& {
+    return known != nullptr ? known->can_lose[p] : reach[1 + 2 * p];
+  };
+  const auto can_win_of = [&](std::size_t p) -> const std::vector<bool>& {
+    return known != nullptr ? known->can_win[p] : reach[2 + 2 * p];
+  };
   // Whether the game can go on forever from a state (a cycle is reachable);
   // when it cannot, every way on runs into a rule gap and the finding is
   // that gap's consequence (often a scope effect: the deck runs out first).
-  const std::vector<bool> endless = can_go_on_forever(cx.moves);
+  if (known == nullptr) endless_here = can_go_on_forever(cx.moves);
+  const std::vector<bool>& endless = known != nullptr ? known->endless : endless_here;
   if (cx.interrupted()) return;
   const auto severity = [&](StateId v) { return endless[v] ? Severity::warning : Severity::note; };
   // A note (every way on stops at a rule gap) is that gap's consequence: the
@@ -108,7 +122,7 @@ void find_ends_out_of_reach(const Context& cx, std::vector<Finding>& out) {
   // no final state at all it is a stalemate). Not from the start: then every
   // end is an unreachable win.
   const StateId stuck =
-      from_start(cx, can_end)
+      (known != nullptr ? known->start_can_end : from_start(cx, can_end))
           ? first_state(cx, [&](StateId s) { return can_finish[s] && !can_end[s]; })
           : checker::no_state;
   std::vector<std::string> also_stuck;  // players who can no longer lose there too
@@ -118,9 +132,11 @@ void find_ends_out_of_reach(const Context& cx, std::vector<Finding>& out) {
   // the game can no longer end this is a consequence, listed under it.
   for (int p = 0; p < players; ++p) {
     const auto i = static_cast<std::size_t>(p);
-    const std::vector<bool>& can_lose = reach[1 + 2 * i];
-    if (!from_start(cx, can_lose)) continue;  // an unreachable loss: unreachable_win.cpp
-    const std::vector<bool>& can_win = reach[2 + 2 * i];
+    const std::vector<bool>& can_lose = can_lose_of(i);
+    if (!(known != nullptr ? known->start_can_lose[i] : from_start(cx, can_lose))) {
+      continue;  // an unreachable loss: unreachable_win.cpp
+    }
+    const std::vector<bool>& can_win = can_win_of(i);
     const StateId v =
         first_state(cx, [&](StateId s) { return can_finish[s] && !can_lose[s] && !can_win[s]; });
     if (v == checker::no_state) continue;

@@ -122,6 +122,18 @@ std::uint32_t outcome_marks(const checker::Semantics& sem, const checker::StateV
   return m;
 }
 
+std::uint64_t end_marks(const checker::Semantics& sem, const checker::StateVec& s,
+                        std::vector<std::pair<int, int>>& holding) {
+  if (s[sem.layout().over] != 1) return 0;
+  const StateOutcome o = state_outcome(sem, s, holding);
+  std::uint64_t m = 1;
+  for (int p = 0; p < sem.game().players; ++p) {
+    if (((o.loses >> p) & 1U) != 0) m |= std::uint64_t{1} << (1 + 2 * p);
+    if (((o.wins >> p) & 1U) != 0) m |= std::uint64_t{1} << (2 + 2 * p);
+  }
+  return m;
+}
+
 bool property_applies(const model::Game& game, const model::Property& p, int step) {
   if (p.at_phases.empty() && p.at_steps.empty()) return true;
   if (std::find(p.at_steps.begin(), p.at_steps.end(), step) != p.at_steps.end()) return true;

@@ -7,9 +7,9 @@
   state-local ones and the cycle analyses), for 2 and 4 ranks: the same
   states and transitions and the same findings of those kinds (kind, rule,
   verdict, message, details, classification, trace length and loop start)
-  as one process without symmetry reduction; only the questions not
-  distributed (ends out of reach) listed as not checked; the exit code
-  rank 0's.
+  as one process without symmetry reduction, ends out of reach included
+  (with the rule gap a note follows from); nothing listed as not checked;
+  the exit code rank 0's.
 - Only `check` and only the explicit engine run under mpirun (exit 2).
 - A memory limit per rank and a timeout each end the run with exit 3 and a
   complete JSON report of what was explored (valid against
@@ -42,8 +42,8 @@ ENV = dict(
 )
 DISTRIBUTED = {"deadlock", "rule-gap", "tie", "unreachable-win", "dead-rule",
                "property-violation", "response-loop", "stall", "turn-loop", "stalemate",
-               "unbounded-chain"}
-NOT_DISTRIBUTED = ["ends out of reach"]
+               "unbounded-chain", "cannot-lose", "cannot-end"}
+NOT_DISTRIBUTED: list[str] = []  # (a `leads_to` property would be listed: none here)
 FIXTURES = [
     "tests/fixtures/findings/deadlock/no-pass.yaml",
     "tests/fixtures/findings/deadlock/third-player.yaml",
@@ -61,6 +61,9 @@ FIXTURES = [
     "tests/fixtures/findings/turn-loop/hold-echo.yaml",
     "tests/fixtures/findings/stalemate/race.yaml",
     "tests/fixtures/findings/unbounded-chain/counter-war.yaml",
+    "tests/fixtures/findings/cannot-end/hide.yaml",
+    "tests/fixtures/findings/cannot-end/operators-stuck.yaml",
+    "tests/fixtures/findings/cannot-lose/bystander.yaml",
 ]
 BIG = "tests/fixtures/cli/big.yaml"
 WRAPPER = "scripts/loophole-mpirun"
@@ -87,7 +90,8 @@ def summary(report: dict) -> list[tuple]:
         if f["kind"] not in DISTRIBUTED:
             continue
         trace = f.get("trace") or {}
-        out.append((f["kind"], f["rule"], f["verdict"], f["message"], tuple(f["details"]),
+        out.append((f["kind"], f["rule"], f["verdict"], f["severity"], f["caused_by"],
+                    f["message"], tuple(f["details"]),
                     json.dumps(f.get("classification"), sort_keys=True),
                     trace.get("length", 0), trace.get("loop_start", -1)))
     return sorted(out)

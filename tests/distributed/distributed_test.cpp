@@ -86,6 +86,9 @@ std::vector<std::string> summaries(const std::vector<properties::Finding>& findi
                        std::to_string(static_cast<int>(f.verdict)) + " " + f.message + " |";
     for (const auto& d : f.details) line += " " + d;
     line += " | " + std::to_string(f.trace ? f.trace->size() : 0);
+    // The severity, and the rule gap a finding is a consequence of.
+    line += " | " + std::to_string(static_cast<int>(f.severity));
+    if (!f.caused_by.empty()) line += " follows from " + f.caused_by;
     // The classification of a loop, and the trace itself (the distributed
     // search numbers states and picks parents as the single-process one
     // does, so its traces are the same moves).
@@ -107,6 +110,8 @@ std::vector<std::string> summaries(const std::vector<properties::Finding>& findi
 // How many cycle findings the comparisons saw (so that a suite where none
 // had any would show).
 std::size_t cycle_findings_seen = 0;
+std::size_t ends_findings_seen = 0;  // of them ends out of reach
+std::size_t ends_causes_seen = 0;    // with a rule gap as cause (the forward search)
 
 void compare(const std::string& path, const std::map<std::string, std::int64_t>& params) {
   const auto l = test_support::load_game(path, {.params = params, .with_semantics = true});
@@ -122,6 +127,10 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
   options.marks =
       [&sem, holding = std::vector<std::pair<int, int>>()](const checker::StateVec& s) mutable {
         return properties::outcome_marks(sem, s, holding);
+      };
+  options.end_marks =
+      [&sem, holding = std::vector<std::pair<int, int>>()](const checker::StateVec& s) mutable {
+        return properties::end_marks(sem, s, holding);
       };
   const Result r = explore(sem, MPI_COMM_WORLD, options);
   EXPECT_EQ(r.completion, checker::Completion::complete);
@@ -213,20 +222,40 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
   ASSERT_TRUE(r.slice) << path;
   EXPECT_LE(r.slice->size(), r.states) << path;
   EXPECT_LE(r.core_states, r.slice->size()) << path;
-  const std::vector<properties::Finding> cycles =
-      properties::cycle_findings(*r.slice, r.can_finish, r.doomed, r.overflows, 3);
+  // Ends out of reach too (cannot lose, cannot end), on the same slice told
+  // the whole graph's answers: the same state, severity, details, trace
+  // moves and the rule gap each is a consequence of.
+  const properties::EndsReach ends{r.can_end, r.endless,       r.can_lose,
+                                   r.can_win, r.start_can_end, r.start_can_lose};
+  // With the rule gaps (state_findings'), under which a finding that
+  // follows from one is listed, as check_all lists it among the gaps.
+  std::vector<properties::Finding> gap_findings;
+  for (const auto& f : mine) {
+    if (f.kind == properties::Kind::rule_gap) gap_findings.push_back(f);
+  }
+  const std::vector<properties::Finding> cycles = properties::cycle_findings(
+      *r.slice, r.can_finish, r.doomed, r.overflows, 3, &ends, gap_findings);
   std::vector<properties::Finding> expected;
-  for (const properties::Kind k : {properties::Kind::response_loop, properties::Kind::stalemate}) {
-    for (auto& f : properties::check_all(*g, properties::CheckSelection::only(k))) {
-      if (f.kind == properties::Kind::response_loop || f.kind == properties::Kind::stall ||
-          f.kind == properties::Kind::turn_loop || f.kind == properties::Kind::stalemate ||
-          f.kind == properties::Kind::unbounded_chain) {
-        expected.push_back(std::move(f));
-      }
+  properties::CheckSelection selection =
+      properties::CheckSelection::only(properties::Kind::response_loop);
+  selection.stalemates = true;
+  selection.rule_gaps = true;
+  for (auto& f : properties::check_all(*g, selection)) {
+    if (f.kind == properties::Kind::response_loop || f.kind == properties::Kind::stall ||
+        f.kind == properties::Kind::turn_loop || f.kind == properties::Kind::stalemate ||
+        f.kind == properties::Kind::unbounded_chain || f.kind == properties::Kind::cannot_lose ||
+        f.kind == properties::Kind::cannot_end || f.kind == properties::Kind::rule_gap) {
+      expected.push_back(std::move(f));
     }
   }
   EXPECT_EQ(summaries(cycles), summaries(expected)) << path;
   cycle_findings_seen += cycles.size();
+  for (const auto& f : cycles) {
+    if (f.kind == properties::Kind::cannot_lose || f.kind == properties::Kind::cannot_end) {
+      ++ends_findings_seen;
+      if (!f.caused_by.empty()) ++ends_causes_seen;
+    }
+  }
 }
 
 class Fixture : public ::testing::TestWithParam<std::string> {};
@@ -292,8 +321,11 @@ class CycleFindingsCompared : public ::testing::Environment {
   void TearDown() override {
     const std::string filter = ::testing::GTEST_FLAG(filter);
     if (rank() != 0 || (!filter.empty() && filter != "*")) return;
-    std::printf("cycle findings compared: %zu\n", cycle_findings_seen);
+    std::printf("cycle findings compared: %zu (ends out of reach %zu, %zu caused by a gap)\n",
+                cycle_findings_seen, ends_findings_seen, ends_causes_seen);
     EXPECT_GE(cycle_findings_seen, 20U);
+    EXPECT_GE(ends_findings_seen, 1U);
+    EXPECT_GE(ends_causes_seen, 1U);
   }
 };
 

@@ -90,7 +90,13 @@ std::uint32_t ctl_of(const checker::Layout& layout, const std::int32_t* s) {
 // The three subgraphs (Options::cycles): moves that enter no step
 // (response loops), moves within a turn (turn loops), moves among states
 // that cannot finish (stalemates).
-enum Subgraph : unsigned { k_quiet, k_same_turn, k_stuck, k_subgraphs };
+enum Subgraph : unsigned { k_quiet, k_same_turn, k_stuck, k_subgraphs, k_all = k_subgraphs };
+// The cores gathered (the cycle analyses'): k_all's (Options::end_marks:
+// every move, for whether the game can go on forever) is not.
+constexpr std::uint8_t k_gathered_cores = (1U << k_subgraphs) - 1;
+// Options::end_marks: a state's bit in marks_ that a cycle can be reached
+// (backwards from k_all's core).
+constexpr std::uint64_t k_endless = std::uint64_t{1} << 63;
 
 std::uint64_t hash_words(const std::uint64_t* w, std::size_t n) {
   std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
@@ -313,7 +319,9 @@ class Run {
   bool stopped_now();
   void build_edges();
   bool reach_back();
+  bool propagate(std::vector<std::size_t>& work, std::vector<std::uint64_t>& fresh);
   bool trim(Subgraph k);
+  bool ends_out_of_reach(Result& r);
   void gather_slice(Result& r);
   void classify(std::size_t local, const std::int32_t* s);
   int stop_reason();
@@ -351,7 +359,11 @@ class Run {
   // Then per state: ctl, the moves out (to, label with the target's ctl)
   // and in (from, label with the source's ctl), in CSR form, the marks of
   // the backward search and which subgraphs' cores it is in (bit k).
-  std::vector<std::uint32_t> ctl_, marks_;
+  std::vector<std::uint32_t> ctl_;
+  std::vector<std::uint64_t> marks_;
+  // Options::end_marks: the states rank 0 gathers besides the cores, with
+  // their moves (ball_ 1: the gap cause's search) or without (2).
+  std::vector<std::uint8_t> ball_;
   std::vector<std::uint64_t> out_begin_, out_to_, out_label_, in_begin_, in_from_csr_,
       in_label_csr_;
   std::vector<std::uint8_t> core_;
@@ -660,6 +672,7 @@ Result Run::run() {
     build_edges();
     bool done = reach_back();
     for (unsigned k = 0; k < k_subgraphs && done; ++k) done = trim(static_cast<Subgraph>(k));
+    if (done && options_.end_marks) done = ends_out_of_reach(result);
     if (done) {
       gather_slice(result);
     } else {
@@ -882,24 +895,33 @@ void Run::build_edges() {
 bool Run::reach_back() {
   const std::size_t n = store_.size();
   marks_.assign(n, 0);
-  std::vector<std::uint32_t> fresh(n, 0);  // bits gained, not yet sent on
+  std::vector<std::uint64_t> fresh(n, 0);  // bits gained, not yet sent on
   std::vector<std::size_t> work;
+  const auto end_shift = static_cast<unsigned>(1 + 2 * sem_.game().players);
   for (std::size_t v = 0; v < n; ++v) {
     if (ctl_fields(ctl_[v]).over == 0) continue;
-    std::uint32_t m = 1;
-    if (options_.marks) {
+    std::uint64_t m = 1;
+    if (options_.marks || options_.end_marks) {
       store_.words_of(v, cur_words_.data());
       codec_.unpack(cur_words_.data(), cur_.data());
       state_.assign(cur_.begin(), cur_.begin() + static_cast<std::ptrdiff_t>(codec_.fields()));
-      m |= options_.marks(state_);
+      if (options_.marks) m |= options_.marks(state_);
+      if (options_.end_marks) m |= options_.end_marks(state_) << end_shift;
     }
     marks_[v] = m;
     fresh[v] = m;
     work.push_back(v);
   }
+  return propagate(work, fresh);
+}
+
+// The backward rounds: each state of `work` sends its `fresh` bits to the
+// sources of the moves into it, which keep those they lacked and send them
+// on in the next round. False when interrupted.
+bool Run::propagate(std::vector<std::size_t>& work, std::vector<std::uint64_t>& fresh) {
   for (;;) {
     for (const std::size_t v : work) {
-      const std::uint32_t bits = fresh[v];
+      const std::uint64_t bits = fresh[v];
       fresh[v] = 0;
       for (std::uint64_t e = in_begin_[v]; e < in_begin_[v + 1]; ++e) {
         const std::uint64_t u = in_from_csr_[e];
@@ -912,7 +934,7 @@ bool Run::reach_back() {
     const std::vector<std::uint64_t> got = all_to_all();
     for (std::size_t at = 0; at + 2 <= got.size(); at += 2) {
       const std::size_t u = got[at];
-      const auto gained = static_cast<std::uint32_t>(got[at + 1]) & ~marks_[u];
+      const std::uint64_t gained = got[at + 1] & ~marks_[u];
       if (gained == 0) continue;
       marks_[u] |= gained;
       if (fresh[u] == 0) work.push_back(u);
@@ -941,6 +963,8 @@ bool Run::trim(Subgraph k) {
         return c.over == 0 && c.step1 >= 1;
       case k_stuck:
         return (marks_[v] & 1U) == 0;
+      case k_all:
+        return true;
       default:
         return false;
     }
@@ -957,6 +981,7 @@ bool Run::trim(Subgraph k) {
                a.turn == b.turn;
       }
       case k_stuck:
+      case k_all:
         return true;
       default:
         return false;
@@ -1016,6 +1041,129 @@ bool Run::trim(Subgraph k) {
   return true;
 }
 
+// Ends out of reach (Options::end_marks), after the backward search: (1)
+// the states from which a cycle can be reached (k_endless: backwards from
+// the core of the whole graph, OWCTY elimination on every move); (2) the
+// earliest running state of each finding, in the single-process order, and
+// whether an initial state can reach a real end and each player's loss
+// (all-reduces); (3) from each of those that cannot go on forever, a
+// breadth-first search forward, level by level, until a level holds a rule
+// gap: the states before that level are gathered with their moves (ball_),
+// so that the gap cause's shortest path is found on rank 0 as one process
+// finds it. False when interrupted.
+bool Run::ends_out_of_reach(Result& r) {
+  if (!trim(k_all)) return false;
+  const std::size_t n = store_.size();
+  ball_.assign(n, 0);
+  {
+    std::vector<std::uint64_t> fresh(n, 0);
+    std::vector<std::size_t> work;
+    for (std::size_t v = 0; v < n; ++v) {
+      if ((core_[v] & (1U << k_all)) == 0) continue;
+      marks_[v] |= k_endless;
+      fresh[v] = k_endless;
+      work.push_back(v);
+    }
+    if (!propagate(work, fresh)) return false;
+  }
+  const auto players = static_cast<std::size_t>(sem_.game().players);
+  const auto end_shift = static_cast<unsigned>(1 + 2 * players);
+  const auto has = [&](std::size_t v, std::size_t bit) { return ((marks_[v] >> bit) & 1U) != 0; };
+  // Per player p (index p): cannot lose nor win; index `players`: cannot end.
+  std::vector<std::uint64_t> first(players + 1, std::numeric_limits<std::uint64_t>::max());
+  std::vector<std::size_t> first_local(players + 1, n);
+  std::vector<int> start(players + 1, 0);
+  const std::size_t initials = level_begin_.size() > 1 ? level_begin_[1] : n;
+  for (std::size_t v = 0; v < n; ++v) {
+    if (v < initials) {
+      start[players] |= has(v, end_shift) ? 1 : 0;
+      for (std::size_t p = 0; p < players; ++p) start[p] |= has(v, end_shift + 1 + 2 * p) ? 1 : 0;
+    }
+    if (ctl_fields(ctl_[v]).over != 0 || !has(v, 0)) continue;
+    const std::uint64_t num = store_.num(v);
+    const auto note_first = [&](std::size_t k) {
+      if (num < first[k]) {
+        first[k] = num;
+        first_local[k] = v;
+      }
+    };
+    if (!has(v, end_shift)) note_first(players);
+    for (std::size_t p = 0; p < players; ++p) {
+      if (!has(v, end_shift + 1 + 2 * p) && !has(v, end_shift + 2 + 2 * p)) note_first(p);
+    }
+  }
+  std::vector<std::uint64_t> global_first(first.size());
+  MPI_Allreduce(first.data(), global_first.data(), static_cast<int>(first.size()), MPI_UINT64_T,
+                MPI_MIN, comm_);
+  std::vector<int> global_start(start.size());
+  MPI_Allreduce(start.data(), global_start.data(), static_cast<int>(start.size()), MPI_INT, MPI_MAX,
+                comm_);
+  r.start_can_end = global_start[players] != 0;
+  r.start_can_lose.assign(players, false);
+  for (std::size_t p = 0; p < players; ++p) r.start_can_lose[p] = global_start[p] != 0;
+  std::vector<std::size_t> bfs_from;  // the same list on every rank
+  for (std::size_t k = 0; k <= players; ++k) {
+    if (global_start[k] == 0 || global_first[k] == std::numeric_limits<std::uint64_t>::max()) {
+      continue;
+    }
+    const bool mine = first[k] == global_first[k];
+    if (mine && ball_[first_local[k]] == 0) ball_[first_local[k]] = 2;
+    if (std::find_if(bfs_from.begin(), bfs_from.end(), [&](std::size_t j) {
+          return global_first[j] == global_first[k];
+        }) == bfs_from.end()) {
+      bfs_from.push_back(k);
+    }
+  }
+  const auto& gaps = sem_.gaps();
+  const auto at_gap = [&](std::size_t v) {  // as ends_out_of_reach.cpp's gap cause asks
+    if (ctl_fields(ctl_[v]).over != 2) return false;
+    store_.words_of(v, cur_words_.data());
+    codec_.unpack(cur_words_.data(), cur_.data());
+    const int gap = cur_[static_cast<std::size_t>(sem_.layout().gap)];
+    return gap > 0 && static_cast<std::size_t>(gap) <= gaps.size() &&
+           gaps[static_cast<std::size_t>(gap) - 1].kind != checker::GapSite::Kind::stack_overflow;
+  };
+  constexpr std::uint32_t k_unseen = std::numeric_limits<std::uint32_t>::max();
+  std::vector<std::uint32_t> level_of(n, k_unseen);
+  for (const std::size_t k : bfs_from) {
+    std::vector<std::size_t> frontier, seen;
+    if (first[k] == global_first[k] && !has(first_local[k], 63)) {
+      frontier.push_back(first_local[k]);
+      seen.push_back(first_local[k]);
+      level_of[first_local[k]] = 0;
+    }
+    for (std::uint32_t level = 0;; ++level) {
+      int found = 0, any = 0;
+      for (const std::size_t v : frontier) found |= level > 0 && at_gap(v) ? 1 : 0;
+      MPI_Allreduce(MPI_IN_PLACE, &found, 1, MPI_INT, MPI_MAX, comm_);
+      if (found != 0) {
+        for (const std::size_t v : seen) {
+          if (level_of[v] < level) ball_[v] = 1;
+        }
+        break;
+      }
+      any = frontier.empty() ? 0 : 1;
+      MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, comm_);
+      if (any == 0) break;  // no rule gap ahead: the analysis finds no cause either
+      for (const std::size_t v : frontier) {
+        for (std::uint64_t e = out_begin_[v]; e < out_begin_[v + 1]; ++e) {
+          out_[static_cast<std::size_t>(rank_of(out_to_[e]))].push_back(local_of(out_to_[e]));
+        }
+      }
+      frontier.clear();
+      for (const std::uint64_t w : all_to_all()) {
+        if (level_of[w] != k_unseen) continue;
+        level_of[w] = level + 1;
+        seen.push_back(w);
+        frontier.push_back(w);
+      }
+      if (stopped_now()) return false;
+    }
+    for (const std::size_t v : seen) level_of[v] = k_unseen;
+  }
+  return true;
+}
+
 // Rank 0 gathers the states on or between cycles (core_) with their moves,
 // then, round by round, the states it lacks: those the moves lead to and
 // the parents of every state it has, until it reaches the initial states.
@@ -1031,9 +1179,11 @@ void Run::gather_slice(Result& r) {
   std::vector<int> counts(static_cast<std::size_t>(size_)), displs(static_cast<std::size_t>(size_));
   std::uint64_t core = 0;
   for (std::size_t v = 0; v < n; ++v) {
-    if (core_[v] != 0) {
+    if ((core_[v] & k_gathered_cores) != 0) {
       want.push_back(v);
       ++core;
+    } else if (!ball_.empty() && ball_[v] != 0) {
+      want.push_back(v);
     }
   }
   MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : &core, &core, 1, MPI_UINT64_T, MPI_SUM, 0, comm_);
@@ -1117,7 +1267,7 @@ void Run::gather_slice(Result& r) {
       sent[v] = 1;
       mine.insert(mine.end(), {global_id(v), store_.num(v), depth_of(v), store_.parent(v),
                                store_.parent_index(v), marks_[v], core_[v]});
-      if (core_[v] != 0) {
+      if ((core_[v] & k_gathered_cores) != 0 || (!ball_.empty() && ball_[v] == 1)) {
         mine.push_back(out_begin_[v + 1] - out_begin_[v]);
         for (std::uint64_t e = out_begin_[v]; e < out_begin_[v + 1]; ++e) {
           mine.push_back(out_to_[e]);
@@ -1189,6 +1339,14 @@ void Run::gather_slice(Result& r) {
   const auto players = static_cast<std::size_t>(sem_.game().players);
   r.doomed.assign(players, std::vector<bool>(order.size(), false));
   r.can_finish.assign(order.size(), false);
+  const bool ends = static_cast<bool>(options_.end_marks);
+  const std::size_t end_shift = 1 + 2 * players;
+  if (ends) {
+    r.can_end.assign(order.size(), false);
+    r.endless.assign(order.size(), false);
+    r.can_lose.assign(players, std::vector<bool>(order.size(), false));
+    r.can_win = r.can_lose;
+  }
   for (std::size_t i = 0; i < order.size(); ++i) {
     const Rec& rec = order[i]->second;
     codec_.unpack(rec.words.data(), cur_.data());
@@ -1212,6 +1370,15 @@ void Run::gather_slice(Result& r) {
     for (std::size_t p = 0; p < players; ++p) {
       r.doomed[p][i] = ((marks >> (1 + 2 * p)) & 1U) != 0 && ((marks >> (2 + 2 * p)) & 1U) == 0;
     }
+    if (ends) {
+      const auto bit = [&](std::size_t b) { return ((rec.marks >> b) & 1U) != 0; };
+      r.can_end[i] = bit(end_shift);
+      r.endless[i] = bit(63);
+      for (std::size_t p = 0; p < players; ++p) {
+        r.can_lose[p][i] = bit(end_shift + 1 + 2 * p);
+        r.can_win[p][i] = bit(end_shift + 2 + 2 * p);
+      }
+    }
   }
   slice->stats.states = order.size();
   r.slice = std::move(slice);
@@ -1223,7 +1390,7 @@ void Run::gather_figures(Result& r) {
   const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   figures_.edge_bytes = bytes(out_begin_) + bytes(out_to_) + bytes(out_label_) + bytes(in_begin_) +
                         bytes(in_from_csr_) + bytes(in_label_csr_) + bytes(ctl_) + bytes(marks_) +
-                        bytes(core_);
+                        bytes(core_) + bytes(ball_);
   const std::array<std::uint64_t, 7> mine = {
       figures_.states,        figures_.transitions, figures_.bytes_sent, figures_.messages,
       figures_.peak_resident, figures_.store_bytes, figures_.edge_bytes};

@@ -71,6 +71,25 @@ struct StateOutcome {
 [[nodiscard]] std::uint32_t outcome_marks(const checker::Semantics& sem, const checker::StateVec& s,
                                           std::vector<std::pair<int, int>>& holding);
 
+// The bits ends out of reach searches backwards from, for a final state
+// (over != 0): bit 0 when it is a real end (over == 1, no rule gap), then
+// for each player p bit 1 + 2p when p loses there and 2 + 2p when p wins
+// (the outcomes ends_out_of_reach.cpp reads). None for a rule-gap state.
+[[nodiscard]] std::uint64_t end_marks(const checker::Semantics& sem, const checker::StateVec& s,
+                                      std::vector<std::pair<int, int>>& holding);
+
+// The whole graph's answers ends out of reach needs, for the states of a
+// slice (cycle_findings): whether a real end can still be reached, per
+// player whether their loss and their win can be, whether the game can go
+// on forever (a cycle can be reached); and whether some initial state of
+// the whole graph can reach a real end, and each player's loss.
+struct EndsReach {
+  std::vector<bool> can_end, endless;
+  std::vector<std::vector<bool>> can_lose, can_win;
+  bool start_can_end = false;
+  std::vector<bool> start_can_lose;
+};
+
 // user properties: a state where an `always` property fails, or a `never`
 // or `reachable` one holds (within its `at:` steps and phases), keyed {the
 // property's index}. `leads_to` is a question about paths, not states: it
@@ -172,10 +191,16 @@ inline constexpr std::array<bool, 6> state_question_traced = {true, true, true, 
 // Unbounded response chains too: `overflows` gives, per stack-overflow gap
 // site, how many such states the whole graph has, and the slice holds the
 // first 4,096 of each (in the whole graph's order) with their parent chains.
-[[nodiscard]] std::vector<Finding> cycle_findings(const checker::ExploredGraph& slice,
-                                                  std::vector<bool> can_finish,
-                                                  std::vector<std::vector<bool>> doomed,
-                                                  std::map<int, std::uint64_t> overflows,
-                                                  std::size_t max_stalemates);
+// Ends out of reach too, when `ends` is given: the slice then also holds
+// the earliest state of each finding the whole graph has (over its
+// answers) and, from each that cannot go on forever, every state nearer
+// than the nearest rule gap with its moves (the gap cause's search).
+// `gaps`: the rule-gap findings (state_findings'), returned among the
+// others, so that a finding that follows from a gap is listed beneath it as
+// check_all lists it.
+[[nodiscard]] std::vector<Finding> cycle_findings(
+    const checker::ExploredGraph& slice, std::vector<bool> can_finish,
+    std::vector<std::vector<bool>> doomed, std::map<int, std::uint64_t> overflows,
+    std::size_t max_stalemates, const EndsReach* ends = nullptr, std::vector<Finding> gaps = {});
 
 }  // namespace loophole::properties

@@ -105,6 +105,16 @@ struct Options {
   // loses) and 2 + 2p (a final state where p does not lose) give
   // Result::doomed. Asked on the rank that owns the state.
   std::function<std::uint32_t(const checker::StateVec& state)> marks;
+  // Ends out of reach (with `cycles`): the bits of a final state to search
+  // backwards from besides `marks` (properties::end_marks: bit 0 a real
+  // end, 1 + 2p player p loses there, 2 + 2p p wins), kept from bit
+  // 1 + 2 * players on. Then the whole graph is trimmed too (every move, for
+  // whether a cycle can be reached), the earliest state of each ends-out-
+  // of-reach finding is found, and rank 0 also gathers those states and,
+  // from each that cannot go on forever, the states nearer than the nearest
+  // rule gap with their moves (the search for the gap it is a consequence
+  // of): Result::can_end and the fields after it.
+  std::function<std::uint64_t(const checker::StateVec& state)> end_marks;
 };
 
 struct RankFigures {
@@ -138,6 +148,14 @@ struct Result {
   // Per stack-overflow gap site (1-based): its states in the whole graph.
   // The slice holds the first 4,096 of each (in the single-process order).
   std::map<int, std::uint64_t> overflows;
+  // Options::end_marks, per slice state (as can_finish): a real end can be
+  // reached, a cycle can be (the game can go on forever), and per player
+  // their loss, their win; and whether an initial state of the whole graph
+  // can reach a real end, and each player's loss.
+  std::vector<bool> can_end, endless;
+  std::vector<std::vector<bool>> can_lose, can_win;
+  bool start_can_end = false;
+  std::vector<bool> start_can_lose;
 };
 
 [[nodiscard]] Result explore(const checker::Semantics& sem, MPI_Comm comm, const Options& options);
