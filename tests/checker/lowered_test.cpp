@@ -6,12 +6,16 @@
 // bound to each value of their domains), with `self` each player, on every
 // state reachable in every ruleset the repository has and in the seed games
 // at reduced scope. Assignment targets and card movements' places must name
-// the oracle's slots.
+// the oracle's slots. And an executor of the lowered statements must give
+// the oracle's outcomes (Semantics::effect_outcomes), in the same order, for
+// every effect (setup, steps, costs, actions, triggers) run from each of the
+// first 5000 reachable states of each ruleset, `self` each player.
 #include "loophole/checker/lowered.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <map>
 #include <set>
@@ -24,6 +28,7 @@
 
 #include "loophole/checker/semantics.hpp"
 #include "loophole/model/game.hpp"
+#include "loophole/model/roles.hpp"
 
 #include "disagreement.hpp"
 #include "load_ruleset.hpp"
@@ -193,11 +198,222 @@ class LEval {
 };
 
 // ---------------------------------------------------------------------------
+// An executor of the lowered statements, from the header's definitions: every
+// outcome of an effect in canonical order (choices in domain order, chosen
+// multisets of kinds in lexicographic order, the last kind fastest).
+
+class LExec {
+ public:
+  explicit LExec(const Lowered& l)
+      : l_(l), ev_(l), locals_(std::max(1, l.locals)), aux_(std::max(1, l.locals)) {}
+
+  std::vector<StateVec> run(int stmt, const StateVec& before, int self) {
+    before_ = &before;
+    w_ = before;
+    self_ = self;
+    out_.clear();
+    exec(stmt, [&] { out_.push_back(w_); });
+    return out_;
+  }
+
+ private:
+  using K = std::function<void()>;
+  LEnv env() { return LEnv{w_.data(), locals_.data(), self_, -1}; }
+  void gap(int site) {
+    StateVec g = *before_;
+    g[l_.ctl.over] = 2;
+    if (l_.ctl.gap >= 0) g[l_.ctl.gap] = site + 1;
+    out_.push_back(g);
+  }
+  // Runs k for each outcome, restoring the state and locals between them.
+  template <class F>
+  void branches(std::size_t n, F&& each) {
+    const StateVec w = w_;
+    const std::vector<std::int64_t> locals = locals_;
+    for (std::size_t o = 0; o < n; ++o) {
+      w_ = w;
+      locals_ = locals;
+      each(o);
+    }
+  }
+
+  void exec(int i, const K& k) {
+    if (i < 0) return k();
+    const lowered::Stmt& n = l_.stmts[i];
+    switch (n.op) {
+      case S::seq:
+        return seq(n, 0, k);
+      case S::assign: {
+        LEnv e = env();
+        const int slot = ev_.slot(l_.places[n.a], e);
+        const std::int64_t v = ev_.eval(n.x, e);
+        if (e.error >= 0) return gap(e.error);
+        const std::int64_t cur = w_[slot];
+        std::int64_t nv = v;
+        const bool beyond = n.assign_op == model::Op::add   ? __builtin_add_overflow(cur, v, &nv)
+                            : n.assign_op == model::Op::sub ? __builtin_sub_overflow(cur, v, &nv)
+                                                            : false;
+        const Field& f = l_.layout.fields[slot];
+        if (beyond || nv < f.lo || nv > f.hi) return gap(n.site);
+        w_[slot] = static_cast<std::int32_t>(nv);
+        return k();
+      }
+      case S::if_:
+        for (std::size_t c = 0; c < n.conds.size(); ++c) {
+          LEnv e = env();
+          const bool holds = ev_.eval(n.conds[c], e) != 0;
+          if (e.error >= 0) return gap(e.error);
+          if (holds) return exec(n.body[c], k);
+        }
+        if (n.body.size() > n.conds.size()) return exec(n.body.back(), k);
+        return k();
+      case S::for_:
+        return loop(n, 0, k);
+      case S::choose:
+      case S::pick: {
+        const lowered::Domain& d = l_.domains[n.a];
+        std::vector<std::int64_t> values;
+        for (int v = 0; v < l_.domain_size(d, self_); ++v) {
+          locals_[n.b] = l_.domain_value(d, v, self_);
+          LEnv e = env();
+          const bool ok = n.x < 0 || ev_.eval(n.x, e) != 0;
+          if (e.error >= 0) return gap(e.error);
+          if (ok) values.push_back(locals_[n.b]);
+        }
+        if (values.empty()) return k();
+        return branches(values.size(), [&](std::size_t o) {
+          locals_[n.b] = values[o];
+          exec(n.body[0], k);
+        });
+      }
+      case S::move:
+        return move(n, k);
+      case S::fire: {
+        const int active = w_[l_.ctl.active];
+        for (int t : l_.triggers_by_event[n.a]) {
+          const int base = l_.ctl.pending[t];
+          if (base < 0) continue;
+          for (int i = 0; i < l_.players; ++i) {
+            const int c = (active + i) % l_.players;
+            if (!model::covers(l_.game->triggers[t].controller, c, active, l_.players) ||
+                w_[base + c] != 0)
+              continue;
+            LEnv e{w_.data(), aux_.data(), c, -1};
+            const int cond = l_.rules.trigger_condition[t];
+            const bool holds = cond < 0 || ev_.eval(cond, e) != 0;
+            if (e.error >= 0) return gap(e.error);
+            if (holds) w_[base + c] = 1;
+          }
+        }
+        return k();
+      }
+      case S::end: {
+        LEnv e = env();
+        (void)ev_.eval(n.x, e);
+        if (e.error >= 0) return gap(e.error);
+        w_[l_.ctl.over] = 1;
+        out_.push_back(w_);
+        return;
+      }
+      case S::negate: {
+        const int size = l_.ctl.stack_size < 0 ? 0 : w_[l_.ctl.stack_size];
+        if (size > 0) {
+          const int at = l_.ctl.stack_base + 2 * (size - 1);
+          if (l_.game->actions[w_[at]].negatable) {
+            w_[at] = 0;
+            w_[at + 1] = 0;
+            w_[l_.ctl.stack_size] = size - 1;
+          }
+        }
+        return k();
+      }
+      case S::draw_without_zones:
+        ADD_FAILURE() << "draw without zones";
+        return;
+    }
+  }
+
+  void seq(const lowered::Stmt& n, std::size_t at, const K& k) {
+    if (at == n.body.size()) return k();
+    exec(n.body[at], [&, at] { seq(n, at + 1, k); });
+  }
+  void loop(const lowered::Stmt& n, int v, const K& k) {
+    const lowered::Domain& d = l_.domains[n.a];
+    if (v >= l_.domain_size(d, self_)) return k();
+    locals_[n.b] = l_.domain_value(d, v, self_);
+    exec(n.body[0], [&, v] { loop(n, v + 1, k); });
+  }
+
+  void move(const lowered::Stmt& n, const K& k) {
+    const lowered::Move& m = n.move;
+    LEnv e = env();
+    const int from = ev_.slot(l_.places[m.from], e);
+    const int to = ev_.slot(l_.places[m.to], e);
+    const std::int64_t kind = m.kind < 0 ? -1 : ev_.eval(m.kind, e);
+    const std::int64_t count = ev_.eval(m.count, e);
+    if (e.error >= 0) return gap(e.error);
+    if (count < 0) return gap(n.site + 1);
+    std::int64_t held = 0;
+    if (kind >= 0) {
+      held = w_[from + kind];
+    } else {
+      for (int c = 0; c < l_.kinds; ++c) held += w_[from + c];
+    }
+    if (held < count) return gap(n.site);
+    if (count == 0) return k();
+    std::vector<std::vector<std::int32_t>> outcomes;
+    if (kind >= 0) {
+      outcomes.emplace_back(l_.kinds, 0);
+      outcomes.back()[kind] = static_cast<std::int32_t>(count);
+    } else {
+      std::vector<std::int32_t> cur(l_.kinds, 0);
+      multisets(0, count, from, cur, outcomes);
+    }
+    branches(outcomes.size(), [&](std::size_t o) {
+      bool overfull = false;
+      for (int c = 0; c < l_.kinds; ++c) {
+        w_[from + c] -= outcomes[o][c];
+        w_[to + c] += outcomes[o][c];
+      }
+      for (int c = 0; c < l_.kinds; ++c) {
+        overfull = overfull || w_[to + c] > l_.layout.fields[to + c].hi;
+      }
+      if (overfull) {
+        gap(n.site + 1);
+      } else {
+        k();
+      }
+    });
+  }
+  void multisets(int c, std::int64_t rem, int from, std::vector<std::int32_t>& cur,
+                 std::vector<std::vector<std::int32_t>>& out) const {
+    if (c == l_.kinds) {
+      if (rem == 0) out.push_back(cur);
+      return;
+    }
+    for (std::int64_t x = 0; x <= std::min<std::int64_t>(w_[from + c], rem); ++x) {
+      cur[c] = static_cast<std::int32_t>(x);
+      multisets(c + 1, rem - x, from, cur, out);
+    }
+    cur[c] = 0;
+  }
+
+  const Lowered& l_;
+  LEval ev_;
+  std::vector<std::int64_t> locals_, aux_;
+  const StateVec* before_ = nullptr;
+  StateVec w_;
+  int self_ = 0;
+  std::vector<StateVec> out_;
+};
+
+// ---------------------------------------------------------------------------
 // The comparison, state by state.
 
 struct Tally {
   std::uint64_t states = 0, exprs = 0, failed = 0, places = 0;
-  std::set<int> ops;  // lowered expression ops met
+  std::uint64_t effects = 0, outcomes = 0;  // effects run, and their outcomes
+  std::set<int> ops;                        // lowered expression ops met
 };
 
 class Compare {
@@ -212,13 +428,20 @@ class Compare {
 
   // Every expression root and place of the rules in state s; the first
   // disagreement, or "".
-  std::string state(const StateVec& s, Tally& t) {
+  std::string state(const StateVec& s, Tally& t, bool effects) {
     s_ = &s;
     t_ = &t;
     err_.clear();
     const auto& r = l_.rules;
     for (int self = 0; self < l_.players && err_.empty(); ++self) {
       self_ = self;
+      if (effects) {
+        effect(r.setup);
+        for (int e : r.step_effect) effect(e);
+        for (int e : r.action_cost) effect(e);
+        for (int e : r.action_effect) effect(e);
+        for (int e : r.trigger_effect) effect(e);
+      }
       stmt(r.setup);
       for (std::size_t i = 0; i < r.step_effect.size(); ++i) {
         stmt(r.step_effect[i]);
@@ -261,6 +484,29 @@ class Compare {
       o << "'" << model::to_string(*origin) << "' (self P" << self_ + 1 << "): oracle "
         << want.value << " failing at " << want.error << ", lowered " << got << " failing at "
         << le.error;
+      err_ = o.str();
+    }
+  }
+
+  // The outcomes of an effect run from s: the oracle's and the lowered form's.
+  void effect(int i) {
+    if (i < 0 || !err_.empty()) return;
+    const auto* origin = static_cast<const model::Stmt*>(l_.stmts[i].origin);
+    const std::vector<StateVec> want = sem_.effect_outcomes(*origin, *s_, self_);
+    const std::vector<StateVec> got = exec_.run(i, *s_, self_);
+    ++t_->effects;
+    t_->outcomes += want.size();
+    if (want != got) {
+      std::ostringstream o;
+      o << "effect '" << model::to_string(*origin) << "' (self P" << self_ + 1 << "): oracle "
+        << want.size() << " outcomes, lowered " << got.size();
+      for (std::size_t k = 0; k < std::min(want.size(), got.size()); ++k) {
+        if (want[k] != got[k]) {
+          o << "; outcome " << k << " differs: oracle " << testing::show(want[k], l_.layout)
+            << ", lowered " << testing::show(got[k], l_.layout);
+          break;
+        }
+      }
       err_ = o.str();
     }
   }
@@ -368,6 +614,7 @@ class Compare {
   const Lowered& l_;
   const Semantics sem_;
   LEval lev_;
+  LExec exec_{l_};
   std::vector<std::int64_t> obind_, lbind_;
   const StateVec* s_ = nullptr;
   Tally* t_ = nullptr;
@@ -376,8 +623,10 @@ class Compare {
 };
 
 // Breadth-first over the oracle's reachable states (up to cap), comparing
-// in each; whether the search completed.
-bool agree(const model::Game& g, const std::string& name, std::uint64_t cap, Tally& t) {
+// the expressions in each and the effects in the first effect_cap; whether
+// the search completed.
+bool agree(const model::Game& g, const std::string& name, std::uint64_t cap, Tally& t,
+           std::uint64_t effect_cap = 5000) {
   const Semantics sem(g);
   const Lowered l = lowered::lower(g);
   Compare cmp(g, l);
@@ -391,7 +640,7 @@ bool agree(const model::Game& g, const std::string& name, std::uint64_t cap, Tal
   for (std::size_t head = 0; head < queue.size(); ++head) {
     if (queue.size() > cap) return false;
     const StateVec s = queue[head];
-    const std::string diff = cmp.state(s, t);
+    const std::string diff = cmp.state(s, t, head < effect_cap);
     if (!diff.empty()) {
       ADD_FAILURE() << name << ": state " << head << " (" << testing::show(s, sem.layout())
                     << "): " << diff;
@@ -426,6 +675,8 @@ TEST(Lowered, AgreesWithTheOracleOnEveryFixtureAndExample) {
     total.exprs += t.exprs;
     total.failed += t.failed;
     total.places += t.places;
+    total.effects += t.effects;
+    total.outcomes += t.outcomes;
     total.ops.insert(t.ops.begin(), t.ops.end());
   }
   // And the constructs the corpus lacks (count quantifiers, clamp, ...).
@@ -440,6 +691,7 @@ TEST(Lowered, AgreesWithTheOracleOnEveryFixtureAndExample) {
   // The walk saw failures (gap sites) and every kind of expression node.
   EXPECT_GT(total.failed, 0U);
   EXPECT_GT(total.places, 0U);
+  EXPECT_GT(total.outcomes, total.effects);  // effects that branch
   for (int op = 0; op <= static_cast<int>(X::clamp); ++op) {
     EXPECT_TRUE(total.ops.count(op)) << "no fixture has lowered op " << op;
   }
@@ -474,6 +726,7 @@ TEST(Lowered, AgreesWithTheOracleOnTheSeedsAtReducedScope) {
     EXPECT_TRUE(agree(*l->game, c.ruleset, 1000000, t)) << c.ruleset;
     EXPECT_EQ(t.states, c.states) << c.ruleset;
     EXPECT_GT(t.exprs, t.states) << c.ruleset;
+    EXPECT_GT(t.effects, 0U) << c.ruleset;
   }
 }
 

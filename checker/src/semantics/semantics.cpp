@@ -130,6 +130,15 @@ Semantics::Value Semantics::evaluate(const model::Expr& e, const StateVec& s, in
   return env.error >= 0 ? Value{0, env.error} : Value{v, -1};
 }
 
+std::vector<StateVec> Semantics::effect_outcomes(const model::Stmt& effect, const StateVec& s,
+                                                 int self) const {
+  semantics::Lease lease;
+  std::vector<StateVec> out;
+  Run run(impl_->prep, impl_->ev, lease.get(), false);
+  run.effect_outcomes(&effect, s, self, out);
+  return out;
+}
+
 void Semantics::end_conditions_holding(const StateVec& s,
                                        std::vector<std::pair<int, int>>& out) const {
   out.clear();

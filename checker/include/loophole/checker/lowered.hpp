@@ -1,8 +1,9 @@
-// The rules lowered once: what every backend (the compiled generator, its C
-// translation, the SMT encoder, the Promela export) translates, instead of
-// walking the model's IR itself. The reference semantics (the oracle) stays
-// the independent second definition; tests/checker/lowered_test.cpp proves
-// the two equal on every fixture and seed.
+// The rules lowered once: what the backends translate instead of walking
+// the model's IR themselves (today the Promela export; the compiled
+// generator, its C translation and the SMT encoder are to follow, issue 31).
+// The reference semantics (the oracle) stays the independent second
+// definition; tests/checker/lowered_test.cpp proves the two equal on every
+// fixture and seed.
 //
 // A Lowered is built once per Game (lower()) and immutable after. It holds
 //  - the tables the backends need: the state layout with the index of every
@@ -155,7 +156,7 @@ enum class S : std::uint8_t {
   choose,              // nature picks a value of domains[a] for local b among those that make
                        // x (-1: any) hold, then body[0] (-1: nothing); none: nothing happens
   pick,                // the same, the acting player picks
-  move,                // moves x2 cards (x3 in place of x2's: the count) — see Move below
+  move,                // a card movement (Stmt::move; a draw's player is also x)
   fire,                // the event a: every trigger of triggers_by_event[a] becomes pending
   end,                 // the player x wins (a = 1) or loses (a = 0); the game is over
   negate,              // the stack top, when its action is negatable, is removed
@@ -183,7 +184,7 @@ struct Stmt {
   S op = S::seq;
   model::Op assign_op = model::Op::none;
   int a = -1, b = -1;
-  int x = -1;  // the expression operand
+  int x = -1;  // assign's value, choose's / pick's `where`, end's player, a draw's player
   int site = -1;
   Move move;
   std::vector<int> conds;        // if_: expressions

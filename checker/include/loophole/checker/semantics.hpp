@@ -120,6 +120,12 @@ class Semantics {
   };
   [[nodiscard]] Value evaluate(const model::Expr& e, const StateVec& s, int self,
                                std::vector<std::int64_t>& binders) const;
+  // The oracle's outcomes of one effect (a statement of the game) run in s
+  // for `self`, in canonical order, without the move around it and without
+  // the end check: a gap outcome is s marked with the gap (over 2), a
+  // win/lose is the game over (over 1). For the same test.
+  [[nodiscard]] std::vector<StateVec> effect_outcomes(const model::Stmt& effect, const StateVec& s,
+                                                      int self) const;
 
   // Which end conditions hold in s, as (condition id, player) pairs, whether or
   // not the state is already over (for unreachable-win analysis).
