@@ -699,6 +699,37 @@ TEST(Lowered, AgreesWithTheOracleOnEveryFixtureAndExample) {
   RecordProperty("exprs", std::to_string(total.exprs));
 }
 
+// `others` (all players but self) as a quantifier's and a loop's domain,
+// where it differs from `players`: no ruleset of the corpus tells the two
+// apart in a reachable state.
+TEST(Lowered, OthersExcludeSelf) {
+  const auto l = testing::load_ruleset("others.yaml", R"yaml(
+loophole: 1
+game: others
+players: 3
+scope:
+  turns: 3
+state:
+  score: {type: int, range: [0, 4], init: 0, per: player}
+triggers:
+  - name: bump
+    on: begin_turn
+    controller: active
+    when: "(sum q in others: score[q]) < 3"
+    do: "for p in others do score[p] += 1 end"
+turn:
+  phases:
+    - name: main
+      steps:
+        - name: only
+)yaml");
+  ASSERT_TRUE(l->game.has_value());
+  Tally t;
+  EXPECT_TRUE(agree(*l->game, "others.yaml", 1000, t));
+  EXPECT_GT(t.states, 3U);
+  EXPECT_GT(t.effects, 0U);
+}
+
 TEST(Lowered, AgreesWithTheOracleOnTheSeedsAtReducedScope) {
   struct Case {
     const char* ruleset;
