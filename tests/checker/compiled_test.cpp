@@ -297,90 +297,6 @@ class Census {
   std::set<std::string> seen_;
 };
 
-// Constructs no fixture or seed uses, in one small game: computed array
-// indices (in and out of range), `%` and `/` by a state value, clamp/abs,
-// tagged and computed-kind zone counts, `sum` and `count` over tagged kinds
-// and `others`, nested choices with a `for` between them, a draw that
-// branches and a chosen move, `if ... else`, fire of a custom event, and
-// limits per turn and per window; and an end condition that never holds,
-// for instruction forms of the compiler the corpus lacks.
-const char* const extra_yaml = R"yaml(
-loophole: 1
-game: extra
-players: 3
-kinds:
-  red:  {copies: 1, tags: [warm]}
-  gold: {copies: 1, tags: [warm]}
-  blue: {copies: 1}
-enums:
-  mood: [calm, eager, spent]
-zones:
-  deck: {per: player, init: all}
-  hand: {per: player}
-  pile: {shared: true}
-state:
-  feel: {type: mood, init: calm}
-  slot: {type: int, range: [0, 3], init: 0, per: player}
-  row: {type: int, range: [0, 2], init: 0, array: 2}
-  pos: {type: int, range: [0, 3], init: 1}
-events: [poked]
-triggers:
-  - name: on_poke
-    on: poked
-    controller: opponent
-    when: "(sum k in kinds tag warm: count(hand[self], k)) > 0 or count(hand[self], tag warm) > 1"
-    do: "row[pos % 2] := clamp(row[pos % 2] + 1, 0, 2)"
-actions:
-  - name: poke
-    who: any
-    when: "abs(slot[self] - 1) <= 1 and (count p in others: slot[p] > 0) < 2"
-    effect: |
-      slot[self] := (slot[self] + 1) % 4
-      for p in others do
-        slot[p] := slot[p]
-      end
-      fire(poked)
-    limit: {per_turn: 1}
-  - name: cheer
-    who: others
-    when: "feel != spent"
-    effect: |
-      for m in mood do
-        if m == feel then skip elif feel == calm then feel := eager else feel := spent end
-      end
-  - name: shift
-    when: "row[pos] >= 0 or 6 / (3 - pos) > 1"
-    effect: "pos += 1"
-    limit: {per_window: 1}
-turn:
-  phases:
-    - name: main
-      steps:
-        - name: draw
-          do: |
-            if count(deck[active]) > 1 then draw(active, 2) else draw(active, count(deck[active])) end
-        - name: spread
-          do: |
-            for p in players do
-              choose k in kinds where count(hand[active], k) > 0 do
-                if slot[p] < 3 then slot[p] += 1 end
-              end
-            end
-            if count(hand[active]) > 0 then move(hand[active], pile, 1) end
-        - name: play
-          window: main
-windows:
-  main:
-    protocol: alternate
-    may_pass: true
-end:
-  # never holds (pos and slot stay within 0..3), but runs after every move:
-  # it exercises fused forms the corpus lacks (see CorpusRunsEveryInstructionForm)
-  - name: never
-    lose: each
-    when: "slot[self] > 5 or (pos > 8 or slot[self] + pos > 9) or (self == P3) == (pos > 7) and pos > 3 or slot[self] * 2 > pos * 3 + 9 or (pos + 1) != (1 + pos) or count(hand[top_controller], red) > 3 or (exists q in 0..9: slot[self] + pos > q and pos > 9) or -pos > 0 or (exists q in 0..9: q > 1 and pos - q > 5) or (exists q in 0..9: q > 10) or (exists q in 0..9: q > 11 or pos > 9) or slot[self] + pos != 10 and pos > 9"
-)yaml";
-
 // ---------------------------------------------------------------------------
 
 // Files that are not meant to load on their own: bad input, included parts.
@@ -518,7 +434,7 @@ TEST(Compiled, ALaterSystemDoesNotTakeBackAnEarlierOnesScratch) {
 }
 
 TEST(Compiled, AgreesOnConstructsTheCorpusLacks) {
-  const auto l = testing::load_ruleset("extra.yaml", extra_yaml);
+  const auto l = testing::load_ruleset("extra.yaml", testing::extra_yaml);
   ASSERT_TRUE(l->sem);
   const Agreement a = agree(*l->sem, "extra.yaml", 200000);
   EXPECT_TRUE(a.complete);
@@ -538,7 +454,7 @@ TEST(Compiled, CorpusUsesEveryConstruct) {
     ASSERT_TRUE(l->game.has_value());
     census.game(*l->game);
   }
-  const auto extra = testing::load_ruleset("extra.yaml", extra_yaml);
+  const auto extra = testing::load_ruleset("extra.yaml", testing::extra_yaml);
   ASSERT_TRUE(extra->game);
   census.game(*extra->game);
   std::string missing;
@@ -567,7 +483,7 @@ TEST(Compiled, CorpusRunsEveryInstructionForm) {
     ASSERT_TRUE(l->game.has_value());
     add(Semantics(*l->game));
   }
-  const auto extra = testing::load_ruleset("extra.yaml", extra_yaml);
+  const auto extra = testing::load_ruleset("extra.yaml", testing::extra_yaml);
   ASSERT_TRUE(extra->sem);
   add(*extra->sem);
   std::string missing;
@@ -722,7 +638,7 @@ TEST(Compiled, EndChecksSkippedOnlyWhenNothingTheyReadChanged) {
 // minimal game, which has no expression or statement (empty C tables).
 TEST(Native, AgreesOnTheConstructsTheCorpusLacks) {
   testing::use_test_native_cache();
-  const std::pair<const char*, std::uint64_t> cases[] = {{extra_yaml, 106},
+  const std::pair<const char*, std::uint64_t> cases[] = {{testing::extra_yaml, 106},
                                                          {per_binder_value_yaml, 272},
                                                          {ends_on_handover_yaml, 4},
                                                          {testing::minimal_yaml, 4}};

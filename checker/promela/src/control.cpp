@@ -27,11 +27,11 @@ void Generator::fire(std::string& out, int event) const {
         if (!covers_static(trig.controller, q, a, n_)) continue;
         Ctx c;
         c.self = q;
-        const std::string gq = test_gap(trig.condition.get(), c);
+        const std::string gq = test_gap(p_.rules.trigger_condition[t], c);
         o += "if\n:: lh_g == 0 && " + f(base + q) + " == 0 ->\n";
         if (gq != "0") o += "lh_g = " + gq + ";\n";
-        o += "if :: lh_g == 0 && (" + test_val(trig.condition.get(), c) + ") -> " + f(base + q) +
-             " = 1 :: else -> skip fi\n:: else -> skip\nfi;\n";
+        o += "if :: lh_g == 0 && (" + test_val(p_.rules.trigger_condition[t], c) + ") -> " +
+             f(base + q) + " = 1 :: else -> skip fi\n:: else -> skip\nfi;\n";
       }
     }
   });
@@ -42,16 +42,18 @@ void Generator::emit(std::string& out) const {
   if (g_.end_conditions.empty()) return;
   out += "lh_g = 0;\n";
   out += per_active([&](std::string& o, int a) {
-    for (const auto& end : g_.end_conditions) {
+    for (std::size_t e = 0; e < g_.end_conditions.size(); ++e) {
+      const auto& end = g_.end_conditions[e];
+      const int condition = p_.rules.end_condition[e];
       for (int i = 0; i < n_; ++i) {
         const int q = (a + i) % n_;
         if (!covers_static(end.who, q, a, n_)) continue;
         Ctx c;
         c.self = q;
-        const std::string gq = test_gap(end.condition.get(), c);
+        const std::string gq = test_gap(condition, c);
         o += "if\n:: lh_g == 0 && " + f(p_.ctl.over) + " == 0 ->\n";
         if (gq != "0") o += "lh_g = " + gq + ";\n";
-        o += "if :: lh_g == 0 && (" + test_val(end.condition.get(), c) + ") -> " + f(p_.ctl.over) +
+        o += "if :: lh_g == 0 && (" + test_val(condition, c) + ") -> " + f(p_.ctl.over) +
              " = 1 :: else -> skip fi\n:: else -> skip\nfi;\n";
       }
     }
@@ -127,7 +129,7 @@ std::string Generator::enabled(int a, int q, int w) const {
   if (pre == "0") return "0";
   Ctx c;
   c.self = q;
-  const Expr* guard = g_.actions[a].guard.get();
+  const int guard = p_.rules.action_guard[a];
   const std::string gg = test_gap(guard, c);
   std::string out = pre + " && (" + test_val(guard, c) + ")";
   if (gg != "0") out += " && (" + gg + ") == 0";
@@ -145,7 +147,7 @@ void Generator::handover(std::string& out, int w, int from) const {
       if (pre == "0") continue;
       Ctx c;
       c.self = q;
-      const Expr* guard = g_.actions[a].guard.get();
+      const int guard = p_.rules.action_guard[a];
       const std::string gg = test_gap(guard, c);
       out += "if\n:: lh_x == 0 && lh_g == 0 && " + pre + " ->\n";
       if (gg != "0") out += "lh_g = " + gg + ";\n";
@@ -198,8 +200,8 @@ void Generator::after_step_do(std::string& out, int step) const {
 }
 
 void Generator::step_do(std::string& out, int step) const {
-  const Stmt* effects = g_.steps[step].effects.get();
-  if (effects != nullptr) {
+  const int effects = p_.rules.step_effect[step];
+  if (effects >= 0) {
     out += per_active([&](std::string& o, int a) {
       Ctx c;
       c.self = a;
@@ -222,9 +224,9 @@ void Generator::enter(std::string& out, int target, bool new_turn, bool start,
       for (int q = 0; q < n_; ++q) set(out, base + q, "0");
     }
   }
-  const int phase = p_.step_phase(target);
+  const int phase = g_.steps[target].phase;
   if (new_turn || start) fire(out, p_.begin_turn_event);
-  if (new_turn || start || p_.step_phase(from_step) != phase) {
+  if (new_turn || start || g_.steps[from_step].phase != phase) {
     fire(out, g_.phases[phase].begin_event);
   }
   fire(out, g_.steps[target].begin_event);
@@ -248,7 +250,7 @@ void Generator::advance_to(std::string& out, int step, int target, bool new_turn
   const auto& ctl = p_.ctl;
   const int phase = g_.steps[step].phase;
   fire(out, g_.steps[step].end_event);
-  if (new_turn || p_.step_phase(target) != phase) fire(out, g_.phases[phase].end_event);
+  if (new_turn || g_.steps[target].phase != phase) fire(out, g_.phases[phase].end_event);
   if (new_turn) fire(out, p_.end_turn_event);
   std::string entering;
   enter(entering, target, new_turn, false, step);
@@ -272,10 +274,11 @@ void Generator::advance(std::string& out, int step) const {
   // repeat_while / end_turn_if see `self` = the active player.
   out += per_active([&](std::string& o, int a) {
     c.self = a;
-    const std::string rw = st.repeat_while ? val(*st.repeat_while, c) : "0";
-    const std::string et = st.end_turn_if ? val(*st.end_turn_if, c) : "0";
-    const std::string grw = test_gap(st.repeat_while.get(), c);
-    const std::string get = st.end_turn_if ? gap(*st.end_turn_if, c) : "0";
+    const int repeat = p_.rules.step_repeat[step], end_turn = p_.rules.step_end_turn[step];
+    const std::string rw = repeat >= 0 ? val(repeat, c) : "0";
+    const std::string et = end_turn >= 0 ? val(end_turn, c) : "0";
+    const std::string grw = test_gap(repeat, c);
+    const std::string get = end_turn >= 0 ? gap(end_turn, c) : "0";
     gap_check(o, combine(grw, cond(rw, "0", get)));
     std::string next, ending, repeating;
     advance_to(repeating, step, step, false);
@@ -297,7 +300,7 @@ void Generator::push(std::string& out, int a, int h) const {
   const auto& ctl = p_.ctl;
   const int b = ctl.stack_capacity;
   out += "if\n:: " + f(ctl.stack_size) + " >= " + std::to_string(b) +
-         " -> lh_g = " + std::to_string(p_.gaps.push_site[a] + 1) + "; goto lh_gap_" +
+         " -> lh_g = " + std::to_string(p_.push_site[a] + 1) + "; goto lh_gap_" +
          std::to_string(label_) + "\n";
   for (int i = 0; i < b; ++i) {
     out += ":: " + f(ctl.stack_size) + " == " + std::to_string(i) + " -> " + stack_entry(i, 0) +
@@ -321,11 +324,11 @@ void Generator::take_action(std::string& out, int w, int a, int h) const {
       const int to = g_.zones[act.to_zone].slot(h, act.play_kind, kinds_);
       out += f(to) + " = " + f(to) + " + 1;\n";
       out += "if :: " + f(to) + " > " + num(g_.slots[to].hi) +
-             " -> lh_g = " + std::to_string(p_.gaps.play_site[a] + 1) + "; goto lh_gap_" +
+             " -> lh_g = " + std::to_string(p_.play_site[a] + 1) + "; goto lh_gap_" +
              std::to_string(label_) + " :: else -> skip fi;\n";
     }
   }
-  stmt(out, act.cost.get(), c);
+  stmt(out, p_.rules.action_cost[a], c);
   auto count_use = [&] {
     if (ctl.turn_uses[a] >= 0) {
       const std::string u = f(ctl.turn_uses[a] + h);
@@ -344,7 +347,7 @@ void Generator::take_action(std::string& out, int w, int a, int h) const {
                " = 1 :: else -> skip fi;\n";
       }
       if (!act.answerable) {
-        stmt(out, act.effect.get(), c);
+        stmt(out, p_.rules.action_effect[a], c);
         set(out, ctl.passes, "0");
       } else {
         push(out, a, h);
@@ -352,12 +355,12 @@ void Generator::take_action(std::string& out, int w, int a, int h) const {
       break;
     case Protocol::alternate:
       count_use();
-      stmt(out, act.effect.get(), c);
+      stmt(out, p_.rules.action_effect[a], c);
       handover(out, w, h);
       break;
     case Protocol::sequence:
       count_use();
-      stmt(out, act.effect.get(), c);
+      stmt(out, p_.rules.action_effect[a], c);
       set(out, ctl.acted, "1");
       break;
   }

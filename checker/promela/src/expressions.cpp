@@ -83,49 +83,29 @@ std::string Generator::per_active(const std::function<void(std::string&, int)>& 
 // ---------------------------------------------------------------------------
 // Expressions
 
-std::vector<std::int64_t> Generator::domain(const model::Domain& d, int self) const {
-  using K = model::Domain::Kind;
+std::vector<std::int64_t> Generator::domain(int d, int self) const {
+  const lowered::Domain& dom = p_.domains[d];
   std::vector<std::int64_t> out;
-  switch (d.kind) {
-    case K::players:
-      for (int q = 0; q < n_; ++q) out.push_back(q);
-      break;
-    case K::others:
-      for (int q = 0; q < n_; ++q) {
-        if (q != self) out.push_back(q);
-      }
-      break;
-    case K::range:
-      for (std::int64_t v = d.lo; v <= d.hi; ++v) out.push_back(v);
-      break;
-    case K::enum_values:
-      for (std::size_t v = 0; v < g_.enums[d.ref].values.size(); ++v) {
-        out.push_back(static_cast<std::int64_t>(v));
-      }
-      break;
-    case K::kinds:
-      for (int k = 0; k < kinds_; ++k) out.push_back(k);
-      break;
-    case K::kinds_tagged:
-      for (int k : p_.kinds_by_tag[d.ref]) out.push_back(k);
-      break;
+  if (dom.kind == lowered::Domain::Kind::others) {
+    for (int q = 0; q < n_; ++q) {
+      if (q != self) out.push_back(q);
+    }
+    return out;
   }
+  const int size = p_.domain_size(dom, self);
+  for (int i = 0; i < size; ++i) out.push_back(p_.domain_value(dom, i, self));
   return out;
 }
 
-std::optional<std::int64_t> Generator::constant(const Expr& e, const Ctx& c) const {
-  switch (e.kind) {
-    case ExprKind::int_lit:
-    case ExprKind::bool_lit:
-    case ExprKind::enum_lit:
-    case ExprKind::player_lit:
-    case ExprKind::kind_lit:
-    case ExprKind::action_lit:
-      return e.value;
-    case ExprKind::self:
+std::optional<std::int64_t> Generator::constant(int i, const Ctx& c) const {
+  const lowered::Expr& e = p_.exprs[i];
+  switch (e.op) {
+    case X::konst:
+      return e.k;
+    case X::self:
       return c.self;
-    case ExprKind::bound:
-      return c.binders.at(e.ref);
+    case X::local:
+      return c.binders.at(e.a);
     default:
       return std::nullopt;
   }
@@ -140,29 +120,29 @@ std::string Generator::from_alternatives(
   return out;
 }
 
-std::vector<std::pair<std::string, int>> Generator::owners(const Expr* owner, const Ctx& c) const {
-  if (owner == nullptr) return {{"1", -1}};
-  if (const auto v = constant(*owner, c)) return {{"1", static_cast<int>(*v)}};
-  const std::string o = val(*owner, c);
+std::vector<std::pair<std::string, int>> Generator::owners(int owner, const Ctx& c) const {
+  if (owner < 0) return {{"1", -1}};
+  if (const auto v = constant(owner, c)) return {{"1", static_cast<int>(*v)}};
+  const std::string o = val(owner, c);
   std::vector<std::pair<std::string, int>> out;
   for (int q = 0; q < n_; ++q) out.emplace_back("(" + o + ") == " + std::to_string(q), q);
   return out;
 }
 
-std::vector<std::pair<std::string, int>> Generator::var_slots(const Expr& e, const Ctx& c) const {
-  const auto& v = g_.vars[e.ref];
-  std::size_t arg = 0;
+// The slot of a place with a checked index (a variable's): one alternative
+// per player and in-range index, the conditions joined.
+std::vector<std::pair<std::string, int>> Generator::place_slots(const lowered::Place& pl,
+                                                                const Ctx& c) const {
   std::vector<std::pair<std::string, int>> players = {{"1", 0}};
-  if (v.per_player) players = owners(e.args[arg++].get(), c);
+  if (pl.player >= 0) players = owners(pl.player, c);
   std::vector<std::pair<std::string, int>> indices = {{"1", 0}};
-  if (v.array > 0) {
-    const Expr& ix = *e.args[arg];
+  if (pl.index >= 0) {
     indices.clear();
-    if (const auto k = constant(ix, c)) {
-      if (*k >= 0 && *k < v.array) indices.emplace_back("1", static_cast<int>(*k));
+    if (const auto k = constant(pl.index, c)) {
+      if (*k >= 0 && *k < pl.bound) indices.emplace_back("1", static_cast<int>(*k));
     } else {
-      const std::string i = val(ix, c);
-      for (int k = 0; k < v.array; ++k)
+      const std::string i = val(pl.index, c);
+      for (int k = 0; k < pl.bound; ++k)
         indices.emplace_back("(" + i + ") == " + std::to_string(k), k);
     }
   }
@@ -170,40 +150,31 @@ std::vector<std::pair<std::string, int>> Generator::var_slots(const Expr& e, con
   for (const auto& [pc, pv] : players) {
     for (const auto& [ic, iv] : indices) {
       std::string cnd = pc == "1" ? ic : (ic == "1" ? pc : "(" + pc + " && " + ic + ")");
-      out.emplace_back(cnd, v.slot(pv, iv, e.field));
+      out.emplace_back(cnd, pl.base + std::max(pv, 0) * pl.player_stride + iv * pl.index_stride);
     }
   }
   return out;
 }
 
-std::string Generator::zone_value(const Expr& e, const Ctx& c) const {
-  const auto& zone = g_.zones[e.ref];
-  const Expr* owner = zone.per_player && !e.args.empty() ? e.args[0].get() : nullptr;
+// A zone's cells (a place whose index, when any, is a card kind): per owner,
+// the one cell or the sum over lists[list] (list >= 0).
+std::string Generator::zone_value(const lowered::Place& pl, int list, const Ctx& c) const {
   std::vector<std::pair<std::string, std::string>> alts;  // owner condition, value
-  for (const auto& [oc, ov] : owners(owner, c)) {
-    const int base = zone.slot(ov < 0 ? 0 : ov, 0, kinds_);
+  for (const auto& [oc, ov] : owners(pl.player, c)) {
+    const int base = pl.base + (ov < 0 ? 0 : ov) * pl.player_stride;
     std::string value;
-    if (e.value >= 0) {
-      value = f(base + static_cast<int>(e.value));
-    } else if (e.value == -1 || e.value == -2) {
-      std::vector<int> ks;
-      if (e.value == -1) {
-        for (int k = 0; k < kinds_; ++k) ks.push_back(k);
-      } else {
-        ks = p_.kinds_by_tag[e.tag];
-      }
-      for (int k : ks) value += (value.empty() ? "" : " + ") + f(base + k);
+    if (list >= 0) {
+      for (int k : p_.lists[list]) value += (value.empty() ? "" : " + ") + f(base + k);
       value = value.empty() ? "0" : "(" + value + ")";
+    } else if (pl.index < 0) {
+      value = f(base);
+    } else if (const auto k = constant(pl.index, c)) {
+      value = f(base + static_cast<int>(*k));
     } else {
-      const Expr& kind = *e.args.back();
-      if (const auto k = constant(kind, c)) {
-        value = f(base + static_cast<int>(*k));
-      } else {
-        const std::string kv = val(kind, c);
-        value = "0";
-        for (int k = kinds_ - 1; k >= 0; --k) {
-          value = cond("(" + kv + ") == " + std::to_string(k), f(base + k), value);
-        }
+      const std::string kv = val(pl.index, c);
+      value = "0";
+      for (int k = kinds_ - 1; k >= 0; --k) {
+        value = cond("(" + kv + ") == " + std::to_string(k), f(base + k), value);
       }
     }
     alts.emplace_back(oc, value);
@@ -224,86 +195,80 @@ std::string Generator::top(int part) const {
   return out;
 }
 
-std::string Generator::val(const Expr& e, const Ctx& c) const {
-  if (const auto v = constant(e, c)) return num(*v);
+std::string Generator::val(int i, const Ctx& c) const {
+  if (const auto v = constant(i, c)) return num(*v);
+  const lowered::Expr& e = p_.exprs[i];
   const std::string n = std::to_string(n_);
-  switch (e.kind) {
-    case ExprKind::active:
-      return active();
-    case ExprKind::opponent:
-      return "((" + active() + " + 1) % " + n + ")";
-    case ExprKind::turn_number:
-      return f(p_.ctl.turn);
-    case ExprKind::stack_size:
-      return f(p_.ctl.stack_size);
-    case ExprKind::top_action:
-      return top(0);
-    case ExprKind::top_controller:
-      return top(1);
-    case ExprKind::next_player:
-      return "((" + val(*e.args[0], c) + " + 1) % " + n + ")";
-    case ExprKind::var:
-      return from_alternatives(var_slots(e, c));
-    case ExprKind::zone_count:
-      return zone_value(e, c);
-    case ExprKind::unary:
-      return e.op == Op::not_ ? "(!(" + val(*e.args[0], c) + "))"
-                              : "(-(" + val(*e.args[0], c) + "))";
-    case ExprKind::binary: {
-      const std::string a = val(*e.args[0], c), b = val(*e.args[1], c);
-      switch (e.op) {
-        case Op::and_:
-          return "((" + a + ") && (" + b + "))";
-        case Op::or_:
-          return "((" + a + ") || (" + b + "))";
-        case Op::add:
-          return "(" + a + " + " + b + ")";
-        case Op::sub:
-          return "(" + a + " - " + b + ")";
-        case Op::mul:
-          return "(" + a + " * " + b + ")";
-        case Op::div:
-        case Op::mod: {
-          const std::string op = e.op == Op::div ? " / " : " % ";
-          const Expr& d = *e.args[1];
-          if (d.kind == ExprKind::int_lit && d.value != 0) return "(" + a + op + b + ")";
-          return cond(b + " != 0", "(" + a + op + b + ")", "0");
-        }
-        case Op::eq:
-          return "(" + a + " == " + b + ")";
-        case Op::ne:
-          return "(" + a + " != " + b + ")";
-        case Op::lt:
-          return "(" + a + " < " + b + ")";
-        case Op::le:
-          return "(" + a + " <= " + b + ")";
-        case Op::gt:
-          return "(" + a + " > " + b + ")";
-        case Op::ge:
-          return "(" + a + " >= " + b + ")";
-        default:
-          break;
-      }
-      break;
+  auto x = [&](int k) { return val(e.x[k], c); };
+  switch (e.op) {
+    case X::field:
+      return f(e.a);
+    case X::next_player:
+      return "((" + x(0) + " + 1) % " + n + ")";
+    case X::stack_top:
+      return top(e.a);
+    case X::read: {
+      const lowered::Place& pl = p_.places[e.a];
+      if (pl.bound > 0) return from_alternatives(place_slots(pl, c));
+      return zone_value(pl, -1, c);
     }
-    case ExprKind::cond:
-      return cond(val(*e.args[0], c), val(*e.args[1], c), val(*e.args[2], c));
-    case ExprKind::quant: {
+    case X::count:
+      return zone_value(p_.places[e.a], e.b, c);
+    case X::not_:
+      return "(!(" + x(0) + "))";
+    case X::neg:
+      return "(-(" + x(0) + "))";
+    case X::and_:
+      return "((" + x(0) + ") && (" + x(1) + "))";
+    case X::or_:
+      return "((" + x(0) + ") || (" + x(1) + "))";
+    case X::add:
+      return "(" + x(0) + " + " + x(1) + ")";
+    case X::sub:
+      return "(" + x(0) + " - " + x(1) + ")";
+    case X::mul:
+      return "(" + x(0) + " * " + x(1) + ")";
+    case X::div:
+    case X::mod: {
+      const std::string a = x(0), b = x(1);
+      const std::string op = e.op == X::div ? " / " : " % ";
+      const lowered::Expr& d = p_.exprs[e.x[1]];
+      if (d.op == X::konst && d.k != 0) return "(" + a + op + b + ")";
+      return cond(b + " != 0", "(" + a + op + b + ")", "0");
+    }
+    case X::eq:
+      return "(" + x(0) + " == " + x(1) + ")";
+    case X::ne:
+      return "(" + x(0) + " != " + x(1) + ")";
+    case X::lt:
+      return "(" + x(0) + " < " + x(1) + ")";
+    case X::le:
+      return "(" + x(0) + " <= " + x(1) + ")";
+    case X::gt:
+      return "(" + x(0) + " > " + x(1) + ")";
+    case X::ge:
+      return "(" + x(0) + " >= " + x(1) + ")";
+    case X::cond:
+      return cond(x(0), x(1), x(2));
+    case X::exists:
+    case X::forall:
+    case X::count_of:
+    case X::sum: {
       std::vector<std::string> items;
-      for (const std::int64_t v : domain(e.domain, c.self)) {
+      for (const std::int64_t v : domain(e.a, c.self)) {
         Ctx inner = c;
-        inner.binders[e.ref] = v;
-        items.push_back(val(*e.args[0], inner));
+        inner.binders[e.b] = v;
+        items.push_back(val(e.x[0], inner));
       }
       std::string sep, empty;
       switch (e.op) {
-        case Op::exists:
+        case X::exists:
           sep = " || ", empty = "0";
           break;
-        case Op::forall:
+        case X::forall:
           sep = " && ", empty = "1";
           break;
-        case Op::count:
+        case X::count_of:
           for (auto& it : items) it = cond(it, "1", "0");
           sep = " + ", empty = "0";
           break;
@@ -316,98 +281,115 @@ std::string Generator::val(const Expr& e, const Ctx& c) const {
       for (const auto& it : items) out += (out.empty() ? "" : sep) + "(" + it + ")";
       return "(" + out + ")";
     }
-    case ExprKind::builtin: {
-      const std::string a = val(*e.args[0], c);
-      switch (e.op) {
-        case Op::abs:
-          return cond(a + " < 0", "-(" + a + ")", a);
-        case Op::min: {
-          const std::string b = val(*e.args[1], c);
-          return cond(a + " < " + b, a, b);
-        }
-        case Op::max: {
-          const std::string b = val(*e.args[1], c);
-          return cond(a + " > " + b, a, b);
-        }
-        case Op::clamp: {
-          const std::string lo = val(*e.args[1], c), hi = val(*e.args[2], c);
-          const std::string m = cond(a + " < " + hi, a, hi);
-          return cond(lo + " > " + m, lo, m);
-        }
-        default:
-          break;
-      }
-      break;
+    case X::abs: {
+      const std::string a = x(0);
+      return cond(a + " < 0", "-(" + a + ")", a);
     }
-    default:
+    case X::min: {
+      const std::string a = x(0), b = x(1);
+      return cond(a + " < " + b, a, b);
+    }
+    case X::max: {
+      const std::string a = x(0), b = x(1);
+      return cond(a + " > " + b, a, b);
+    }
+    case X::clamp: {
+      const std::string a = x(0), lo = x(1), hi = x(2);
+      const std::string m = cond(a + " < " + hi, a, hi);
+      return cond(lo + " > " + m, lo, m);
+    }
+    case X::konst:
+    case X::self:
+    case X::local:
       break;
   }
-  throw std::logic_error("promela: expression '" + e.text + "' cannot be exported");
+  throw std::logic_error("promela: expression cannot be exported");
 }
 
-std::string Generator::gap(const Expr& e, const Ctx& c) const {
-  switch (e.kind) {
-    case ExprKind::next_player:
-    case ExprKind::unary:
-      return gap(*e.args[0], c);
-    case ExprKind::var: {
-      const auto& v = g_.vars[e.ref];
-      std::string out = "0";
-      std::size_t arg = 0;
-      if (v.per_player) out = combine(out, gap(*e.args[arg++], c));
-      if (v.array > 0) {
-        const Expr& ix = *e.args[arg];
-        out = combine(out, gap(ix, c));
-        const auto k = constant(ix, c);
-        if (!k) {
-          const std::string i = val(ix, c);
-          out = combine(out, cond("(" + i + ") < 0 || (" + i + ") >= " + std::to_string(v.array),
-                                  site_code(&e), "0"));
-        } else if (*k < 0 || *k >= v.array) {
-          out = combine(out, site_code(&e));
-        }
+// The failures of a place: its player's, its index's, then an index out of
+// range.
+std::string Generator::place_gap(const lowered::Place& pl, const Ctx& c) const {
+  std::string out = "0";
+  if (pl.player >= 0) out = combine(out, gap(pl.player, c));
+  if (pl.index >= 0) {
+    out = combine(out, gap(pl.index, c));
+    if (pl.bound > 0) {
+      const auto k = constant(pl.index, c);
+      if (!k) {
+        const std::string i = val(pl.index, c);
+        out = combine(out, cond("(" + i + ") < 0 || (" + i + ") >= " + std::to_string(pl.bound),
+                                site_code(pl.site), "0"));
+      } else if (*k < 0 || *k >= pl.bound) {
+        out = combine(out, site_code(pl.site));
       }
-      return out;
     }
-    case ExprKind::zone_count: {
-      std::string out = "0";
-      for (const auto& a : e.args) out = combine(out, gap(*a, c));
-      return out;
-    }
-    case ExprKind::binary: {
-      const std::string ga = gap(*e.args[0], c), gb = gap(*e.args[1], c);
-      if (e.op == Op::and_) return combine(ga, cond(val(*e.args[0], c), gb, "0"));
-      if (e.op == Op::or_) return combine(ga, cond(val(*e.args[0], c), "0", gb));
+  }
+  return out;
+}
+
+std::string Generator::gap(int i, const Ctx& c) const {
+  const lowered::Expr& e = p_.exprs[i];
+  switch (e.op) {
+    case X::next_player:
+    case X::not_:
+    case X::neg:
+      return gap(e.x[0], c);
+    case X::read:
+    case X::count:
+      return place_gap(p_.places[e.a], c);
+    case X::and_:
+    case X::or_:
+    case X::add:
+    case X::sub:
+    case X::mul:
+    case X::div:
+    case X::mod:
+    case X::eq:
+    case X::ne:
+    case X::lt:
+    case X::le:
+    case X::gt:
+    case X::ge: {
+      const std::string ga = gap(e.x[0], c), gb = gap(e.x[1], c);
+      if (e.op == X::and_) return combine(ga, cond(val(e.x[0], c), gb, "0"));
+      if (e.op == X::or_) return combine(ga, cond(val(e.x[0], c), "0", gb));
       std::string out = combine(ga, gb);
-      if (e.op == Op::div || e.op == Op::mod) {
-        const Expr& d = *e.args[1];
-        if (!(d.kind == ExprKind::int_lit && d.value != 0)) {
-          out = combine(out, cond(val(d, c) + " == 0", site_code(&e), "0"));
+      if (e.op == X::div || e.op == X::mod) {
+        const lowered::Expr& d = p_.exprs[e.x[1]];
+        if (!(d.op == X::konst && d.k != 0)) {
+          out = combine(out, cond(val(e.x[1], c) + " == 0", site_code(e.site), "0"));
         }
       }
       return out;
     }
-    case ExprKind::cond:
-      return combine(gap(*e.args[0], c),
-                     cond(val(*e.args[0], c), gap(*e.args[1], c), gap(*e.args[2], c)));
-    case ExprKind::quant: {
-      const auto values = domain(e.domain, c.self);
+    case X::cond:
+      return combine(gap(e.x[0], c), cond(val(e.x[0], c), gap(e.x[1], c), gap(e.x[2], c)));
+    case X::exists:
+    case X::forall:
+    case X::count_of:
+    case X::sum: {
+      const auto values = domain(e.a, c.self);
       std::string out = "0";
       for (auto it = values.rbegin(); it != values.rend(); ++it) {
         Ctx inner = c;
-        inner.binders[e.ref] = *it;
-        const std::string gi = gap(*e.args[0], inner);
-        const std::string vi = val(*e.args[0], inner);
+        inner.binders[e.b] = *it;
+        const std::string gi = gap(e.x[0], inner);
+        const std::string vi = val(e.x[0], inner);
         std::string rest = out;
-        if (e.op == Op::exists) rest = cond(vi, "0", out);
-        if (e.op == Op::forall) rest = cond(vi, out, "0");
+        if (e.op == X::exists) rest = cond(vi, "0", out);
+        if (e.op == X::forall) rest = cond(vi, out, "0");
         out = combine(gi, rest);
       }
       return out;
     }
-    case ExprKind::builtin: {
+    case X::min:
+    case X::max:
+    case X::abs:
+    case X::clamp: {
       std::string out = "0";
-      for (const auto& a : e.args) out = combine(out, gap(*a, c));
+      for (const int a : e.x) {
+        if (a >= 0) out = combine(out, gap(a, c));
+      }
       return out;
     }
     default:

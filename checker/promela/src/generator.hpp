@@ -12,29 +12,30 @@
 #include <utility>
 #include <vector>
 
+#include "loophole/checker/lowered.hpp"
 #include "loophole/model/game.hpp"
 
 #include "promela_text.hpp"
-#include "semantics/prepared.hpp"
 
 namespace loophole::promela::detail {
 
-using checker::semantics::Prepared;
-using model::Expr;
-using model::ExprKind;
+namespace lowered = checker::lowered;
+using lowered::S;
+using lowered::X;
 using model::Op;
 using model::Protocol;
 using model::Role;
 using model::SequenceTurn;
-using model::Stmt;
-using model::StmtKind;
 
 // The failure code of an expression node that is no gap site (a property's).
 constexpr int no_site_code = 30000;
 
+// Expressions and statements are the lowered form's (lowered.hpp), read by
+// node index; a move is specialised on `self` and on the values of the
+// locals bound by the quantifiers, `for`, `choose` and `pick` around it.
 struct Ctx {
   int self = 0;                         // always a constant: moves are specialised on it
-  std::map<int, std::int64_t> binders;  // binder slot -> constant value
+  std::map<int, std::int64_t> binders;  // local -> constant value
 };
 
 inline std::string num(std::int64_t v) {
@@ -56,7 +57,11 @@ inline std::string cond(const std::string& c, const std::string& a, const std::s
 class Generator {
  public:
   Generator(const model::Game& game, std::string source)
-      : g_(game), p_(game), source_(std::move(source)), n_(game.players), kinds_(p_.kinds) {
+      : g_(game),
+        p_(lowered::lower(game)),
+        source_(std::move(source)),
+        n_(game.players),
+        kinds_(p_.kinds) {
     const auto& fields = p_.layout.fields;
     for (std::size_t i = 0; i < fields.size(); ++i) {
       names_.push_back("s" + std::to_string(i) + "_" + identifier_tail(fields[i].name));
@@ -79,34 +84,32 @@ class Generator {
   std::string covers(Role r, int p) const;  // runtime, for a constant player
   static bool covers_static(Role r, int p, int active, int n);
 
-  // ---- expressions
-  std::vector<std::int64_t> domain(const model::Domain& d, int self) const;
-  std::string val(const Expr& e, const Ctx& c) const;
-  std::string gap(const Expr& e, const Ctx& c) const;
-  std::string test_val(const Expr* e, const Ctx& c) const {
-    return e == nullptr ? "1" : val(*e, c);
+  // ---- expressions (lowered nodes; -1: absent, holds as a condition)
+  std::vector<std::int64_t> domain(int d, int self) const;
+  std::string val(int e, const Ctx& c) const;
+  std::string gap(int e, const Ctx& c) const;
+  std::string test_val(int e, const Ctx& c) const { return e < 0 ? "1" : val(e, c); }
+  std::string test_gap(int e, const Ctx& c) const { return e < 0 ? "0" : gap(e, c); }
+  static std::string site_code(int site) {
+    return site == lowered::no_site ? std::to_string(no_site_code) : std::to_string(site + 1);
   }
-  std::string test_gap(const Expr* e, const Ctx& c) const {
-    return e == nullptr ? "0" : gap(*e, c);
-  }
-  std::string site_code(const void* node) const {
-    const auto it = p_.gaps.at.find(node);
-    return it == p_.gaps.at.end() ? std::to_string(no_site_code) : std::to_string(it->second + 1);
-  }
-  // Alternatives (condition, slot) for a var expression; index failures give none.
-  std::vector<std::pair<std::string, int>> var_slots(const Expr& e, const Ctx& c) const;
-  std::vector<std::pair<std::string, int>> owners(const Expr* owner, const Ctx& c) const;
-  std::string zone_value(const Expr& e, const Ctx& c) const;
+  // Alternatives (condition, slot) for a place with a checked index; index
+  // failures give none.
+  std::vector<std::pair<std::string, int>> place_slots(const lowered::Place& pl,
+                                                       const Ctx& c) const;
+  std::string place_gap(const lowered::Place& pl, const Ctx& c) const;
+  std::vector<std::pair<std::string, int>> owners(int owner, const Ctx& c) const;
+  std::string zone_value(const lowered::Place& pl, int list, const Ctx& c) const;
   std::string from_alternatives(const std::vector<std::pair<std::string, int>>& alts) const;
-  std::optional<std::int64_t> constant(const Expr& e, const Ctx& c) const;
+  std::optional<std::int64_t> constant(int e, const Ctx& c) const;
 
   // ---- statements and control (code appended to `out`)
   void gap_check(std::string& out, const std::string& code) const;
-  void stmt(std::string& out, const Stmt* s, const Ctx& c) const;
-  void stmt_assign(std::string& out, const Stmt& s, const Ctx& c) const;
-  void stmt_choose(std::string& out, const Stmt& s, const Ctx& c) const;
-  void stmt_draw(std::string& out, const Stmt& s, const Ctx& c) const;
-  void stmt_move(std::string& out, const Stmt& s, const Ctx& c) const;
+  void stmt(std::string& out, int s, const Ctx& c) const;  // -1: nothing
+  void stmt_assign(std::string& out, const lowered::Stmt& s, const Ctx& c) const;
+  void stmt_choose(std::string& out, const lowered::Stmt& s, const Ctx& c) const;
+  void stmt_draw(std::string& out, const lowered::Stmt& s, const Ctx& c) const;
+  void stmt_move(std::string& out, const lowered::Stmt& s, const Ctx& c) const;
   void move_cards(std::string& out, int from_base, int to_base, int kind, bool chosen,
                   const std::string& n, int site) const;
   void fire(std::string& out, int event) const;
@@ -135,7 +138,7 @@ class Generator {
   std::string declarations() const;
 
   const model::Game& g_;
-  Prepared p_;
+  lowered::Lowered p_;
   std::string source_;
   int n_, kinds_;
   std::vector<std::string> names_;

@@ -66,8 +66,10 @@ void Generator::move(const std::string& guard, const std::string& body) {
 
 std::string Generator::properties() const {
   std::vector<std::string> checks;
-  if (p_.ctl.gap >= 0 || !p_.gaps.sites.empty()) checks.push_back(f(p_.ctl.over) + " != 2");
-  for (const auto& prop : g_.properties) {
+  if (p_.ctl.gap >= 0 || !p_.gap_sites.empty()) checks.push_back(f(p_.ctl.over) + " != 2");
+  for (std::size_t i = 0; i < g_.properties.size(); ++i) {
+    const auto& prop = g_.properties[i];
+    const int prop_expr = p_.rules.property_expr[i];
     if (prop.kind != model::Property::Kind::always && prop.kind != model::Property::Kind::never) {
       continue;
     }
@@ -85,7 +87,7 @@ std::string Generator::properties() const {
     for (int a = n_ - 1; a >= 0; --a) {
       Ctx c;
       c.self = a;
-      const std::string h = "((" + gap(*prop.expr, c) + ") == 0 && (" + val(*prop.expr, c) + "))";
+      const std::string h = "((" + gap(prop_expr, c) + ") == 0 && (" + val(prop_expr, c) + "))";
       holds = a == n_ - 1 ? h : cond(active() + " == " + std::to_string(a), h, holds);
     }
     std::string ok = prop.kind == model::Property::Kind::always ? holds : "!(" + holds + ")";
@@ -133,7 +135,7 @@ std::string Generator::run() {
   {
     Ctx c;
     c.self = 0;
-    stmt(setup, g_.setup.get(), c);
+    stmt(setup, p_.rules.setup, c);
     emit(setup);
   }
   const std::string l0 = std::to_string(label_);
@@ -165,7 +167,7 @@ std::string Generator::run() {
         if (decline == 0) {
           Ctx c;
           c.self = q;
-          stmt(body, g_.triggers[t].effect.get(), c);
+          stmt(body, p_.rules.trigger_effect[t], c);
         }
         emit(body);
         move(guard, body);
@@ -225,7 +227,7 @@ std::string Generator::run() {
         if (pre == "0") continue;
         Ctx c;
         c.self = h;
-        const Expr* guard = g_.actions[a].guard.get();
+        const int guard = p_.rules.action_guard[a];
         const std::string gg = test_gap(guard, c);
         std::string body;
         gap_check(body, gg);
@@ -318,7 +320,7 @@ std::string Generator::run() {
           set(body, ctl.stack_size, f(ctl.stack_size) + " - 1");
           Ctx c;
           c.self = q;
-          stmt(body, g_.actions[a].effect.get(), c);
+          stmt(body, p_.rules.action_effect[a], c);
           set(body, ctl.holder, active());
           set(body, ctl.passes, "0");
           emit(body);
@@ -365,10 +367,10 @@ std::string to_promela(const model::Game& game, const std::string& source) {
 namespace detail {
 
 void Generator::require_int32() const {
-  if (p_.gaps.beyond_int32.empty()) return;
+  if (p_.beyond_int32.empty()) return;
   throw Unsupported("the Promela export computes in 32-bit integers, as pan does, and '" +
-                        p_.gaps.beyond_int32 + "' can take values beyond them",
-                    p_.gaps.beyond_int32_at);
+                        p_.beyond_int32 + "' can take values beyond them",
+                    p_.beyond_int32_at);
 }
 
 }  // namespace detail

@@ -20,91 +20,87 @@ void Generator::gap_check(std::string& out, const std::string& code) const {
          " :: else -> skip fi;\n";
 }
 
-void Generator::stmt(std::string& out, const Stmt* s, const Ctx& c) const {
-  if (s == nullptr) return;
-  switch (s->kind) {
-    case StmtKind::block:
-      for (const auto& b : s->bodies) stmt(out, b.get(), c);
+void Generator::stmt(std::string& out, int i, const Ctx& c) const {
+  if (i < 0) return;
+  const lowered::Stmt& s = p_.stmts[i];
+  switch (s.op) {
+    case S::seq:
+      for (const int b : s.body) stmt(out, b, c);
       return;
-    case StmtKind::assign:
-      return stmt_assign(out, *s, c);
-    case StmtKind::if_: {
+    case S::assign:
+      return stmt_assign(out, s, c);
+    case S::if_: {
       std::string tail;  // built from the last branch backwards
-      const bool has_else = s->bodies.size() > s->conds.size();
-      if (has_else) stmt(tail, s->bodies.back().get(), c);
-      for (std::size_t i = s->conds.size(); i-- > 0;) {
+      const bool has_else = s.body.size() > s.conds.size();
+      if (has_else) stmt(tail, s.body.back(), c);
+      for (std::size_t k = s.conds.size(); k-- > 0;) {
         std::string branch;
-        stmt(branch, s->bodies[i].get(), c);
+        stmt(branch, s.body[k], c);
         std::string here;
-        gap_check(here, gap(*s->conds[i], c));
-        here += "if\n:: " + val(*s->conds[i], c) + " ->\n" + (branch.empty() ? "skip;\n" : branch) +
+        gap_check(here, gap(s.conds[k], c));
+        here += "if\n:: " + val(s.conds[k], c) + " ->\n" + (branch.empty() ? "skip;\n" : branch) +
                 ":: else ->\n" + (tail.empty() ? "skip;\n" : tail) + "fi;\n";
         tail = here;
       }
       out += tail;
       return;
     }
-    case StmtKind::for_:
-      for (const std::int64_t v : domain(s->domain, c.self)) {
+    case S::for_:
+      for (const std::int64_t v : domain(s.a, c.self)) {
         Ctx inner = c;
-        inner.binders[s->ref] = v;
-        stmt(out, s->bodies[0].get(), inner);
+        inner.binders[s.b] = v;
+        stmt(out, s.body[0], inner);
       }
       return;
-    case StmtKind::choose:
-    case StmtKind::pick:
-      return stmt_choose(out, *s, c);
-    case StmtKind::draw:
-      return stmt_draw(out, *s, c);
-    case StmtKind::move_kind:
-    case StmtKind::move_any:
-      return stmt_move(out, *s, c);
-    case StmtKind::fire:
-      return fire(out, s->ref);
-    case StmtKind::win:
-    case StmtKind::lose:
-      gap_check(out, gap(*s->args[0], c));
+    case S::choose:
+    case S::pick:
+      return stmt_choose(out, s, c);
+    case S::move:
+      if (s.move.chooser == checker::Chooser::nature) return stmt_draw(out, s, c);
+      return stmt_move(out, s, c);
+    case S::fire:
+      return fire(out, s.a);
+    case S::end:
+      gap_check(out, gap(s.x, c));
       set(out, p_.ctl.over, "1");
       out += "goto lh_done_" + std::to_string(label_) + ";\n";
       return;
-    case StmtKind::negate: {
+    case S::negate: {
       if (p_.ctl.stack_size < 0) return;
       std::string alts;
-      for (int i = 1; i <= p_.ctl.stack_capacity; ++i) {
+      for (int k = 1; k <= p_.ctl.stack_capacity; ++k) {
         std::string negatable;
         for (std::size_t a = 0; a < g_.actions.size(); ++a) {
           if (!g_.actions[a].negatable) continue;
-          negatable += (negatable.empty() ? "" : " || ") + stack_entry(i - 1, 0) +
+          negatable += (negatable.empty() ? "" : " || ") + stack_entry(k - 1, 0) +
                        " == " + std::to_string(a);
         }
         if (negatable.empty()) continue;
-        alts += ":: " + f(p_.ctl.stack_size) + " == " + std::to_string(i) + " && (" + negatable +
-                ") ->\n" + stack_entry(i - 1, 0) + " = 0; " + stack_entry(i - 1, 1) + " = 0; " +
-                f(p_.ctl.stack_size) + " = " + std::to_string(i - 1) + ";\n";
+        alts += ":: " + f(p_.ctl.stack_size) + " == " + std::to_string(k) + " && (" + negatable +
+                ") ->\n" + stack_entry(k - 1, 0) + " = 0; " + stack_entry(k - 1, 1) + " = 0; " +
+                f(p_.ctl.stack_size) + " = " + std::to_string(k - 1) + ";\n";
       }
       if (!alts.empty()) out += "if\n" + alts + ":: else -> skip\nfi;\n";
       return;
     }
-    case StmtKind::shuffle:
-    case StmtKind::skip:
-      return;
-    case StmtKind::call:
-      break;
+    case S::draw_without_zones:
+      throw std::logic_error("promela: draw() without deck and hand");
   }
-  throw std::logic_error("promela: statement '" + s->text + "' cannot be exported");
+  throw std::logic_error("promela: statement cannot be exported");
 }
 
-void Generator::stmt_assign(std::string& out, const Stmt& s, const Ctx& c) const {
-  gap_check(out, combine(gap(*s.target, c), gap(*s.value, c)));
-  const int site = p_.gaps.at.at(&s) + 1;
-  out += "lh_v = " + val(*s.value, c) + ";\n";
-  const auto slots = var_slots(*s.target, c);
+void Generator::stmt_assign(std::string& out, const lowered::Stmt& s, const Ctx& c) const {
+  const lowered::Place& target = p_.places[s.a];
+  gap_check(out, combine(place_gap(target, c), gap(s.x, c)));
+  const int site = s.site + 1;
+  out += "lh_v = " + val(s.x, c) + ";\n";
+  const auto slots = place_slots(target, c);
   std::string alts;
   for (const auto& [cnd, slot] : slots) {
-    const auto& sl = g_.slots[slot];
-    const std::string nv = s.op == Op::add   ? f(slot) + " + lh_v"
-                           : s.op == Op::sub ? f(slot) + " - lh_v"
-                                             : "lh_v";
+    const auto& sl = p_.layout.fields[slot];
+    const std::string nv = s.assign_op == Op::add   ? f(slot) + " + lh_v"
+                           : s.assign_op == Op::sub ? f(slot) + " - lh_v"
+                                                    : "lh_v";
     std::string body = "lh_v = " + nv + ";\nif\n:: lh_v < " + num(sl.lo) + " || lh_v > " +
                        num(sl.hi) + " -> lh_g = " + std::to_string(site) + "; goto lh_gap_" +
                        std::to_string(label_) + "\n:: else -> " + f(slot) + " = lh_v\nfi;\n";
@@ -117,17 +113,16 @@ void Generator::stmt_assign(std::string& out, const Stmt& s, const Ctx& c) const
   out += "if\n" + alts + ":: else -> skip\nfi;\n";
 }
 
-void Generator::stmt_choose(std::string& out, const Stmt& s, const Ctx& c) const {
-  const Expr* where = s.conds.empty() ? nullptr : s.conds[0].get();
+void Generator::stmt_choose(std::string& out, const lowered::Stmt& s, const Ctx& c) const {
   std::string gaps = "0";
   std::string alts;
-  for (const std::int64_t v : domain(s.domain, c.self)) {
+  for (const std::int64_t v : domain(s.a, c.self)) {
     Ctx inner = c;
-    inner.binders[s.ref] = v;
-    gaps = combine(gaps, test_gap(where, inner));
+    inner.binders[s.b] = v;
+    gaps = combine(gaps, test_gap(s.x, inner));
     std::string body;
-    stmt(body, s.bodies.empty() ? nullptr : s.bodies[0].get(), inner);
-    alts += ":: " + test_val(where, inner) + " ->\n" + (body.empty() ? "skip;\n" : body);
+    stmt(body, s.body[0], inner);
+    alts += ":: " + test_val(s.x, inner) + " ->\n" + (body.empty() ? "skip;\n" : body);
   }
   // Gap codes are combined in domain order: the first failing `where` wins.
   gap_check(out, gaps);
@@ -167,7 +162,8 @@ void Generator::move_cards(std::string& out, int from_base, int to_base, int kin
   std::string over;
   for (int k = 0; k < kinds_; ++k) {
     if (!chosen && k != kind) continue;
-    over += (over.empty() ? "" : " || ") + f(to_base + k) + " > " + num(g_.slots[to_base + k].hi);
+    over += (over.empty() ? "" : " || ") + f(to_base + k) + " > " +
+            num(p_.layout.fields[to_base + k].hi);
   }
   if (!over.empty()) {
     out += "if :: " + over + " -> lh_g = " + std::to_string(site + 2) + "; goto lh_gap_" + l +
@@ -175,19 +171,19 @@ void Generator::move_cards(std::string& out, int from_base, int to_base, int kin
   }
 }
 
-void Generator::stmt_draw(std::string& out, const Stmt& s, const Ctx& c) const {
-  const int site = p_.gaps.at.at(&s);
-  const int deck = g_.deck_zone, hand = g_.hand_zone;
-  if (deck < 0 || hand < 0) throw std::logic_error("promela: draw() without deck and hand");
-  gap_check(out, combine(gap(*s.args[0], c), gap(*s.args[1], c)));
-  out += "lh_n = " + val(*s.args[1], c) +
-         ";\nif :: lh_n < 0 -> lh_g = " + std::to_string(site + 2) + "; goto lh_gap_" +
-         std::to_string(label_) + " :: else -> skip fi;\n";
+void Generator::stmt_draw(std::string& out, const lowered::Stmt& s, const Ctx& c) const {
+  const lowered::Move& m = s.move;
+  const int site = s.site;
+  const lowered::Place& deck = p_.places[m.from];
+  const lowered::Place& hand = p_.places[m.to];
+  gap_check(out, combine(gap(s.x, c), gap(m.count, c)));
+  out += "lh_n = " + val(m.count, c) + ";\nif :: lh_n < 0 -> lh_g = " + std::to_string(site + 2) +
+         "; goto lh_gap_" + std::to_string(label_) + " :: else -> skip fi;\n";
   std::string alts;
-  const auto players = owners(s.args[0].get(), c);
+  const auto players = owners(s.x, c);
   for (const auto& [pc, pv] : players) {
-    const int deck_base = g_.zones[deck].slot(pv, 0, kinds_);
-    const int hand_base = g_.zones[hand].slot(pv, 0, kinds_);
+    const int deck_base = deck.base + (deck.player < 0 ? 0 : pv) * deck.player_stride;
+    const int hand_base = hand.base + (hand.player < 0 ? 0 : pv) * hand.player_stride;
     std::string held;
     for (int k = 0; k < kinds_; ++k) held += (held.empty() ? "" : " + ") + f(deck_base + k);
     std::string body;
@@ -201,40 +197,36 @@ void Generator::stmt_draw(std::string& out, const Stmt& s, const Ctx& c) const {
   out += "if\n" + alts + "fi;\n";
 }
 
-void Generator::stmt_move(std::string& out, const Stmt& s, const Ctx& c) const {
-  const bool chosen = s.kind == StmtKind::move_any;
-  const int site = p_.gaps.at.at(&s);
-  const Expr& from = *s.args[0];
-  const Expr& to = *s.args[1];
-  const Expr* kind = chosen ? nullptr : s.args[2].get();
-  const Expr& count = *s.args[chosen ? 2 : 3];
-  auto owner_of = [&](const Expr& z) -> const Expr* {
-    return g_.zones[z.ref].per_player && !z.args.empty() ? z.args[0].get() : nullptr;
-  };
+void Generator::stmt_move(std::string& out, const lowered::Stmt& s, const Ctx& c) const {
+  const lowered::Move& m = s.move;
+  const bool chosen = m.kind < 0;
+  const int site = s.site;
+  const lowered::Place& from = p_.places[m.from];
+  const lowered::Place& to = p_.places[m.to];
   std::string g = "0";
-  if (owner_of(from) != nullptr) g = combine(g, gap(*owner_of(from), c));
-  if (owner_of(to) != nullptr) g = combine(g, gap(*owner_of(to), c));
-  if (kind != nullptr) g = combine(g, gap(*kind, c));
-  g = combine(g, gap(count, c));
+  if (from.player >= 0) g = combine(g, gap(from.player, c));
+  if (to.player >= 0) g = combine(g, gap(to.player, c));
+  if (!chosen) g = combine(g, gap(m.kind, c));
+  g = combine(g, gap(m.count, c));
   gap_check(out, g);
-  out += "lh_n = " + val(count, c) + ";\nif :: lh_n < 0 -> lh_g = " + std::to_string(site + 2) +
+  out += "lh_n = " + val(m.count, c) + ";\nif :: lh_n < 0 -> lh_g = " + std::to_string(site + 2) +
          "; goto lh_gap_" + std::to_string(label_) + " :: else -> skip fi;\n";
   std::vector<std::pair<std::string, int>> ks = {{"1", -1}};
-  if (kind != nullptr) {
+  if (!chosen) {
     ks.clear();
-    if (const auto k = constant(*kind, c)) {
+    if (const auto k = constant(m.kind, c)) {
       ks.emplace_back("1", static_cast<int>(*k));
     } else {
-      const std::string kv = val(*kind, c);
+      const std::string kv = val(m.kind, c);
       for (int k = 0; k < kinds_; ++k) ks.emplace_back("(" + kv + ") == " + std::to_string(k), k);
     }
   }
   std::string alts;
-  for (const auto& [fc, fo] : owners(owner_of(from), c)) {
-    for (const auto& [tc, to_o] : owners(owner_of(to), c)) {
+  for (const auto& [fc, fo] : owners(from.player, c)) {
+    for (const auto& [tc, to_o] : owners(to.player, c)) {
       for (const auto& [kc, kv] : ks) {
-        const int from_base = g_.zones[from.ref].slot(fo < 0 ? 0 : fo, 0, kinds_);
-        const int to_base = g_.zones[to.ref].slot(to_o < 0 ? 0 : to_o, 0, kinds_);
+        const int from_base = from.base + (fo < 0 ? 0 : fo) * from.player_stride;
+        const int to_base = to.base + (to_o < 0 ? 0 : to_o) * to.player_stride;
         std::string held;
         if (chosen) {
           for (int k = 0; k < kinds_; ++k) held += (held.empty() ? "" : " + ") + f(from_base + k);

@@ -45,6 +45,25 @@ void Run::initial_states(std::vector<StateVec>& out) {
   init_out_ = nullptr;
 }
 
+void Run::effect_outcomes(const model::Stmt* s, const StateVec& state, int self,
+                          std::vector<StateVec>& out) {
+  init_out_ = &out;
+  before_ = &state;
+  sc_.work = state;
+  move_ = Move{};
+  mover_choice_ = false;
+  picker_ = -1;
+  nature_ = false;
+  progress_ = false;
+  depth_ = 0;
+  sc_.choices.clear();
+  sc_.notes.clear();
+  raw_ = true;
+  run_effect(s, self, Tail::emit);
+  raw_ = false;
+  init_out_ = nullptr;
+}
+
 void Run::successors(const StateVec& s, std::vector<Successor>& out) {
   out_ = &out;
   n_out_ = 0;
@@ -515,6 +534,7 @@ void Run::finish(Tail t) {
 
 void Run::emit() {
   std::int32_t* w = sc_.work.data();
+  if (raw_) return output(sc_.work);
   if (w[p_.ctl.over] == 0) {
     const int active = w[p_.ctl.active];
     for (std::size_t c = 0; c < p_.game.end_conditions.size(); ++c) {

@@ -11,25 +11,15 @@
 #include <unordered_map>
 #include <vector>
 
+#include "loophole/checker/lowered.hpp"
 #include "loophole/checker/semantics.hpp"
 #include "loophole/model/game.hpp"
 #include "loophole/model/roles.hpp"
 
 namespace loophole::checker::semantics {
 
-// Index of every control field in the state vector; -1 when the game does not
-// need the field (reads give 0, writes are dropped).
-struct Controls {
-  int over = -1, gap = -1, active = -1, turn = -1, step = -1, stage = -1;
-  int target = -1, new_turn = -1;
-  int holder = -1, passes = -1, acted = -1, seat = -1;
-  int stack_size = -1;
-  int stack_base = -1;  // stack[i].action at stack_base + 2i, .controller at + 2i + 1
-  int stack_capacity = 0;
-  std::vector<int> pending;      // per trigger: index of pending[t][P1], or -1
-  std::vector<int> turn_uses;    // per action: index of uses[a][P1], or -1
-  std::vector<int> window_uses;  // per action: index of window_uses[a][P1], or -1
-};
+// Index of every control field (public: the lowered form carries it).
+using Controls = lowered::Controls;
 
 // The rule-gap sites and where each is raised from.
 struct GapTable {

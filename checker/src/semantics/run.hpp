@@ -76,6 +76,11 @@ class Run {
   Run(const Prepared& p, const Evaluator& ev, Scratch& sc, bool record);
 
   void initial_states(std::vector<StateVec>& out);
+  // Every outcome of running the effect s in `state` for `self`, in
+  // canonical order, without the move around it or the end check: a gap
+  // outcome is `state` marked with the gap, a win/lose marks the game over.
+  void effect_outcomes(const model::Stmt* s, const StateVec& state, int self,
+                       std::vector<StateVec>& out);
   void successors(const StateVec& s, std::vector<Successor>& out);
   // The window moves of s (or its trigger moves) without executing them.
   void collect_moves(const StateVec& s);
@@ -146,6 +151,8 @@ class Run {
   int end_player_ = -1;
   bool end_win_ = false;
   int end_condition_ = -1;
+  // effect_outcomes: emit() outputs the state as it is, without the end check.
+  bool raw_ = false;
 };
 
 }  // namespace loophole::checker::semantics

@@ -122,6 +122,23 @@ bool Semantics::holds(const model::Expr& e, const StateVec& s, int self) const {
   return env.error < 0 && holds;
 }
 
+Semantics::Value Semantics::evaluate(const model::Expr& e, const StateVec& s, int self,
+                                     std::vector<std::int64_t>& binders) const {
+  binders.resize(static_cast<std::size_t>(std::max(1, game_.binder_slots)), 0);
+  Env env{s.data(), binders.data(), self, -1};
+  const std::int64_t v = impl_->ev.eval(e, env);
+  return env.error >= 0 ? Value{0, env.error} : Value{v, -1};
+}
+
+std::vector<StateVec> Semantics::effect_outcomes(const model::Stmt& effect, const StateVec& s,
+                                                 int self) const {
+  semantics::Lease lease;
+  std::vector<StateVec> out;
+  Run run(impl_->prep, impl_->ev, lease.get(), false);
+  run.effect_outcomes(&effect, s, self, out);
+  return out;
+}
+
 void Semantics::end_conditions_holding(const StateVec& s,
                                        std::vector<std::pair<int, int>>& out) const {
   out.clear();

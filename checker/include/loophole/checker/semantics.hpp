@@ -109,6 +109,23 @@ class Semantics {
   // Evaluates a checked boolean expression (a property, an end condition) in s.
   // `self` is the player bound to `self` (-1 when none).
   [[nodiscard]] bool holds(const model::Expr& e, const StateVec& s, int self = -1) const;
+  // The oracle's value of any checked expression of the game in s, with the
+  // bound variables' values in `binders` (Game::binder_slots of them; a
+  // quantifier overwrites its own), and its first failure: the gap site, or
+  // lowered::no_site outside the rules, -1 when none (then the value is 0).
+  // For the lowering's differential test (tests/checker/lowered_test.cpp).
+  struct Value {
+    std::int64_t value = 0;
+    int error = -1;
+  };
+  [[nodiscard]] Value evaluate(const model::Expr& e, const StateVec& s, int self,
+                               std::vector<std::int64_t>& binders) const;
+  // The oracle's outcomes of one effect (a statement of the game) run in s
+  // for `self`, in canonical order, without the move around it and without
+  // the end check: a gap outcome is s marked with the gap (over 2), a
+  // win/lose is the game over (over 1). For the same test.
+  [[nodiscard]] std::vector<StateVec> effect_outcomes(const model::Stmt& effect, const StateVec& s,
+                                                      int self) const;
 
   // Which end conditions hold in s, as (condition id, player) pairs, whether or
   // not the state is already over (for unreachable-win analysis).

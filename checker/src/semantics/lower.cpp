@@ -1,0 +1,461 @@
+// The lowering (loophole/checker/lowered.hpp): the rules' expressions and
+// statements, their names resolved against the tables of Prepared, into the
+// flat node arrays every backend translates. The one place besides the
+// oracle (eval.cpp, effects.cpp) that reads the model's rule bodies.
+#include <stdexcept>
+#include <utility>
+
+#include "loophole/checker/lowered.hpp"
+
+#include "prepared.hpp"
+
+namespace loophole::checker::lowered {
+namespace {
+
+using model::ExprKind;
+using model::Op;
+using model::StmtKind;
+
+class Lowering {
+ public:
+  Lowering(const semantics::Prepared& p, Lowered& out) : p_(p), out_(out) {}
+
+  int expr(const model::Expr* e) { return e == nullptr ? -1 : expr(*e); }
+  int stmt(const model::Stmt* s) { return s == nullptr ? -1 : stmt(*s); }
+
+ private:
+  int add(Expr node, const model::Expr& from) {
+    node.origin = &from;
+    out_.exprs.push_back(node);
+    return static_cast<int>(out_.exprs.size()) - 1;
+  }
+  int konst(std::int64_t k, const model::Expr& from) {
+    Expr n;
+    n.k = k;
+    return add(n, from);
+  }
+  // A control field, or 0 when the game has none.
+  int field(int index, const model::Expr& from) {
+    if (index < 0) return konst(0, from);
+    Expr n;
+    n.op = X::field;
+    n.a = index;
+    return add(n, from);
+  }
+  int op(X o, const model::Expr& from, int x0 = -1, int x1 = -1, int x2 = -1) {
+    Expr n;
+    n.op = o;
+    n.x[0] = x0;
+    n.x[1] = x1;
+    n.x[2] = x2;
+    n.overflow = overflow(from);
+    return add(n, from);
+  }
+  int site(const void* node) const {
+    const auto it = p_.gaps.at.find(node);
+    return it == p_.gaps.at.end() ? no_site : it->second;
+  }
+  // Only where the interval analysis put a site may a result leave 64 bits.
+  int overflow(const model::Expr& e) const {
+    const auto it = p_.gaps.overflow.find(&e);
+    return it == p_.gaps.overflow.end() ? -1 : it->second;
+  }
+  int place(Place pl) {
+    out_.places.push_back(pl);
+    return static_cast<int>(out_.places.size()) - 1;
+  }
+  int domain(const model::Domain& d) {
+    using K = model::Domain::Kind;
+    Domain out;
+    switch (d.kind) {
+      case K::players:
+        out.kind = Domain::Kind::players;
+        break;
+      case K::others:
+        out.kind = Domain::Kind::others;
+        break;
+      case K::range:
+        out.lo = d.lo;
+        out.size = d.hi < d.lo ? 0 : static_cast<int>(d.hi - d.lo + 1);
+        break;
+      case K::enum_values:
+        out.size = static_cast<int>(p_.game.enums[d.ref].values.size());
+        break;
+      case K::kinds:
+        out.size = p_.kinds;
+        break;
+      case K::kinds_tagged:
+        out.kind = Domain::Kind::list;
+        out.list = 1 + d.ref;
+        break;
+    }
+    out_.domains.push_back(out);
+    return static_cast<int>(out_.domains.size()) - 1;
+  }
+  // A zone reference's place (kind 0 of its owner's cells).
+  Place zone_place(const model::Expr& zone) {
+    const auto& z = p_.game.zones[zone.ref];
+    Place pl;
+    pl.base = z.first_slot;
+    if (z.per_player && !zone.args.empty()) {
+      pl.player = expr(*zone.args[0]);
+      pl.player_stride = p_.kinds;
+    }
+    return pl;
+  }
+
+ public:
+  int expr(const model::Expr& e) {
+    switch (e.kind) {
+      case ExprKind::int_lit:
+      case ExprKind::bool_lit:
+      case ExprKind::enum_lit:
+      case ExprKind::player_lit:
+      case ExprKind::kind_lit:
+      case ExprKind::action_lit:
+        return konst(e.value, e);
+      case ExprKind::active:
+        return field(p_.ctl.active, e);
+      case ExprKind::opponent:
+        return op(X::next_player, e, field(p_.ctl.active, e));
+      case ExprKind::self: {
+        Expr n;
+        n.op = X::self;
+        return add(n, e);
+      }
+      case ExprKind::turn_number:
+        return field(p_.ctl.turn, e);
+      case ExprKind::stack_size:
+        return field(p_.ctl.stack_size, e);
+      case ExprKind::top_action:
+      case ExprKind::top_controller: {
+        if (p_.ctl.stack_size < 0) return konst(0, e);
+        Expr n;
+        n.op = X::stack_top;
+        n.a = e.kind == ExprKind::top_action ? 0 : 1;
+        return add(n, e);
+      }
+      case ExprKind::next_player:
+        return op(X::next_player, e, expr(*e.args[0]));
+      case ExprKind::var: {
+        const auto& v = p_.game.vars[e.ref];
+        const int nf = static_cast<int>(v.fields.size());
+        Place pl;
+        pl.base = v.slot(0, 0, e.field);
+        std::size_t arg = 0;
+        if (v.per_player) {
+          pl.player = expr(*e.args[arg++]);
+          pl.player_stride = (v.array == 0 ? 1 : v.array) * nf;
+        }
+        if (v.array > 0) {
+          pl.index = expr(*e.args[arg]);
+          pl.index_stride = nf;
+          pl.bound = v.array;
+          pl.site = site(&e);
+        }
+        if (pl.player < 0 && pl.index < 0) return field(pl.base, e);
+        Expr n;
+        n.op = X::read;
+        n.a = place(pl);
+        return add(n, e);
+      }
+      case ExprKind::zone_count: {
+        Place pl = zone_place(e);
+        Expr n;
+        if (e.value >= 0 || e.value == -3) {
+          if (e.value >= 0) {
+            pl.base += static_cast<int>(e.value);
+          } else {
+            pl.index = expr(*e.args.back());
+            pl.index_stride = 1;
+          }
+          if (pl.player < 0 && pl.index < 0) return field(pl.base, e);
+          n.op = X::read;
+        } else {
+          n.op = X::count;
+          n.b = e.value == -1 ? 0 : 1 + e.tag;
+        }
+        n.a = place(pl);
+        return add(n, e);
+      }
+      case ExprKind::bound: {
+        Expr n;
+        n.op = X::local;
+        n.a = e.ref;
+        return add(n, e);
+      }
+      case ExprKind::unary:
+        return op(e.op == Op::not_ ? X::not_ : X::neg, e, expr(*e.args[0]));
+      case ExprKind::binary: {
+        X o = X::add;
+        switch (e.op) {
+          case Op::and_:
+            o = X::and_;
+            break;
+          case Op::or_:
+            o = X::or_;
+            break;
+          case Op::add:
+            o = X::add;
+            break;
+          case Op::sub:
+            o = X::sub;
+            break;
+          case Op::mul:
+            o = X::mul;
+            break;
+          case Op::div:
+            o = X::div;
+            break;
+          case Op::mod:
+            o = X::mod;
+            break;
+          case Op::eq:
+            o = X::eq;
+            break;
+          case Op::ne:
+            o = X::ne;
+            break;
+          case Op::lt:
+            o = X::lt;
+            break;
+          case Op::le:
+            o = X::le;
+            break;
+          case Op::gt:
+            o = X::gt;
+            break;
+          case Op::ge:
+            o = X::ge;
+            break;
+          default:
+            throw std::logic_error("loophole: internal error: binary operator '" +
+                                   std::string(model::to_string(e.op)) + "' not lowered");
+        }
+        const int a = expr(*e.args[0]);
+        const int b = expr(*e.args[1]);
+        const int n = op(o, e, a, b);
+        if (o == X::div || o == X::mod) out_.exprs[n].site = site(&e);
+        return n;
+      }
+      case ExprKind::cond: {
+        const int c = expr(*e.args[0]);
+        const int a = expr(*e.args[1]);
+        const int b = expr(*e.args[2]);
+        return op(X::cond, e, c, a, b);
+      }
+      case ExprKind::quant: {
+        X o = X::sum;
+        switch (e.op) {
+          case Op::exists:
+            o = X::exists;
+            break;
+          case Op::forall:
+            o = X::forall;
+            break;
+          case Op::count:
+            o = X::count_of;
+            break;
+          default:
+            o = X::sum;
+            break;
+        }
+        const int d = domain(e.domain);
+        const int body = expr(*e.args[0]);
+        const int n = op(o, e, body);
+        out_.exprs[n].a = d;
+        out_.exprs[n].b = e.ref;
+        return n;
+      }
+      case ExprKind::builtin: {
+        X o = X::abs;
+        switch (e.op) {
+          case Op::min:
+            o = X::min;
+            break;
+          case Op::max:
+            o = X::max;
+            break;
+          case Op::clamp:
+            o = X::clamp;
+            break;
+          default:
+            o = X::abs;
+            break;
+        }
+        int xs[3] = {-1, -1, -1};
+        for (std::size_t i = 0; i < e.args.size() && i < 3; ++i) xs[i] = expr(*e.args[i]);
+        return op(o, e, xs[0], xs[1], xs[2]);
+      }
+      case ExprKind::name:
+      case ExprKind::index:
+      case ExprKind::field:
+      case ExprKind::call:
+        break;
+    }
+    throw std::logic_error("loophole: internal error: unchecked expression '" + e.text +
+                           "' reached the lowering");
+  }
+
+  int stmt(const model::Stmt& s) {
+    Stmt n;
+    n.origin = &s;
+    switch (s.kind) {
+      case StmtKind::block:
+        n.op = S::seq;
+        for (const auto& b : s.bodies) n.body.push_back(stmt(*b));
+        break;
+      case StmtKind::shuffle:
+      case StmtKind::skip:
+        n.op = S::seq;
+        break;
+      case StmtKind::assign: {
+        n.op = S::assign;
+        n.assign_op = s.op;
+        const int target = expr(*s.target);
+        // The target's place: a variable at a constant place is a field node.
+        const Expr& t = out_.exprs[target];
+        if (t.op == X::read) {
+          n.a = t.a;
+        } else {
+          Place pl;
+          pl.base = t.a;
+          n.a = place(pl);
+        }
+        n.x = expr(*s.value);
+        n.site = p_.gaps.at.at(&s);
+        break;
+      }
+      case StmtKind::if_:
+        n.op = S::if_;
+        for (const auto& c : s.conds) n.conds.push_back(expr(*c));
+        for (const auto& b : s.bodies) n.body.push_back(stmt(b.get()));
+        break;
+      case StmtKind::for_:
+        n.op = S::for_;
+        n.a = domain(s.domain);
+        n.b = s.ref;
+        n.body.push_back(stmt(s.bodies[0].get()));
+        break;
+      case StmtKind::choose:
+      case StmtKind::pick:
+        n.op = s.kind == StmtKind::pick ? S::pick : S::choose;
+        n.a = domain(s.domain);
+        n.b = s.ref;
+        n.x = s.conds.empty() ? -1 : expr(s.conds[0].get());
+        n.body.push_back(s.bodies.empty() ? -1 : stmt(s.bodies[0].get()));
+        break;
+      case StmtKind::draw: {
+        const int deck = p_.game.deck_zone, hand = p_.game.hand_zone;
+        if (deck < 0 || hand < 0) {
+          n.op = S::draw_without_zones;
+          break;
+        }
+        n.op = S::move;
+        n.site = p_.gaps.at.at(&s);
+        const int player = expr(*s.args[0]);
+        Place from, to;
+        from.base = p_.game.zones[deck].first_slot;
+        to.base = p_.game.zones[hand].first_slot;
+        if (p_.game.zones[deck].per_player) from.player = player, from.player_stride = p_.kinds;
+        if (p_.game.zones[hand].per_player) to.player = player, to.player_stride = p_.kinds;
+        n.move.from = place(from);
+        n.move.to = place(to);
+        n.move.from_zone = deck;
+        n.move.to_zone = hand;
+        n.move.count = expr(*s.args[1]);
+        n.move.chooser = Chooser::nature;
+        n.x = player;
+        break;
+      }
+      case StmtKind::move_kind:
+      case StmtKind::move_any: {
+        const bool chosen = s.kind == StmtKind::move_any;
+        n.op = S::move;
+        n.site = p_.gaps.at.at(&s);
+        n.move.from_zone = s.args[0]->ref;
+        n.move.to_zone = s.args[1]->ref;
+        n.move.from = place(zone_place(*s.args[0]));
+        n.move.to = place(zone_place(*s.args[1]));
+        n.move.kind = chosen ? -1 : expr(*s.args[2]);
+        n.move.count = expr(*s.args[chosen ? 2 : 3]);
+        n.move.chooser = chosen ? Chooser::player : Chooser::none;
+        break;
+      }
+      case StmtKind::fire:
+        n.op = S::fire;
+        n.a = s.ref;
+        break;
+      case StmtKind::win:
+      case StmtKind::lose:
+        n.op = S::end;
+        n.a = s.kind == StmtKind::win ? 1 : 0;
+        n.x = expr(*s.args[0]);
+        break;
+      case StmtKind::negate:
+        n.op = S::negate;
+        break;
+      case StmtKind::call:
+        throw std::logic_error("loophole: internal error: unchecked statement '" + s.text +
+                               "' reached the lowering");
+    }
+    out_.stmts.push_back(std::move(n));
+    return static_cast<int>(out_.stmts.size()) - 1;
+  }
+
+ private:
+  const semantics::Prepared& p_;
+  Lowered& out_;
+};
+
+}  // namespace
+
+Lowered lower(const model::Game& game) {
+  const semantics::Prepared p(game);
+  Lowered out;
+  out.game = &game;
+  out.players = p.players;
+  out.kinds = p.kinds;
+  out.locals = game.binder_slots;
+  out.layout = p.layout;
+  out.ctl = p.ctl;
+  out.gap_sites = p.gaps.sites;
+  out.play_site = p.gaps.play_site;
+  out.push_site = p.gaps.push_site;
+  out.beyond_int32 = p.gaps.beyond_int32;
+  out.beyond_int32_at = p.gaps.beyond_int32_at;
+  out.triggers_by_event = p.triggers_by_event;
+  out.window_actions = p.window_actions;
+  out.window_used = p.window_used;
+  out.begin_turn_event = p.begin_turn_event;
+  out.end_turn_event = p.end_turn_event;
+  out.lists.emplace_back();
+  for (int k = 0; k < p.kinds; ++k) out.lists[0].push_back(k);
+  for (const auto& tagged : p.kinds_by_tag) out.lists.push_back(tagged);
+
+  Lowering l(p, out);
+  Rules& r = out.rules;
+  r.setup = l.stmt(game.setup.get());
+  for (const auto& st : game.steps) {
+    r.step_effect.push_back(l.stmt(st.effects.get()));
+    r.step_repeat.push_back(l.expr(st.repeat_while.get()));
+    r.step_end_turn.push_back(l.expr(st.end_turn_if.get()));
+  }
+  for (const auto& a : game.actions) {
+    r.action_guard.push_back(l.expr(a.guard.get()));
+    r.action_cost.push_back(l.stmt(a.cost.get()));
+    r.action_effect.push_back(l.stmt(a.effect.get()));
+  }
+  for (const auto& t : game.triggers) {
+    r.trigger_condition.push_back(l.expr(t.condition.get()));
+    r.trigger_effect.push_back(l.stmt(t.effect.get()));
+  }
+  for (const auto& e : game.end_conditions) r.end_condition.push_back(l.expr(e.condition.get()));
+  for (const auto& prop : game.properties) {
+    r.property_expr.push_back(l.expr(prop.expr.get()));
+    r.property_to.push_back(l.expr(prop.to.get()));
+  }
+  return out;
+}
+
+}  // namespace loophole::checker::lowered
