@@ -65,9 +65,8 @@ json expect_same(const std::string& args) {
     if (!rs.at("statistics").is_object()) continue;
     EXPECT_TRUE(rs.at("probabilistic").get<bool>()) << args;
     const auto n = rs.at("statistics").at("states").get<double>();
-    EXPECT_DOUBLE_EQ(
-        rs.at("statistics").at("compaction").at("omission_probability").get<double>(),
-        std::ldexp(n * (n - 1), -65))
+    EXPECT_DOUBLE_EQ(rs.at("statistics").at("compaction").at("omission_probability").get<double>(),
+                     std::ldexp(n * (n - 1), -65))
         << args;
   }
   return r;

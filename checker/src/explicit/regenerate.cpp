@@ -6,6 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 namespace loophole::checker {
 
@@ -19,6 +20,10 @@ namespace {
 // level before is rebuilt whole; a wider one state by state (a trace reads
 // one state per level, a pass all of them).
 constexpr std::uint64_t advance_ratio = 64;
+
+// States each thread keeps of those rebuilt one by one (with their
+// ancestors): 2^16, a few MiB at the seeds' state sizes.
+constexpr std::uint32_t known_capacity = std::uint32_t{1} << 16;
 
 }  // namespace
 
@@ -63,9 +68,19 @@ struct Regenerator::Cache {
   std::uint32_t level = 0;  // the level held, whole
   std::vector<Word> level_words;
   std::uint64_t served = 0;  // states of it asked for
-  // The last chain rebuilt: its state at each depth (no_state: none).
-  std::vector<StateId> chain_ids;
-  std::vector<Word> chain_words;
+  // Successors computed for states one by one since the level was set: once
+  // they reach the level's width, rebuilding the next level whole would
+  // have cost no more (so a pass that reads few states of each level costs
+  // at most twice what the cheaper way would).
+  std::uint64_t spent = 0;
+  // The states rebuilt one by one, and their ancestors rebuilt on the way,
+  // the latest known_capacity of them: id -> slot of known_words (a ring,
+  // its oldest entry overwritten). Random reads share ancestors, so a read
+  // rebuilds from the nearest one known, not from level 0.
+  std::unordered_map<StateId, std::uint32_t> known;
+  std::vector<StateId> known_ids;  // by slot
+  std::vector<Word> known_words;
+  std::uint32_t known_next = 0;
   std::vector<StateId> path;
   std::vector<Word> next_words;
   std::vector<bool> filled;
@@ -163,16 +178,17 @@ void Regenerator::advance(Cache& c) const {
   std::swap(c.level_words, c.next_words);
   ++c.level;
   c.served = 0;
+  c.spent = 0;
 }
 
 const Word* Regenerator::chain(Cache& c, StateId id) const {
   const std::size_t words = packer_.words();
-  if (c.chain_ids.size() < levels_.size()) {
-    c.chain_ids.resize(levels_.size(), no_state);
-    c.chain_words.resize(levels_.size() * words);
+  if (c.known_ids.empty()) {
+    c.known_ids.assign(known_capacity, no_state);
+    c.known_words.resize(std::uint64_t{known_capacity} * words);
   }
-  // Up to the nearest ancestor known: in the cached level, the last chain,
-  // or level 0.
+  // Up to the nearest ancestor known: in the level held, rebuilt before,
+  // or in level 0.
   c.path.clear();
   StateId v = id;
   const Word* base = nullptr;
@@ -182,8 +198,8 @@ const Word* Regenerator::chain(Cache& c, StateId id) const {
       base = &c.level_words[std::uint64_t{v - level_begin(d)} * words];
       break;
     }
-    if (c.chain_ids[d] == v) {
-      base = &c.chain_words[d * words];
+    if (const auto it = c.known.find(v); it != c.known.end()) {
+      base = &c.known_words[std::uint64_t{it->second} * words];
       break;
     }
     if (d == 0) {
@@ -193,17 +209,21 @@ const Word* Regenerator::chain(Cache& c, StateId id) const {
     c.path.push_back(v);
     v = store_.parent(v);
   }
-  // And down again, a successor at a time.
+  c.spent += c.path.size();
+  // And down again, a successor at a time, each kept.
   for (auto it = c.path.rbegin(); it != c.path.rend(); ++it) {
     const StateId s = *it;
     c.successors.expand(base);
     const std::uint32_t index = parent_index(s);
     if (index >= c.successors.count()) fail("state " + std::to_string(s) + " does not rebuild");
-    const std::uint32_t d = depth(s);
-    Word* into = &c.chain_words[d * words];
+    const std::uint32_t slot = c.known_next;
+    c.known_next = (c.known_next + 1) % known_capacity;
+    if (c.known_ids[slot] != no_state) c.known.erase(c.known_ids[slot]);
+    c.known_ids[slot] = s;
+    c.known[s] = slot;
+    Word* into = &c.known_words[std::uint64_t{slot} * words];
     std::memcpy(into, c.successors.state(index), words * sizeof(Word));
     check(s, into);
-    c.chain_ids[d] = s;
     base = into;
   }
   return base;
@@ -219,10 +239,13 @@ void Regenerator::load(StateId id, Word* out) const {
     c.level_words.assign(initial_.begin(), initial_.end());
     c.level = 0;
     c.served = 0;
+    c.spent = 0;
   }
-  // A pass moving on to the next level, having read enough of this one.
-  if (d == c.level + 1 &&
-      level_end(c.level) - level_begin(c.level) <= advance_ratio * (c.served + 1)) {
+  // A pass moving on to the next level, having read enough of this one, or
+  // having spent on single states what the next level costs.
+  while (d > c.level) {
+    const std::uint64_t width = level_end(c.level) - level_begin(c.level);
+    if (!(d == c.level + 1 && width <= advance_ratio * (c.served + 1)) && c.spent < width) break;
     advance(c);
   }
   const Word* w = nullptr;

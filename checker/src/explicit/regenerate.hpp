@@ -8,10 +8,11 @@
 // order (level by level), and single states (a trace, a finding's place).
 // Each thread keeps one level of packed states: a pass moves it on level by
 // level (one expansion of each level per pass, as the search did), and a
-// single state is rebuilt from its nearest ancestor in that level or in the
-// last chain rebuilt (a trace asks for one state per level, each the child
-// of the one before). So the analyses hold one level per thread, not every
-// state.
+// single state is rebuilt from its nearest ancestor in that level or among
+// the last 2^16 states rebuilt so (a trace asks for one state per level,
+// each the child of the one before; random reads share ancestors near the
+// initial states). So the analyses hold one level and a few MiB per thread,
+// not every state.
 #pragma once
 
 #include <cstdint>
