@@ -7,7 +7,9 @@
 // probabilistic, stderr says once what that means, and a limit still ends
 // the run inconclusive with a partial report.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -143,6 +145,22 @@ TEST(CompactCli, ALimitStillEndsInconclusiveWithAPartialReport) {
   EXPECT_EQ(rs.at("completion"), "state-limit");
   EXPECT_TRUE(rs.at("probabilistic").get<bool>());
   EXPECT_EQ(signature(exact.out).dump(1), signature(compact.out).dump(1));
+}
+
+TEST(CompactCli, ATimeLimitDuringTheSearchEndsInconclusive) {
+  const auto started = std::chrono::steady_clock::now();
+  const Outcome m =
+      run("check --format json --compact -j 2 --no-native -p top=4000 --timeout 1s "
+          "tests/fixtures/cli/big.yaml");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  ASSERT_EQ(m.code, 3) << m.err;
+  const json rs = json::parse(m.out).at("rulesets").at(0);
+  EXPECT_EQ(rs.at("completion"), "time-limit");
+  EXPECT_TRUE(rs.at("probabilistic").get<bool>());
+  EXPECT_GT(rs.at("statistics").at("states").get<std::uint64_t>(), 0U);
+  EXPECT_FALSE(rs.at("not_checked").empty());
+  EXPECT_LE(seconds, 3.0);
 }
 
 }  // namespace
