@@ -182,6 +182,23 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
     }
     options.engine = pipeline::EngineChoice::distributed;
   }
+  // --compact: the one line that says what hash compaction means.
+  options.explore.compact = args.compact;
+  if (args.compact) {
+    if (options.engine != pipeline::EngineChoice::explicit_search &&
+        options.engine != pipeline::EngineChoice::automatic) {
+      if (reporting) {
+        std::cerr << "loophole: error: --compact: only the explicit search on one process "
+                     "compacts its states (--engine explicit or auto)\n";
+      }
+      return 2;
+    }
+    if (reporting) {
+      std::cerr << "loophole: warning: --compact: states are told apart by 64-bit fingerprints; "
+                   "two that share one count as one, so a state may be missed and a clean "
+                   "verdict holds only with the probability the report gives\n";
+    }
+  }
   // The progress line: on a terminal only; prefixed with the swept value.
   ProgressLine progress(isatty(fileno(stderr)) != 0);
   if (progress.enabled()) {

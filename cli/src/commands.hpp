@@ -30,6 +30,7 @@ struct CheckArgs {
   bool native = false;
   bool no_native = false;
   bool no_symmetry = false;  // --no-symmetry: every concrete state (ExplicitOptions::symmetry)
+  bool compact = false;      // --compact: hash compaction (ExplicitOptions::compact)
   std::uint64_t max_states = 0;
   std::string max_memory;
   std::string timeout;

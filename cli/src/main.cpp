@@ -70,6 +70,10 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
   c->add_flag("--no-symmetry", check.no_symmetry,
               "explicit: store every concrete state, not one per orbit of interchangeable "
               "record slots");
+  c->add_flag("--compact", check.compact,
+              "explicit: store a 64-bit fingerprint per state instead of the state (hash "
+              "compaction: more states in memory, a verdict that holds with a probability "
+              "the report gives)");
   c->add_option("--max-states", check.max_states, "stop (inconclusive) after this many states")
       ->check(CLI::PositiveNumber);
   c->add_option("--max-memory", check.max_memory, "stop (inconclusive) above this memory, e.g. 4G");

@@ -92,6 +92,14 @@ std::string heading(const properties::Finding& f) {
   return h;
 }
 
+std::string probabilistic_note(const RulesetReport& rs) {
+  if (!probabilistic(rs)) return "";
+  return fmt::format(
+      "probabilistic verdict: hash compaction (64-bit fingerprints) may have missed a state, "
+      "with probability at most {:.1e}",
+      rs.statistics->omission_probability);
+}
+
 std::string_view completion_name(checker::Completion c) {
   switch (c) {
     case checker::Completion::complete:

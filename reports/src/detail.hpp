@@ -30,6 +30,14 @@ std::string_view move_kind_name(checker::MoveKind k);
 std::string location(const RulesetReport& rs, const properties::Finding& f);  // "f:1:2" or f
 std::string kind_description(properties::Kind k);
 std::string run_label(const RulesetReport& rs);  // "f.yaml", or "f.yaml [deck=3]" in a sweep
+// Under hash compaction (--compact), what the verdict's probability is:
+// "probabilistic verdict: hash compaction (64-bit fingerprints) may have
+// missed a state, with probability at most 6.0e-07"; empty otherwise. Every
+// format says it in these words (JSON and SARIF as data beside them).
+std::string probabilistic_note(const RulesetReport& rs);
+[[nodiscard]] inline bool probabilistic(const RulesetReport& rs) {
+  return rs.statistics && rs.statistics->compact;
+}
 
 struct Counts {
   int errors = 0, warnings = 0, notes = 0, inconclusive = 0, accepted = 0;

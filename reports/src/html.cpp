@@ -205,6 +205,10 @@ std::string render_html(const Report& report, const model::SourceManager& source
                            rs.statistics->threads == 1 ? "" : "s");
       }
     }
+    if (detail::probabilistic(rs)) {
+      out += fmt::format("<tr><th>verdict</th><td>{}</td></tr>\n",
+                         xml_escape(detail::probabilistic_note(rs)));
+    }
     out += fmt::format(
         "<tr><th>findings</th><td>{} error{}, {} warning{}, {} note{}, {} inconclusive, {} "
         "accepted</td></tr>\n</table>\n",

@@ -122,6 +122,11 @@ std::string render_json(const Report& report, const RenderOptions& options) {
                                   {"orbit_states", rs.statistics->orbit_states},
                                   {"note", rs.statistics->symmetry}};
       }
+      if (rs.statistics->compact) {
+        statistics["compaction"] = {{"fingerprint_bits", 64},
+                                    {"omission_probability", rs.statistics->omission_probability},
+                                    {"note", detail::probabilistic_note(rs)}};
+      }
       timings.push_back({{"file", detail::run_label(rs)},
                          {"seconds", rs.statistics->seconds},
                          {"peak_bytes", rs.statistics->bytes},
@@ -135,6 +140,7 @@ std::string render_json(const Report& report, const RenderOptions& options) {
          {"scope", {{"players", rs.players}, {"params", rs.params}}},
          {"engine", rs.engine},
          {"completion", detail::completion_name(rs.completion)},
+         {"probabilistic", detail::probabilistic(rs)},
          {"statistics", std::move(statistics)},
          {"summary",
           {{"errors", c.errors},

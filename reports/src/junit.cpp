@@ -152,6 +152,10 @@ std::string render_junit(const Report& report, const RenderOptions& options) {
       suites +=
           fmt::format("      <property name=\"states\" value=\"{}\"/>\n", rs.statistics->states);
     }
+    if (detail::probabilistic(rs)) {
+      suites += fmt::format("      <property name=\"probabilistic\" value=\"{}\"/>\n",
+                            xml_escape(detail::probabilistic_note(rs)));
+    }
     suites += "    </properties>\n";
     suites += body;
     suites += "  </testsuite>\n";

@@ -75,7 +75,10 @@ std::string render_markdown(const Report& report, const RenderOptions& options) 
     if (fail) ++failing;
     const bool open = rs.completion != checker::Completion::complete || c.inconclusive > 0 ||
                       !rs.not_checked.empty();
-    const std::string result = fail ? "❌ fails" : open ? "⚠️ inconclusive" : "✅ passes";
+    std::string result = fail ? "❌ fails" : open ? "⚠️ inconclusive" : "✅ passes";
+    if (detail::probabilistic(rs)) {
+      result += fmt::format(" ({})", markdown_text(detail::probabilistic_note(rs)));
+    }
     std::string states = rs.statistics ? group_digits(rs.statistics->states) : "–";
     table += fmt::format("| {} ({}) | {} | {} | {} | {} | {} | {} | {} |\n",
                          markdown_code(detail::run_label(rs)), markdown_text(scope(rs)), result,

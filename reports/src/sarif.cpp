@@ -210,6 +210,15 @@ std::string render_sarif(const Report& report, const RenderOptions& /*options*/)
   json run{{"tool", {{"driver", std::move(driver)}}},
            {"invocations", json::array({std::move(invocation)})},
            {"results", std::move(results)}};
+  // Hash compaction: which rulesets' verdicts are probabilistic, and how.
+  json probabilistic = json::array();
+  for (const auto& rs : report.rulesets) {
+    if (!detail::probabilistic(rs)) continue;
+    probabilistic.push_back({{"file", detail::run_label(rs)},
+                             {"omissionProbability", rs.statistics->omission_probability},
+                             {"note", detail::probabilistic_note(rs)}});
+  }
+  if (!probabilistic.empty()) run["properties"] = {{"probabilistic", std::move(probabilistic)}};
   json out{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
            {"version", "2.1.0"},
            {"runs", json::array({std::move(run)})}};

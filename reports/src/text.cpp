@@ -162,6 +162,9 @@ std::string render_text(const Report& report, const model::SourceManager& source
                          rs.findings.size() == 1 ? "" : "s", rs.engine,
                          completion_note(rs.completion));
     }
+    if (detail::probabilistic(rs)) {
+      out += fmt::format("{}: {}\n", run_label(rs), detail::probabilistic_note(rs));
+    }
   }
   return out;
 }

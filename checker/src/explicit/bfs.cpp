@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <thread>
 
 #include "bfs_chunk.hpp"
@@ -33,6 +34,7 @@ class Search {
         store_(graph.store()),
         edges_(graph.edge_store()),
         budget_(graph.budget()),
+        frontier_(graph.frontier()),
         stop_(options),
         chunks_(make_chunk_search(system, options, tuning, graph, threads, stop_)) {}
 
@@ -56,9 +58,25 @@ class Search {
         report_progress();
       }
       if (store_.size() == level_end) return Completion::complete;
+      if (frontier_ != nullptr) {
+        count_orbits();  // (of the level expanded, before its states are dropped)
+        frontier_->advance(static_cast<StateId>(store_.size()));
+      }
       levels.push_back(static_cast<StateId>(store_.size()));
     }
   }
+
+  // Under hash compaction with symmetry, the concrete states the stored
+  // ones stand for, counted from the frontier as levels leave it: the
+  // level being expanded, and at the end (`all`) the one being filled.
+  void count_orbits(bool all = false) {
+    const Symmetry* sym = graph_.symmetry();
+    if (sym == nullptr || frontier_ == nullptr) return;
+    const std::uint64_t upto = all ? store_.size() : frontier_->current_end();
+    frontier_->for_each(
+        upto, [&](const Word* w) { orbit_states_ += sym->orbit_size_packed(packer_, w); });
+  }
+  [[nodiscard]] std::uint64_t orbit_states() const { return orbit_states_; }
 
   [[nodiscard]] double seconds() const {
     return std::chrono::duration<double>(Clock::now() - start_).count();
@@ -77,18 +95,29 @@ class Search {
       if (const Symmetry* sym = graph_.symmetry()) {
         sym->canonicalise_packed(packer_, w.data(), scratch.data());
       }
-      const std::uint64_t hash = hash_words(w.data(), w.size());
+      // (Under hash compaction the store's key is the state's hash, hashed
+      // again as the store hashes keys: bfs_chunk.cpp.)
+      const Word fingerprint = hash_words(w.data(), w.size());
+      const std::uint64_t hash = frontier_ != nullptr ? hash_words(&fingerprint, 1) : fingerprint;
+      const Word* key = frontier_ != nullptr ? &fingerprint : w.data();
       if (options_.max_states != 0 && store_.size() >= options_.max_states &&
-          store_.find(w.data(), hash) == no_state) {
+          store_.find(key, hash) == no_state) {
         stop_.stop(Completion::state_limit);
         break;
       }
-      if (store_.insert(w.data(), hash, no_state).id == no_state) {
+      if (frontier_ != nullptr && !frontier_->reserve(store_.size() + 1)) {
         stop_.stop(Completion::memory_limit);
         break;
       }
+      const StateStore::Inserted in = store_.insert(key, hash, no_state);
+      if (in.id == no_state) {
+        stop_.stop(Completion::memory_limit);
+        break;
+      }
+      if (frontier_ != nullptr && in.fresh) frontier_->put(in.id, w.data());
     }
     graph_.set_initial_count(static_cast<std::uint32_t>(store_.size()));
+    if (frontier_ != nullptr) frontier_->advance(static_cast<StateId>(store_.size()));
     return !stop_.stopped();
   }
 
@@ -125,6 +154,8 @@ class Search {
   StateStore& store_;
   EdgeStore& edges_;
   MemoryBudget& budget_;
+  Frontier* frontier_;  // hash compaction: the levels' states; else null
+  std::uint64_t orbit_states_ = 0;
   SearchStop stop_;
   std::unique_ptr<ChunkSearch> chunks_;
   Clock::time_point start_, next_progress_;
@@ -141,8 +172,8 @@ std::unique_ptr<ExplicitGraph> explore_system(const TransitionSystem& system,
   const int threads = options.threads > 0
                           ? options.threads
                           : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  auto graph =
-      std::make_unique<ExplicitGraph>(system.layout(), semantics, options.max_memory_bytes);
+  auto graph = std::make_unique<ExplicitGraph>(system.layout(), semantics, options.max_memory_bytes,
+                                               options.compact);
   Statistics stats;
   if (symmetry != nullptr) {
     stats.symmetry = symmetry->summary();
@@ -157,6 +188,8 @@ std::unique_ptr<ExplicitGraph> explore_system(const TransitionSystem& system,
     completion = search.run();
     stats.seconds = search.seconds();
     stats.depth = search.levels_reached();
+    search.count_orbits(true);
+    stats.orbit_states = search.orbit_states();
   }
   graph->record_memory();
   graph->store().release_index();
@@ -168,7 +201,15 @@ std::unique_ptr<ExplicitGraph> explore_system(const TransitionSystem& system,
   stats.threads = threads;
   stats.generator = system.generator();
   stats.native_from = system.native_from();
-  if (const Symmetry* sym = graph->symmetry()) {
+  if (graph->compact()) {
+    // The probability that two of n distinct states share a fingerprint, by
+    // the birthday (union) bound over the n (n - 1) / 2 pairs, each equal
+    // with probability 2^-64 (docs/compaction.md).
+    const auto n = static_cast<double>(stats.states);
+    stats.compact = true;
+    stats.omission_probability = std::min(1.0, std::ldexp(n * std::max(0.0, n - 1), -65));
+    graph->set_regenerator(system);
+  } else if (const Symmetry* sym = graph->symmetry()) {
     std::vector<Word> w(graph->packer().words());
     for (StateId s = 0; s < graph->size(); ++s) {
       graph->store().load(s, w.data());

@@ -87,6 +87,7 @@ class ChunkPhases final : public ChunkSearch {
         edges_(graph.edge_store()),
         budget_(graph.budget()),
         symmetry_(graph.symmetry()),
+        frontier_(graph.frontier()),
         stop_(stop),
         workers_(threads),
         scratch_(static_cast<std::size_t>(threads)),
@@ -116,6 +117,7 @@ class ChunkPhases final : public ChunkSearch {
     std::unique_ptr<Word[]> words;   // packed successors, words() each (no
     std::size_t used = 0, room = 0;  // zero-filling: they are written over)
     LineVector<std::uint64_t> hashes;
+    LineVector<Word> keys;  // hash compaction: each successor's fingerprint
     LineVector<std::uint16_t> labels;
     LineVector<StateStore::Ref> refs;
     LineVector<std::uint32_t> degrees;                             // successors per source
@@ -146,7 +148,8 @@ class ChunkPhases final : public ChunkSearch {
     const std::size_t need = b.hashes.size() + more;
     if (need <= b.hashes.capacity()) return true;
     const auto capacity = std::max<std::size_t>({need, 2 * b.hashes.capacity(), 256});
-    const std::uint64_t bytes = capacity * (packer_.words() * sizeof(Word) + sizeof(std::uint64_t) +
+    const std::uint64_t bytes = capacity * (packer_.words() * sizeof(Word) +
+                                            (frontier_ != nullptr ? 2 : 1) * sizeof(std::uint64_t) +
                                             sizeof(std::uint16_t) + sizeof(StateStore::Ref));
     if (bytes > b.accounted) {
       if (!budget_.acquire(bytes - b.accounted)) return false;
@@ -159,6 +162,7 @@ class ChunkPhases final : public ChunkSearch {
       b.room = capacity * packer_.words();
     }
     b.hashes.reserve(capacity);
+    if (frontier_ != nullptr) b.keys.reserve(capacity);
     b.labels.reserve(capacity);
     b.refs.reserve(capacity);
     return true;
@@ -171,7 +175,11 @@ class ChunkPhases final : public ChunkSearch {
     for (StateId src = b.first; src < b.last; ++src) {
       // (The clock is read every 16 sources.)
       if (stop_.check((src - b.first) % 16 == 0)) return;
-      store_.load(src, s.words.data());
+      if (frontier_ != nullptr) {
+        std::memcpy(s.words.data(), frontier_->source(src), words * sizeof(Word));
+      } else {
+        store_.load(src, s.words.data());
+      }
       packer_.unpack(s.words.data(), s.state.data());
       FlatSuccessors& out = s.successors;
       out.pack_with = &packer_;
@@ -219,7 +227,16 @@ class ChunkPhases final : public ChunkSearch {
       }
       for (std::size_t i = 0; i < out.count; ++i) {
         const std::size_t at = first + i * words;
-        b.hashes.push_back(hash_words(b.words.get() + at, words));
+        const std::uint64_t hash = hash_words(b.words.get() + at, words);
+        if (frontier_ != nullptr) {
+          // Hash compaction: the store's key is the state's hash, and the
+          // store hashes its keys as it hashes states (a rehash recomputes
+          // them from the keys).
+          b.keys.push_back(hash);
+          b.hashes.push_back(hash_words(&b.keys.back(), 1));
+        } else {
+          b.hashes.push_back(hash);
+        }
         const MoveInfo& m = out.moves[i];
         const std::uint16_t label =
             EdgeStore::label(m.kind, m.progress, m.chooser, m.chooser_player);
@@ -230,12 +247,17 @@ class ChunkPhases final : public ChunkSearch {
     }
   }
 
+  // What the store keys successor k of `b` by: its packed words, or under
+  // hash compaction its 64-bit hash (the fingerprint stored).
+  [[nodiscard]] const Word* key(const TaskBuffer& b, std::size_t k) const {
+    return frontier_ != nullptr ? &b.keys[k] : b.words.get() + k * packer_.words();
+  }
+
   // Claims task t's successors; and, when the walk is walk_parallel, notes
   // the task's earliest claims (firsts, lost) and gives the edges of its
   // sources' groups their bases (EdgeStore::close_bases).
   void claim_task(std::size_t t, StateStore::Cursor& cursor, bool parallel_walk) {
     TaskBuffer& b = task(t);
-    const std::size_t words = packer_.words();
     const std::uint64_t base = std::uint64_t{t} << 32;
     const std::size_t n = b.hashes.size();
     b.refs.resize(n);
@@ -246,8 +268,7 @@ class ChunkPhases final : public ChunkSearch {
     for (std::size_t j = 0; j < n; ++j) {
       if (j + ahead < n) store_.prefetch(b.hashes[j + ahead]);
       std::uint64_t displaced = 0;
-      const StateStore::Ref r =
-          store_.claim(b.words.get() + j * words, b.hashes[j], base | j, cursor, displaced);
+      const StateStore::Ref r = store_.claim(key(b, j), b.hashes[j], base | j, cursor, displaced);
       b.refs[j] = r;
       // (Written always, kept when earliest: no branch on a coin flip.)
       firsts[used] = std::uint64_t{j} << 32 | r;
@@ -303,8 +324,9 @@ class ChunkPhases final : public ChunkSearch {
       for (const std::uint32_t degree : b.degrees) {
         for (const std::size_t end = k + degree; k < end; ++k) {
           if (k + ahead < n) store_.prefetch(b.hashes[k + ahead]);
-          const StateId to = store_.insert_reserved(b.words.get() + k * words, b.hashes[k], src).id;
-          edges_.add(to, b.labels[k]);
+          const StateStore::Inserted in = store_.insert_reserved(key(b, k), b.hashes[k], src);
+          if (frontier_ != nullptr && in.fresh) frontier_->put(in.id, b.words.get() + k * words);
+          edges_.add(in.id, b.labels[k]);
         }
         edges_.close_state();
         ++src;
@@ -349,6 +371,7 @@ class ChunkPhases final : public ChunkSearch {
         const auto r = static_cast<StateStore::Ref>(f);
         while (k >= end) end += b.degrees[++source];
         if (store_.first(r, base | k)) {
+          if (frontier_ != nullptr) frontier_->put(next, b.words.get() + k * packer_.words());
           store_.assign_as(r, next++, src + static_cast<StateId>(source));
         }
       }
@@ -388,6 +411,7 @@ class ChunkPhases final : public ChunkSearch {
             to = r;
           } else if (store_.first(r, base | k)) {
             to = store_.assign(r, src);
+            if (frontier_ != nullptr) frontier_->put(to, b.words.get() + k * packer_.words());
           } else {
             to = store_.resolve(r);
           }
@@ -446,6 +470,7 @@ class ChunkPhases final : public ChunkSearch {
         b.last = first + size;
         b.used = 0;
         b.hashes.clear();
+        b.keys.clear();
         b.labels.clear();
         b.refs.clear();
         b.degrees.clear();
@@ -479,6 +504,7 @@ class ChunkPhases final : public ChunkSearch {
     const std::uint64_t slack = direct ? 0 : StateStore::claim_block * scratch_.size();
     // (What the arrays grow by is backed in one go, on the team: backing_.)
     if (!store_.reserve(records + slack, parallel, !direct, &backing_) ||
+        (frontier_ != nullptr && !frontier_->reserve(store_.size() + records)) ||
         !edges_.reserve(edges_.states() + n, edges_.size() + records, parallel, &backing_)) {
       backing_.clear();
       stop_.stop(Completion::memory_limit);
@@ -560,6 +586,7 @@ class ChunkPhases final : public ChunkSearch {
   EdgeStore& edges_;
   MemoryBudget& budget_;
   const Symmetry* symmetry_;  // null: no reduction
+  Frontier* frontier_;        // hash compaction: the levels' packed states; else null
   SearchStop& stop_;
   Workers workers_;
   bool solo_ = false;                // this chunk runs on the calling thread alone

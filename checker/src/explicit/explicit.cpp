@@ -42,15 +42,19 @@ std::unique_ptr<ExploredGraph> explore(const Semantics& sem, const ExplicitOptio
     deadline = start + std::chrono::duration_cast<Clock::duration>(
                            std::chrono::duration<double>(options.timeout_seconds));
   }
-  const std::unique_ptr<TransitionSystem> system =
+  std::unique_ptr<TransitionSystem> system =
       rules_system(sem, options.native, native_after_seconds(options), deadline);
   auto symmetry =
       std::make_shared<const Symmetry>(sem.game(), sem.layout().fields.size(), options.symmetry);
-  if (!deadline) return explore_system(*system, options, &sem, {}, std::move(symmetry));
   ExplicitOptions rest = options;
-  const double spent = std::chrono::duration<double>(Clock::now() - start).count();
-  rest.timeout_seconds = std::max(1e-9, options.timeout_seconds - spent);
-  return explore_system(*system, rest, &sem, {}, std::move(symmetry));
+  if (deadline) {
+    const double spent = std::chrono::duration<double>(Clock::now() - start).count();
+    rest.timeout_seconds = std::max(1e-9, options.timeout_seconds - spent);
+  }
+  auto graph = explore_system(*system, rest, &sem, {}, std::move(symmetry));
+  // (A compacted graph rebuilds its states with the generator the search ran.)
+  if (graph->compact()) graph->keep(std::move(system));
+  return graph;
 }
 
 }  // namespace loophole::checker

@@ -6,15 +6,37 @@
 #include <stdexcept>
 #include <string>
 
+#include "bfs.hpp"
+#include "regenerate.hpp"
+
 namespace loophole::checker {
 
 ExplicitGraph::ExplicitGraph(const Layout& layout, const Semantics* semantics,
-                             std::uint64_t memory_limit)
+                             std::uint64_t memory_limit, bool compact)
     : semantics_(semantics),
       packer_(layout),
       budget_(memory_limit),
-      store_(packer_.words(), packer_.bytes(), budget_),
-      edges_(budget_) {}
+      store_(compact ? 1 : packer_.words(), compact ? sizeof(Word) : packer_.bytes(), budget_),
+      edges_(budget_),
+      compact_(compact) {
+  if (compact) frontier_ = std::make_unique<Frontier>(packer_.words(), budget_);
+}
+
+ExplicitGraph::~ExplicitGraph() = default;
+
+void ExplicitGraph::set_regenerator(const TransitionSystem& system) {
+  frontier_.reset();
+  regenerator_ =
+      std::make_unique<Regenerator>(system, packer_, symmetry_.get(), store_, edges_, levels_);
+}
+
+void ExplicitGraph::load(StateId id, Word* out) const {
+  if (regenerator_ != nullptr) {
+    regenerator_->load(id, out);
+  } else {
+    store_.load(id, out);
+  }
+}
 
 const Semantics& ExplicitGraph::semantics() const {
   if (semantics_ == nullptr) {
@@ -35,12 +57,12 @@ namespace {
 // is a few words, on the stack unless it is unusually wide.
 class Words {
  public:
-  Words(const StateStore& store, StateId id) {
-    if (store.words() > small_.size()) {
-      large_.resize(store.words());
+  Words(const ExplicitGraph& graph, StateId id) {
+    if (graph.packer().words() > small_.size()) {
+      large_.resize(graph.packer().words());
       w_ = large_.data();
     }
-    store.load(id, w_);
+    graph.load(id, w_);
   }
   Words(const Words&) = delete;  // (w_ may point into this object)
   Words& operator=(const Words&) = delete;
@@ -55,12 +77,12 @@ class Words {
 }  // namespace
 
 void ExplicitGraph::state_into(StateId id, StateVec& out) const {
-  packer_.unpack(Words(store_, id).get(), out);
+  packer_.unpack(Words(*this, id).get(), out);
 }
 
 void ExplicitGraph::fields_into(StateId id, std::span<const int> which, std::int32_t absent,
                                 std::int32_t* out) const {
-  const Words words(store_, id);
+  const Words words(*this, id);
   const Word* w = words.get();
   for (std::size_t i = 0; i < which.size(); ++i) {
     const int f = which[i];

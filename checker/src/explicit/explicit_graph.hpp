@@ -12,6 +12,7 @@
 #include "loophole/checker/explored.hpp"
 
 #include "edge_store.hpp"
+#include "frontier.hpp"
 #include "memory_budget.hpp"
 #include "packer.hpp"
 #include "state_store.hpp"
@@ -19,10 +20,20 @@
 
 namespace loophole::checker {
 
+class Regenerator;       // regenerate.hpp
+class TransitionSystem;  // bfs.hpp
+
 class ExplicitGraph final : public ExploredGraph {
  public:
   // `semantics` may be null for graphs of test systems (semantics() throws).
-  ExplicitGraph(const Layout& layout, const Semantics* semantics, std::uint64_t memory_limit);
+  // With `compact`, the store keeps a 64-bit fingerprint per state (hash
+  // compaction): the search reads its sources from a Frontier, and after it
+  // states are rebuilt by the generator (set_regenerator).
+  ExplicitGraph(const Layout& layout, const Semantics* semantics, std::uint64_t memory_limit,
+                bool compact = false);
+  ~ExplicitGraph() override;
+  ExplicitGraph(const ExplicitGraph&) = delete;
+  ExplicitGraph& operator=(const ExplicitGraph&) = delete;
 
   [[nodiscard]] const Semantics& semantics() const override;
   [[nodiscard]] std::uint64_t size() const override { return store_.size(); }
@@ -62,6 +73,15 @@ class ExplicitGraph final : public ExploredGraph {
   void set_symmetry(std::shared_ptr<const Symmetry> symmetry) { symmetry_ = std::move(symmetry); }
   [[nodiscard]] const Symmetry* symmetry() const { return symmetry_.get(); }
   void finish(Completion completion, const Statistics& statistics);
+  // Hash compaction: the levels' packed states while searching (null
+  // otherwise), and then what rebuilds states from `system` (which must
+  // outlive the graph, or be kept by it).
+  [[nodiscard]] Frontier* frontier() { return frontier_.get(); }
+  [[nodiscard]] bool compact() const { return compact_; }
+  void set_regenerator(const TransitionSystem& system);
+  void keep(std::unique_ptr<TransitionSystem> system) { kept_system_ = std::move(system); }
+  // State `id`'s packed words (packer().words() of them).
+  void load(StateId id, Word* out) const;
 
   // Where the memory went, taken at the end of the search (before the hash
   // index is freed): for the benchmark's bytes-per-state figures.
@@ -87,6 +107,10 @@ class ExplicitGraph final : public ExploredGraph {
   Statistics statistics_;
   MemoryUse memory_use_;
   std::shared_ptr<const Symmetry> symmetry_;
+  bool compact_ = false;
+  std::unique_ptr<TransitionSystem> kept_system_;  // (destroyed after the regenerator)
+  std::unique_ptr<Frontier> frontier_;
+  std::unique_ptr<Regenerator> regenerator_;
 };
 
 }  // namespace loophole::checker

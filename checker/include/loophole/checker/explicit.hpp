@@ -57,6 +57,11 @@ struct ExplicitOptions {
   // Store one state per orbit of the arrays of records the rules never tell
   // apart (slot symmetry, docs/symmetry.md); off: every concrete state.
   bool symmetry = true;
+  // Hash compaction (docs/compaction.md): store a 64-bit fingerprint per
+  // state instead of the state, as SPIN's -DHC and TLC do. Two states with
+  // the same fingerprint count as one, so a state may be missed: the
+  // verdict is probabilistic (Statistics::omission_probability bounds it).
+  bool compact = false;
   // Called on the calling thread about four times a second while exploring.
   std::function<void(const Progress&)> progress;
 };

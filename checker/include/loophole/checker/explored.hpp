@@ -54,6 +54,12 @@ struct Statistics {
   std::string symmetry;
   std::vector<std::string> symmetric_arrays;
   std::uint64_t orbit_states = 0;
+  // Hash compaction (ExplicitOptions::compact): states were told apart by a
+  // 64-bit fingerprint, and omission_probability bounds the probability that
+  // two reachable states shared one, so that a state may have been missed:
+  // n (n - 1) / 2^65 for n states stored (docs/compaction.md).
+  bool compact = false;
+  double omission_probability = 0;
 };
 
 // The moves of an explored graph as compact arrays, read in place (by the
