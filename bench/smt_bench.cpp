@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -60,7 +61,9 @@ int bench(const std::string& file, const model::LoadOptions& load, const smt::Op
     std::printf("%s\n", engine.unsupported()->message().c_str());
     return 3;
   }
+  const std::clock_t cpu0 = std::clock();
   const auto r = engine.check(o, smt::Questions{});
+  const double cpu = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
   const auto& st = r.statistics;
   std::printf("%s: %zu fields, %zu paths, encoded in %.2f s\n", file.c_str(), st.fields, st.paths,
               encode);
@@ -73,8 +76,8 @@ int bench(const std::string& file, const model::LoadOptions& load, const smt::Op
                 st.frame_seconds[k], st.query_seconds[k], st.completeness_seconds[k],
                 st.frame_paths[k], st.frame_controls[k]);
   }
-  std::printf("  bmc: depth %d in %.2f s (+ %.2f s encoding)%s%s\n", st.depth, st.seconds, encode,
-              st.complete ? " (complete)" : "",
+  std::printf("  bmc: depth %d in %.2f s, %.2f s CPU (+ %.2f s encoding)%s%s\n", st.depth,
+              st.seconds, cpu, encode, st.complete ? " (complete)" : "",
               st.stopped != smt::Stop::none
                   ? (std::string(" stopped by ") + std::string(smt::to_string(st.stopped))).c_str()
                   : "");
