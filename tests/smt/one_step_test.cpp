@@ -234,7 +234,7 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, PrunedOneStep,
 class SeedPrunedOneStep : public ::testing::TestWithParam<Seed> {};
 
 // On the seeds the pruning must also cut: at depth 0 only the paths of the
-// initial states' control remain (cosmere at this scope: 96 of 1,412 paths).
+// initial states' control remain, fewer than a quarter of them.
 TEST_P(SeedPrunedOneStep, FrameRelationAdmitsEverySuccessorWithinDepth) {
   const Seed& seed = GetParam();
   if (seed.release_only) LOOPHOLE_RELEASE_ONLY("a Z3 query per state of a seed");
