@@ -1,18 +1,23 @@
 // smt_bench: where the SMT engine's time goes, beside the explicit engine's
 // time on the same ruleset. For each ruleset: the encoding's size and time,
 // then per BMC depth the cumulative time and its split (adding the frame,
-// the questions' queries, the completeness query), the time of an explicit
+// the questions' queries, the completeness query) with the paths of the
+// frame's relation and the control states possible at that depth
+// (--no-prune: the whole relation at every depth), the time of an explicit
 // search of the same scope, Z3's statistics of the BMC solver (--z3-stats),
-// and one line per always/never property proved by k-induction (--prove):
+// and one line for "no rule gap" and per always/never property proved by
+// k-induction, then IC3/PDR for at most --pdr seconds (--prove):
 //
 //   smt_bench [--depth K] [--max-k K] [--timeout-ms MS] [--timeout S]
-//             [--no-completeness] [--prove] [--z3-stats]
+//             [--no-completeness] [--no-prune] [--prove] [--z3-stats]
+//             [--z3 NAME=VALUE]... [--pdr SECONDS]
 //             [--param NAME=V]... RULESET.yaml...
 //
 // Figures go to stdout; record them with the date in bench/RESULTS.md.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -56,25 +61,36 @@ int bench(const std::string& file, const model::LoadOptions& load, const smt::Op
     std::printf("%s\n", engine.unsupported()->message().c_str());
     return 3;
   }
+  const std::clock_t cpu0 = std::clock();
   const auto r = engine.check(o, smt::Questions{});
+  const double cpu = static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
   const auto& st = r.statistics;
   std::printf("%s: %zu fields, %zu paths, encoded in %.2f s\n", file.c_str(), st.fields, st.paths,
               encode);
   std::printf("  explicit: %llu states, BFS depth %u, %.2f s (2 threads)\n",
               static_cast<unsigned long long>(graph->statistics().states),
               graph->statistics().depth, explicit_seconds);
-  std::printf("  depth  cumulative     frame   queries  complete\n");
+  std::printf("  depth  cumulative     frame   queries  complete    paths  controls\n");
   for (std::size_t k = 0; k < st.depth_seconds.size(); ++k) {
-    std::printf("  %5zu  %8.2f s  %7.2f  %8.2f  %8.2f\n", k, st.depth_seconds[k],
-                st.frame_seconds[k], st.query_seconds[k], st.completeness_seconds[k]);
+    std::printf("  %5zu  %8.2f s  %7.2f  %8.2f  %8.2f  %7zu  %8zu\n", k, st.depth_seconds[k],
+                st.frame_seconds[k], st.query_seconds[k], st.completeness_seconds[k],
+                st.frame_paths[k], st.frame_controls[k]);
   }
-  std::printf("  bmc: depth %d in %.2f s (+ %.2f s encoding)%s%s\n", st.depth, st.seconds, encode,
-              st.complete ? " (complete)" : "",
+  std::printf("  bmc: depth %d in %.2f s, %.2f s CPU (+ %.2f s encoding)%s%s\n", st.depth,
+              st.seconds, cpu, encode, st.complete ? " (complete)" : "",
               st.stopped != smt::Stop::none
                   ? (std::string(" stopped by ") + std::string(smt::to_string(st.stopped))).c_str()
                   : "");
   if (z3_stats) std::printf("%s", st.solver_statistics.c_str());
   if (!prove) return 0;
+  {
+    const auto proof = engine.prove_no_gap(o);
+    const char* status = proof.status == smt::ProofStatus::proved     ? "proved"
+                         : proof.status == smt::ProofStatus::violated ? "violated"
+                                                                      : "unknown";
+    std::printf("  no rule gap %-35s %-8s k=%d  %.2f s  %s\n", "", status, proof.k, proof.seconds,
+                proof.reason.c_str());
+  }
   for (std::size_t i = 0; i < game->properties.size(); ++i) {
     const auto& p = game->properties[i];
     if (p.kind != model::Property::Kind::always && p.kind != model::Property::Kind::never) continue;
@@ -111,8 +127,14 @@ int main(int argc, char** argv) {
       timeout = std::atof(next().c_str());
     } else if (a == "--no-completeness") {
       o.completeness = false;
+    } else if (a == "--no-prune") {
+      o.prune_control = false;
+    } else if (a == "--z3") {
+      o.solver_params += (o.solver_params.empty() ? "" : " ") + next();
     } else if (a == "--prove") {
       prove = true;
+    } else if (a == "--pdr") {
+      o.pdr_seconds = static_cast<unsigned>(std::atoi(next().c_str()));
     } else if (a == "--z3-stats") {
       z3_stats = true;
     } else if (a == "--param") {
@@ -127,7 +149,8 @@ int main(int argc, char** argv) {
   if (files.empty()) {
     std::fprintf(stderr,
                  "usage: smt_bench [--depth K] [--max-k K] [--timeout-ms MS] [--timeout S] "
-                 "[--no-completeness] [--prove] [--z3-stats] [--param NAME=V]... "
+                 "[--no-completeness] [--no-prune] [--prove] [--z3-stats] [--z3 NAME=VALUE]... "
+                 "[--pdr SECONDS] [--param NAME=V]... "
                  "RULESET.yaml...\n");
     return 2;
   }

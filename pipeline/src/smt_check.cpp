@@ -171,8 +171,12 @@ SmtCheck symbolic_scope(const model::Game& game, const std::string& param, int d
         fmt::format("--symbolic: param '{}' has no declared min and max to search within", param);
     return out;
   }
-  const auto r =
-      smt::symbolic_scope(param, *p->min, *p->max, load, options(depth, limits), smt_selection());
+  // What k-induction leaves open at a value is tried by IC3/PDR (unbounded,
+  // 60 s a question), so that "no deadlock" and "no rule gap" are settled
+  // for every value where it can be (docs/smt.md, "Symbolic scope").
+  smt::Options o = options(depth, limits);
+  o.pdr_seconds = 60;
+  const auto r = smt::symbolic_scope(param, *p->min, *p->max, load, o, smt_selection());
   if (r.unsupported) {
     out.unsupported = r.unsupported->message();
     out.inconclusive = true;

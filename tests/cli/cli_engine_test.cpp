@@ -149,6 +149,20 @@ TEST(CliEngine, SymbolicSaysWhereTheGapAppears) {
   EXPECT_TRUE(gap);
 }
 
+// docs/smt.md, "Symbolic scope": "no rule gap" is not k-inductive at any
+// value of top; IC3/PDR proves it at each, so the run is clean (exit 0), not
+// inconclusive, although BMC stops at depth 2.
+TEST(CliEngine, SymbolicProvesForEveryValueWithIcPdr) {
+  CheckArgs a;
+  a.files = {"tests/fixtures/smt/scope-lockstep.yaml"};
+  a.engine = "smt";
+  a.symbolic = "top";
+  a.depth = 2;
+  const CheckRun r = check(a);
+  EXPECT_EQ(r.code, 0);
+  EXPECT_TRUE(r.report["rulesets"][0]["findings"].empty()) << r.report.dump(1);
+}
+
 TEST(CliEngine, AutoAddsStaticChecksToACompleteExplicitSearch) {
   CheckArgs a;
   a.files = {"tests/fixtures/smt/dead-guard.yaml"};

@@ -183,6 +183,25 @@ TEST(Bmc, ADeadlockBeyondTheDepthIsUnknownNotClean) {
   EXPECT_TRUE(l->sem->replay(*deep.findings[0].trace).ok);
 }
 
+TEST(Bmc, IcPdrRefutesADeadlockBeyondKInductionWithAShortestTrace) {
+  // late-deadlock.yaml deadlocks 10 moves in: beyond BMC's depth 1 and the
+  // base case's 6 moves. IC3/PDR says a deadlock is reachable, and BMC
+  // finds its shortest trace.
+  const auto l = load_engine("tests/fixtures/smt/late-deadlock.yaml");
+  Options o = small(6);
+  o.depth = 1;
+  o.pdr_seconds = 120;
+  const Result r = l->engine->check(o, Questions{});
+  ASSERT_EQ(r.findings.size(), 1U);
+  EXPECT_EQ(r.findings[0].verdict, properties::Verdict::violated);
+  ASSERT_TRUE(r.findings[0].trace);
+  EXPECT_EQ(r.findings[0].trace->size(), 10U);
+  EXPECT_TRUE(l->sem->replay(*r.findings[0].trace).ok);
+  EXPECT_EQ(r.findings[0].details.back(),
+            "found by IC3/PDR, its trace by bounded model checking at depth 10 (beyond the "
+            "bounded model checking depth 1)");
+}
+
 TEST(Bmc, KInductionBaseCaseReportsADeadlockBeyondTheDepth) {
   // no-pass deadlocks 2 moves in: BMC to depth 1 misses it, the base case
   // of k-induction reaches it, with the same shortest trace.
@@ -419,6 +438,31 @@ TEST(SymbolicScope, ADepthTooShallowLeavesValuesUnsettledNotClean) {
                      "unknown end:three_in_hand/P1: deck >= 3",
                      "unknown end:three_in_hand/P2: deck >= 3",
                  }));
+}
+
+// symbolic_scope over top = 8..10 of tests/fixtures/smt/scope-lockstep.yaml:
+// "no rule gap" holds at every value but is not k-inductive up to k = 6;
+// IC3/PDR proves it at each value, so no value stays unsettled.
+TEST(SymbolicScope, IcPdrProvesForEveryValueWhatKInductionLeavesOpen) {
+  std::vector<std::unique_ptr<EngineGame>> kept;
+  const auto load_value = [&](std::int64_t v) -> const model::Game* {
+    kept.push_back(load_engine("tests/fixtures/smt/scope-lockstep.yaml", {{"top", v}}));
+    return kept.back()->game ? &*kept.back()->game : nullptr;
+  };
+  Options o = small(6);
+  o.depth = 2;
+  const ScopeResult open = symbolic_scope("top", 8, 10, load_value, o, Questions{});
+  EXPECT_EQ(open.unsettled, (std::vector<std::int64_t>{8, 9, 10}));
+  ASSERT_EQ(open.open.size(), 1U);
+  EXPECT_EQ(open.open[0].rule + ": " + open.open[0].summary, "rule-gap: for every top in 8..10");
+  EXPECT_EQ(open.open[0].first.details.back(),
+            "searched to depth 2; k-induction: not inductive up to k = 6");
+  o.pdr_seconds = 120;
+  const ScopeResult r = symbolic_scope("top", 8, 10, load_value, o, Questions{});
+  EXPECT_EQ(r.checked, (std::vector<std::int64_t>{8, 9, 10}));
+  EXPECT_TRUE(r.unsettled.empty());
+  EXPECT_TRUE(r.open.empty());
+  EXPECT_TRUE(r.answers.empty());
 }
 
 TEST(SymbolicScope, Summaries) {

@@ -171,5 +171,113 @@ INSTANTIATE_TEST_SUITE_P(
       return name;
     });
 
+// The relation BMC instantiates at frame k holds only the control paths
+// possible after k moves (checker/smt/src/control_paths.hpp). On every state
+// reached in exactly k moves (layer by layer from the initial states, not
+// only the shortest way) it must admit exactly the reference's successors:
+// a path pruned wrongly shows here as a successor only the reference has.
+struct Layers {
+  std::size_t compared = 0;  // (state, depth) pairs compared
+  std::size_t disagreements = 0;
+  int depth = -1;  // the deepest layer compared
+};
+
+Layers compare_layers(const checker::Semantics& sem, Engine& engine, const std::string& name,
+                      int max_depth, std::size_t cap) {
+  Layers out;
+  std::set<StateVec> layer;
+  for (const StateVec& s : sem.initial_states()) layer.insert(s);
+  std::vector<checker::Successor> succ;
+  for (int k = 0; k <= max_depth && !layer.empty() && out.compared < cap; ++k) {
+    std::set<StateVec> next;
+    for (const StateVec& s : layer) {
+      if (out.compared == cap) break;
+      ++out.compared;
+      sem.successors(s, succ);
+      std::set<StateVec> reference;
+      for (checker::Successor& t : succ) reference.insert(std::move(t.state));
+      next.insert(reference.begin(), reference.end());
+      const std::vector<StateVec> admitted = engine.successors(s, 1000, k);
+      const std::set<StateVec> smt(admitted.begin(), admitted.end());
+      if (smt == reference) continue;
+      if (++out.disagreements > 3) continue;
+      std::ostringstream why;
+      why << name << ": at depth " << k << ", state " << sem.describe_state(s) << " "
+          << show_state(s) << ": the reference has " << reference.size()
+          << " successors, the relation of frame " << k << " admits " << smt.size();
+      ADD_FAILURE() << why.str();
+    }
+    out.depth = k;
+    layer = std::move(next);
+  }
+  return out;
+}
+
+class PrunedOneStep : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(PrunedOneStep, FrameRelationAdmitsEverySuccessorWithinDepth) {
+  const auto l = test_support::load_game(GetParam(), {.with_semantics = true});
+  ASSERT_TRUE(l->game) << l->diagnostics();
+  Engine engine(*l->sem);
+  ASSERT_FALSE(engine.unsupported()) << engine.unsupported()->message();
+  const Layers w = compare_layers(*l->sem, engine, GetParam(), 10, 400);
+  EXPECT_GT(w.compared, 0U);
+  EXPECT_EQ(w.disagreements, 0U) << GetParam();
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, PrunedOneStep,
+                         ::testing::ValuesIn(testing::agreement_fixtures()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return testing::fixture_test_name(info.param);
+                         });
+
+class SeedPrunedOneStep : public ::testing::TestWithParam<Seed> {};
+
+// On the seeds the pruning must also cut: at depth 0 only the paths of the
+// initial states' control remain, fewer than a quarter of them.
+TEST_P(SeedPrunedOneStep, FrameRelationAdmitsEverySuccessorWithinDepth) {
+  const Seed& seed = GetParam();
+  if (seed.release_only) LOOPHOLE_RELEASE_ONLY("a Z3 query per state of a seed");
+  const std::string path = std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/" + seed.file;
+  const auto l = test_support::load_game(path, {.params = seed.params, .with_semantics = true});
+  ASSERT_TRUE(l->game) << l->diagnostics();
+  Engine engine(*l->sem);
+  ASSERT_FALSE(engine.unsupported()) << engine.unsupported()->message();
+  const Layers w = compare_layers(*l->sem, engine, seed.file, 12, 1500);
+  EXPECT_GE(w.depth, 6) << seed.file;
+  EXPECT_EQ(w.disagreements, 0U) << seed.file;
+  Options o;
+  o.depth = 2;
+  o.induction = false;
+  o.completeness = false;
+  const Result r = engine.check(o, Questions{});
+  ASSERT_EQ(r.statistics.frame_paths.size(), 3U);
+  EXPECT_LT(r.statistics.frame_paths[0] * 4, r.statistics.paths) << seed.file;
+  EXPECT_GT(r.statistics.frame_controls[0], 0U) << seed.file;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Seeds, SeedPrunedOneStep,
+    ::testing::Values(
+        Seed{"containment.yaml",
+             {{"hand_target", 1},
+              {"item_copies", 0},
+              {"opportunity_copies", 0},
+              {"personnel_copies", 0}},
+             1634,
+             true},
+        Seed{"cosmere.yaml",
+             {{"face_copies", 1}, {"number_copies", 1}, {"hand_target", 1}, {"ace_copies", 0}},
+             1206},
+        Seed{"operators.yaml", {{"item_copies", 0}, {"effect_copies", 0}}, 806},
+        Seed{"speed-biomes.yaml", {{"gear_copies", 0}, {"opening_hand", 1}}, 11027, true}),
+    [](const ::testing::TestParamInfo<Seed>& info) {
+      std::string name = fs::path(info.param.file).stem().string();
+      for (char& ch : name) {
+        if (std::isalnum(static_cast<unsigned char>(ch)) == 0) ch = '_';
+      }
+      return name;
+    });
+
 }  // namespace
 }  // namespace loophole::smt

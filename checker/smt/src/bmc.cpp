@@ -10,6 +10,7 @@
 // state has been seen and each "not found" is final. What stays open is
 // handed to k-induction (induction.cpp).
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <memory>
 
@@ -40,12 +41,19 @@ struct Goal {
     checker::StateVec last;
     checker::Trace trace;
     bool beyond = false;  // found by k-induction's base case, deeper than the BMC depth
+    bool pdr = false;     // ... or by IC3/PDR, then BMC for the trace
   };
   std::vector<Hit> hits;
   bool open = true;
   bool unknown = false;
   Proof proof;  // after an incomplete search: what k-induction said about the rest
 };
+
+// How a proof was found: k-induction's k, or IC3/PDR.
+std::string proved_by(const Proof& pr) {
+  return pr.pdr ? std::string("proved by IC3/PDR (Z3's Spacer)")
+                : fmt::format("proved by k-induction (k = {})", pr.k);
+}
 
 Finding smt_finding(Kind kind, Severity severity) {
   Finding f;
@@ -201,8 +209,30 @@ Result Engine::check(const Options& o, const Questions& sel) {
   // an interrupt: then `depth` is the last depth every question was asked at).
   if (enc != nullptr) {
     auto& en = *enc;
-    auto unrolling = std::make_unique<detail::Unrolling>(en, true, o.timeout_ms, "s");
+    auto unrolling =
+        std::make_unique<detail::Unrolling>(en, true, o.timeout_ms, "s", impl_->pruning(o));
     detail::Unrolling& u = *unrolling;
+    if (!o.solver_params.empty()) {
+      z3::params params(c);
+      std::size_t at = 0;
+      while (at < o.solver_params.size()) {
+        std::size_t end = o.solver_params.find(' ', at);
+        if (end == std::string::npos) end = o.solver_params.size();
+        const std::string item = o.solver_params.substr(at, end - at);
+        at = end + 1;
+        const auto eq = item.find('=');
+        if (eq == std::string::npos) continue;
+        const std::string name = item.substr(0, eq), value = item.substr(eq + 1);
+        if (value == "true" || value == "false") {
+          params.set(name.c_str(), value == "true");
+        } else if (!value.empty() && std::isdigit(static_cast<unsigned char>(value[0])) != 0) {
+          params.set(name.c_str(), static_cast<unsigned>(std::stoul(value)));
+        } else {
+          params.set(name.c_str(), value.c_str());
+        }
+      }
+      u.solver.set(params);
+    }
     stats.paths = en.paths.size();
     try {
       auto lap = [last = Clock::now()]() mutable {
@@ -246,7 +276,7 @@ Result Engine::check(const Options& o, const Questions& sel) {
             for (std::size_t i = 0; i < asked.size(); ++i) {
               if (!m.eval(bad[static_cast<int>(i)], true).is_true()) continue;
               Goal& goal = *asked[i];
-              goal.hits.push_back({last, trace, false});
+              goal.hits.push_back({last, trace, false, false});
               if (goal.multi) {
                 block(goal, last);
               } else {
@@ -269,7 +299,7 @@ Result Engine::check(const Options& o, const Questions& sel) {
             if (r == z3::sat) {
               const z3::model m = u.solver.get_model();
               const checker::StateVec last = u.state(m, k);
-              goal.hits.push_back({last, u.trace(m, k), false});
+              goal.hits.push_back({last, u.trace(m, k), false, false});
               if (goal.multi) {
                 block(goal, last);
               } else {
@@ -289,6 +319,9 @@ Result Engine::check(const Options& o, const Questions& sel) {
         stats.query_seconds.push_back(lap());
         stats.frame_seconds.push_back(frame);
         stats.completeness_seconds.push_back(0);
+        detail::ControlPaths* const prune = impl_->pruning(o);
+        stats.frame_paths.push_back(prune != nullptr ? prune->paths_at(k).size() : en.paths.size());
+        stats.frame_controls.push_back(prune != nullptr ? prune->controls_at(k) : 0);
         // Completeness: is there a simple path of k + 1 moves from an initial state?
         if (!o.completeness) continue;
         control.doing(k, "whether a longer path exists");
@@ -357,10 +390,10 @@ Result Engine::check(const Options& o, const Questions& sel) {
       z3::expr rest = goal.pred;
       for (const auto& b : goal.blocks) rest = rest && b;
       control.doing(-1, "k-induction: " + goal_name(goal));
-      Proof pr = detail::prove(*enc, !rest, o);
+      Proof pr = detail::prove(*enc, !rest, o, impl_->pruning(o));
       if (pr.status == ProofStatus::violated && pr.trace && round < 16) {
         const auto replayed = impl_->sem.replay(*pr.trace);
-        goal.hits.push_back({replayed.states.back(), std::move(*pr.trace), true});
+        goal.hits.push_back({replayed.states.back(), std::move(*pr.trace), true, pr.pdr});
         if (goal.multi) {
           block(goal, goal.hits.back().last);
           continue;
@@ -387,6 +420,12 @@ Result Engine::check(const Options& o, const Questions& sel) {
   const std::string within = stats.depth < 0 ? std::string("found before the stop")
                                              : fmt::format("within depth {}", stats.depth);
   auto found_at = [&](const Goal::Hit& hit) {
+    if (hit.pdr) {
+      return fmt::format(
+          "found by IC3/PDR, its trace by bounded model checking at depth {} (beyond the "
+          "bounded model checking depth {})",
+          hit.trace.size(), stats.depth);
+    }
     return hit.beyond
                ? fmt::format(
                      "found by the base case of k-induction at depth {} (beyond "
@@ -410,7 +449,7 @@ Result Engine::check(const Options& o, const Questions& sel) {
   for (auto& goal : goals) {
     switch (goal.what) {
       case Goal::What::deadlock:
-        for (auto& [last, trace, beyond] : goal.hits) {
+        for (auto& [last, trace, beyond, pdr] : goal.hits) {
           const auto& ctl = enc->prep.ctl;
           const int step = last[static_cast<std::size_t>(ctl.step)];
           const int stage = last[static_cast<std::size_t>(ctl.stage)];
@@ -422,14 +461,14 @@ Result Engine::check(const Options& o, const Questions& sel) {
           f.where = checker::question::deadlock_where(g, step, in_window);
           f.message = checker::question::deadlock_message(
               g, step, in_window, last[static_cast<std::size_t>(ctl.holder)]);
-          f.details.push_back(found_at({last, trace, beyond}));
+          f.details.push_back(found_at({last, trace, beyond, pdr}));
           f.trace = std::move(trace);
           res.findings.push_back(std::move(f));
         }
         open_rest(goal, Kind::deadlock, "deadlock");
         break;
       case Goal::What::gap:
-        for (auto& [last, trace, beyond] : goal.hits) {
+        for (auto& [last, trace, beyond, pdr] : goal.hits) {
           const auto& ctl = enc->prep.ctl;
           const auto& site =
               sites[static_cast<std::size_t>(last[static_cast<std::size_t>(ctl.gap)] - 1)];
@@ -437,7 +476,7 @@ Result Engine::check(const Options& o, const Questions& sel) {
           f.rule = site.rule;
           f.where = site.where;
           f.message = site.message;
-          f.details.push_back(found_at({last, trace, beyond}));
+          f.details.push_back(found_at({last, trace, beyond, pdr}));
           f.trace = std::move(trace);
           res.findings.push_back(std::move(f));
         }
@@ -450,7 +489,7 @@ Result Engine::check(const Options& o, const Questions& sel) {
         f.where = p.where;
         const bool reachable = p.kind == model::Property::Kind::reachable;
         if (!goal.hits.empty()) {
-          auto& [last, trace, beyond] = goal.hits.front();
+          auto& [last, trace, beyond, pdr] = goal.hits.front();
           const auto& ctl = enc->prep.ctl;
           if (beyond) f.details.push_back(found_at(goal.hits.front()));
           const int at = last[static_cast<std::size_t>(ctl.step)];
@@ -473,7 +512,7 @@ Result Engine::check(const Options& o, const Questions& sel) {
         const bool settled = complete || pr.status == ProofStatus::proved;
         const std::string why = complete ? depth_text
                                 : pr.status == ProofStatus::proved
-                                    ? fmt::format("proved by k-induction (k = {})", pr.k)
+                                    ? proved_by(pr)
                                     : fmt::format("{}; k-induction: {}", depth_text,
                                                   pr.reason.empty() ? "not tried" : pr.reason);
         if (reachable) {
@@ -513,7 +552,7 @@ Result Engine::check(const Options& o, const Questions& sel) {
         f.details.push_back(
             complete  ? fmt::format("its condition holds for {} in no reachable state; {}",
                                     checker::question::player(goal.player), depth_text)
-            : settled ? fmt::format("proved by k-induction (k = {})", pr.k)
+            : settled ? proved_by(pr)
                       : fmt::format("not reached {}; {}; k-induction: {}", within, depth_text,
                                     pr.reason.empty() ? "not tried" : pr.reason));
         res.findings.push_back(std::move(f));

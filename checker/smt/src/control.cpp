@@ -113,13 +113,15 @@ void Control::stop(Stop why) {
   stop_.compare_exchange_strong(none, why);
 }
 
-z3::check_result Control::check(z3::solver& s) {
+z3::check_result Control::check(z3::solver& s) { return check_within(s, 0); }
+
+z3::check_result Control::check_within(z3::solver& s, unsigned cap_ms) {
   if (stopped() != Stop::none) return z3::unknown;
-  unsigned ms = 0;
+  unsigned ms = cap_ms;
   {
     std::lock_guard lock(mutex_);
     if (o_ != nullptr) {
-      ms = o_->timeout_ms;
+      if (o_->timeout_ms > 0) ms = ms == 0 ? o_->timeout_ms : std::min(ms, o_->timeout_ms);
       if (o_->deadline) {
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                               *o_->deadline - std::chrono::steady_clock::now())

@@ -61,6 +61,8 @@ class Control {
   // s.check(), with the time left as its timeout; unknown once stopped (and
   // when Z3 gives up with an exception, e.g. out of memory).
   z3::check_result check(z3::solver& s);
+  // The same, within at most cap_ms (0: no cap of its own).
+  z3::check_result check_within(z3::solver& s, unsigned cap_ms);
   // What is being solved, for the progress line ("deadlock", "induction").
   void doing(int depth, std::string what);
   // The seconds since the engine was created.

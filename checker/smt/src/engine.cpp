@@ -52,17 +52,22 @@ Stop Engine::stopped() const { return impl_->control.stopped(); }
 
 const checker::Semantics& Engine::semantics() const { return impl_->sem; }
 
-std::vector<checker::StateVec> Engine::successors(const checker::StateVec& s, std::size_t limit) {
+std::vector<checker::StateVec> Engine::successors(const checker::StateVec& s, std::size_t limit,
+                                                  int depth) {
   detail::Encoding& en = *impl_->en;
   z3::context& ctx = impl_->ctx;
-  // One solver holds the relation over the template (x, y) for every call;
-  // a call fixes x in a scope of its own.
-  if (!impl_->one_step) {
-    impl_->one_step = std::make_unique<z3::solver>(ctx);
-    impl_->one_step->add(en.transition());
-    impl_->one_step->add(en.in_range(en.y));
+  // One solver holds the relation over the template (x, y) for every call
+  // (one per depth for the pruned relations); a call fixes x in a scope of
+  // its own.
+  std::unique_ptr<z3::solver>& made = depth < 0 ? impl_->one_step : impl_->one_step_at[depth];
+  if (!made) {
+    made = std::make_unique<z3::solver>(ctx);
+    Options all;
+    all.prune_control = true;
+    made->add(depth < 0 ? en.transition() : impl_->pruning(all)->relation(depth));
+    made->add(en.in_range(en.y));
   }
-  z3::solver& solver = *impl_->one_step;
+  z3::solver& solver = *made;
   solver.push();
   for (std::size_t i = 0; i < en.x.size(); ++i) solver.add(en.x[i] == s[i]);
   std::vector<checker::StateVec> out;

@@ -3,6 +3,7 @@
 // induction.cpp, static_checks.cpp).
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -21,6 +22,15 @@ struct Engine::Impl {
   detail::Control control;
   std::unique_ptr<detail::Encoding> en;
   std::unique_ptr<z3::solver> one_step;  // Engine::successors' solver, made on first use
+  std::map<int, std::unique_ptr<z3::solver>> one_step_at;  // per depth, pruned (the same)
+  std::unique_ptr<detail::ControlPaths> control_paths;     // made on first use
+  // The control paths per depth for unrollings from the initial states, or
+  // nullptr when `options` turn the pruning off (or there is no encoding).
+  detail::ControlPaths* pruning(const Options& options) {
+    if (!options.prune_control || !en) return nullptr;
+    if (!control_paths) control_paths = std::make_unique<detail::ControlPaths>(*en);
+    return control_paths.get();
+  }
   std::optional<Unsupported> unsupported;
   std::vector<std::unique_ptr<detail::Unrolling>> parked;  // solvers of a stopped run
 };
@@ -28,7 +38,13 @@ struct Engine::Impl {
 namespace detail {
 
 // k-induction of a predicate over the template state x (induction.cpp).
-Proof prove(Encoding& en, const z3::expr& good, const Options& options);
+// The base case unrolls with `prune` (control_paths.hpp) when given.
+Proof prove(Encoding& en, const z3::expr& good, const Options& options,
+            ControlPaths* prune = nullptr);
+// The same invariant by IC3/PDR (Z3's Spacer, constrained Horn clauses)
+// within budget_ms (pdr.cpp); a violation is found again by BMC for its trace.
+Proof prove_pdr(Encoding& en, const z3::expr& good, const Options& options, ControlPaths* prune,
+                unsigned budget_ms);
 
 }  // namespace detail
 }  // namespace loophole::smt

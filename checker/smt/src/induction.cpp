@@ -15,11 +15,11 @@
 
 namespace loophole::smt::detail {
 
-Proof prove(Encoding& en, const z3::expr& good, const Options& o) {
+Proof prove(Encoding& en, const z3::expr& good, const Options& o, ControlPaths* prune) {
   using Clock = std::chrono::steady_clock;
   const auto t0 = Clock::now();
   Proof proof;
-  Unrolling base(en, true, o.timeout_ms, "b");
+  Unrolling base(en, true, o.timeout_ms, "b", prune);
   Unrolling step(en, false, o.timeout_ms, "i");
   auto done = [&](Proof p) {
     p.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -77,6 +77,15 @@ Proof prove(Encoding& en, const z3::expr& good, const Options& o) {
     return stopped();
   }
   proof.reason = "not inductive up to k = " + std::to_string(o.max_k);
+  if (o.pdr_seconds > 0) {
+    en.control.doing(-1, "IC3/PDR");
+    Proof pdr = prove_pdr(en, good, o, prune, o.pdr_seconds * 1000);
+    if (pdr.status != ProofStatus::unknown) {
+      pdr.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+      return pdr;
+    }
+    proof.reason += "; " + pdr.reason;
+  }
   return done(proof);
 }
 
@@ -97,14 +106,15 @@ Proof Engine::prove_property(int property, const Options& options) {
   const z3::expr h = en.holds(*p.expr, en.x);
   const z3::expr at = en.restricted(p, en.x);
   const z3::expr good = p.kind == model::Property::Kind::always ? !at || h : !at || !h;
-  return detail::prove(en, good, options);
+  return detail::prove(en, good, options, impl_->pruning(options));
 }
 
 Proof Engine::prove_no_gap(const Options& options) {
   if (!impl_->en) return Proof{ProofStatus::unknown, -1, std::nullopt, "unsupported", 0};
   auto& en = *impl_->en;
   const detail::Control::Watch watch(impl_->control, options);
-  return detail::prove(en, en.x[static_cast<std::size_t>(en.prep.ctl.over)] != 2, options);
+  return detail::prove(en, en.x[static_cast<std::size_t>(en.prep.ctl.over)] != 2, options,
+                       impl_->pruning(options));
 }
 
 }  // namespace loophole::smt

@@ -18,8 +18,13 @@ namespace {
 
 }  // namespace
 
-Unrolling::Unrolling(Encoding& e, bool from_initial, unsigned timeout_ms, std::string tag)
-    : en(e), solver(e.ctx), tag_(std::move(tag)), relation_(e.transition()) {
+Unrolling::Unrolling(Encoding& e, bool from_initial, unsigned timeout_ms, std::string tag,
+                     ControlPaths* prune)
+    : en(e),
+      solver(e.ctx),
+      tag_(std::move(tag)),
+      relation_(e.transition()),
+      prune_(from_initial ? prune : nullptr) {
   if (timeout_ms > 0) {
     z3::params p(en.ctx);
     p.set("timeout", timeout_ms);
@@ -47,7 +52,8 @@ std::vector<z3::expr> Unrolling::new_frame() {
 void Unrolling::extend() {
   const int k = depth();
   frames.push_back(new_frame());
-  solver.add(en.instantiate(relation_, frames[static_cast<std::size_t>(k)],
+  const z3::expr relation = prune_ != nullptr ? prune_->relation(k) : relation_;
+  solver.add(en.instantiate(relation, frames[static_cast<std::size_t>(k)],
                             frames[static_cast<std::size_t>(k) + 1], tag_ + std::to_string(k)));
 }
 

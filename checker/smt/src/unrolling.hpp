@@ -10,13 +10,17 @@
 
 #include <z3++.h>
 
+#include "control_paths.hpp"
 #include "encoding.hpp"
 
 namespace loophole::smt::detail {
 
 class Unrolling {
  public:
-  Unrolling(Encoding& en, bool from_initial, unsigned timeout_ms, std::string tag);
+  // With `prune` (from the initial states only), the transition out of frame
+  // k has only the control paths possible after k moves (control_paths.hpp).
+  Unrolling(Encoding& en, bool from_initial, unsigned timeout_ms, std::string tag,
+            ControlPaths* prune = nullptr);
 
   Encoding& en;
   z3::solver solver;
@@ -40,6 +44,7 @@ class Unrolling {
   std::vector<z3::expr> new_frame();
   std::string tag_;
   z3::expr relation_;
+  ControlPaths* prune_ = nullptr;
 };
 
 // A trace through the given states: each consecutive pair is matched to the

@@ -49,6 +49,16 @@ struct Options {
   unsigned timeout_ms = 0;   // per solver query (0: none); a timeout is `unknown`
   bool induction = true;     // try to prove what BMC did not violate
   bool completeness = true;  // after each depth, ask whether a longer simple path exists
+  // Unrollings from the initial states instantiate at depth k only the
+  // control paths possible after k moves (a forward analysis of the control
+  // fields; off: the whole relation at every depth, for measurements).
+  bool prune_control = true;
+  // What k-induction leaves unknown is tried by IC3/PDR (Z3's Spacer) for at
+  // most this long per question (0: not tried). `--symbolic` turns it on.
+  unsigned pdr_seconds = 0;
+  // Z3 parameters for the BMC solver, "name=value" separated by spaces
+  // (smt_bench --z3, to measure a tactic or setting against the default).
+  std::string solver_params;
   // Limits of the whole run: the first reached stops it within milliseconds
   // (Z3 is interrupted mid-check), and what was not answered is `unknown`.
   const std::atomic<bool>* interrupt = nullptr;                   // SIGINT, SIGTERM
@@ -73,6 +83,7 @@ struct Proof {
   int k = -1;                           // proved: the k of the inductive step
   std::optional<checker::Trace> trace;  // violated: shortest counterexample
   std::string reason;                   // unknown: why ("not inductive up to k = 6", "timeout")
+  bool pdr = false;                     // proved or violated by IC3/PDR (Options::pdr_seconds)
   double seconds = 0;
 };
 
@@ -87,6 +98,10 @@ struct Statistics {
   // Per depth: seconds in the questions' queries, in the completeness
   // query, and in adding the frame (the relation instantiated); smt_bench.
   std::vector<double> query_seconds, completeness_seconds, frame_seconds;
+  // Per depth k: the paths of the transition out of frame k (all of them
+  // without Options::prune_control), and the control valuations possible
+  // after k moves (0: not tracked).
+  std::vector<std::size_t> frame_paths, frame_controls;
   std::string solver_statistics;  // Z3's, of the BMC solver at the end ("key value" lines)
 };
 
@@ -158,7 +173,11 @@ class Engine {
   // reachable state: a move the encoding lacks or invents shows there even
   // when no trace runs through it. Throws std::runtime_error when Z3 answers
   // unknown.
-  std::vector<checker::StateVec> successors(const checker::StateVec& s, std::size_t limit = 1000);
+  // With `depth` >= 0, the relation of BMC's frame `depth`: only the control
+  // paths possible after `depth` moves (Options::prune_control), so on a
+  // state reached in exactly `depth` moves it must admit the same states.
+  std::vector<checker::StateVec> successors(const checker::StateVec& s, std::size_t limit = 1000,
+                                            int depth = -1);
 
  private:
   struct Impl;
