@@ -208,6 +208,10 @@ void run_distributed([[maybe_unused]] const model::Game& game, [[maybe_unused]] 
                  holding = std::vector<std::pair<int, int>>()](const checker::StateVec& s) mutable {
     return properties::end_marks(sem, s, holding);
   };
+  d.leads_count = static_cast<std::size_t>(
+      std::count_if(game.properties.begin(), game.properties.end(),
+                    [](const auto& p) { return p.kind == model::Property::Kind::leads_to; }));
+  if (d.leads_count > 0 && d.leads_count <= 32) d.leads_marks = properties::leads_to_marks(sem);
   const distributed::Result r = distributed::explore(sem, MPI_COMM_WORLD, d);
   clear(o);
   rs.completion = r.completion;
@@ -245,15 +249,21 @@ void run_distributed([[maybe_unused]] const model::Game& game, [[maybe_unused]] 
     for (auto& f : found)
       (f.kind == properties::Kind::rule_gap ? gaps : rest).push_back(std::move(f));
     found = std::move(rest);
+    if (d.leads_marks) {
+      for (auto& f : properties::leads_to_findings(*r.slice, r.leads_bits, r.leads_bad)) {
+        gaps.push_back(std::move(f));
+      }
+    }
     for (auto& f : properties::cycle_findings(*r.slice, r.can_finish, r.doomed, r.overflows,
                                               properties::CheckSelection().max_stalemates, &ends,
                                               std::move(gaps))) {
       found.push_back(std::move(f));
     }
   } else {
-    for (const auto q :
-         {properties::Question::response_loops, properties::Question::turn_loops,
-          properties::Question::stalemates, properties::Question::ends_out_of_reach}) {
+    for (const auto q : {properties::Question::response_loops, properties::Question::turn_loops,
+                         properties::Question::stalemates, properties::Question::ends_out_of_reach,
+                         properties::Question::user_properties}) {
+      if (q == properties::Question::user_properties && !d.leads_marks) continue;
       const auto name = std::string(properties::to_string(q));
       if (std::find(rs.not_checked.begin(), rs.not_checked.end(), name) == rs.not_checked.end()) {
         rs.not_checked.push_back(name);
@@ -329,9 +339,10 @@ bool can_handle(EngineChoice engine, properties::Question q, const model::Game& 
         case Question::ends_out_of_reach:
           return true;
         case Question::user_properties:
-          return std::none_of(game.properties.begin(), game.properties.end(), [](const auto& p) {
-            return p.kind == model::Property::Kind::leads_to;
-          });
+          // leads_to on the slice, at most 32 properties (a word of bits).
+          return std::count_if(game.properties.begin(), game.properties.end(), [](const auto& p) {
+                   return p.kind == model::Property::Kind::leads_to;
+                 }) <= 32;
         default:
           return false;
       }

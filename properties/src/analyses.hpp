@@ -26,6 +26,9 @@ void find_unreachable_wins(const Context& cx, std::vector<Finding>& out);
 void find_rule_gaps(const Context& cx, std::vector<Finding>& out);
 void find_dead_rules(const Context& cx, std::vector<Finding>& out);
 void check_user_properties(const Context& cx, std::vector<Finding>& out);
+// leads_to on a slice (state_groups.hpp: leads_to_findings).
+void leads_to_on_slice(const Context& cx, const std::vector<std::uint64_t>& bits,
+                       const std::vector<StateId>& bad, std::vector<Finding>& out);
 
 // What makes two loops (response loops, turn loops) one finding: the class,
 // the controlling player of an optional loop (each player's infinite combo

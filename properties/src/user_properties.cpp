@@ -7,6 +7,7 @@
 // pass and one backward search over the remaining graph; the trace goes to
 // the `from` state, on to the nearest such cycle or dead end, and around it.
 #include <algorithm>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -50,6 +51,35 @@ void no_violation(const Context& cx, const Property& p, std::vector<Finding>& ou
   }
 }
 
+// The violation of `p` from `bad`: the trace goes to the nearest state of
+// `trap` (a cycle or dead end where `rest` holds) and around its cycle, the
+// one of `cyclic` that component_of names (-1: a dead end).
+void report_leads_to(const Context& cx, const Property& p, StateId bad,
+                     const std::vector<bool>& rest, const std::vector<bool>& trap,
+                     const std::vector<std::vector<StateId>>& cyclic,
+                     const std::function<std::int32_t(StateId)>& component_of,
+                     std::vector<Finding>& out) {
+  const EdgePredicate inside = [&](StateId from, const Edge& edge) {
+    return rest[from] && rest[edge.to];
+  };
+  std::vector<Edge> path;
+  shortest_path(
+      cx.moves, bad, [&](StateId v) { return static_cast<bool>(trap[v]); },
+      [&](StateId v) { return static_cast<bool>(rest[v]); }, inside, path);
+  const StateId end = path.empty() ? bad : path.back().to;
+  std::vector<Edge> cycle;
+  if (const std::int32_t c = component_of(end); c >= 0) {
+    cycle = shortest_cycle(cx.moves, end, cyclic[static_cast<std::size_t>(c)], inside);
+  }
+  Finding f = property_finding(cx, p, Verdict::violated);
+  f.message = fmt::format(
+      "'{}' fails: after its 'from' condition holds in '{}', the game can {} without its 'to' "
+      "condition ever holding",
+      p.name, cx.step_label(cx.points[bad].step), cycle.empty() ? "get stuck" : "go on forever");
+  f.trace = cx.trace(bad, path, cycle);
+  out.push_back(std::move(f));
+}
+
 void leads_to(const Context& cx, const Property& p, const Evaluation& e,
               std::vector<Finding>& out) {
   if (cx.interrupted()) return;
@@ -86,22 +116,8 @@ void leads_to(const Context& cx, const Property& p, const Evaluation& e,
     no_violation(cx, p, out);
     return;
   }
-  std::vector<Edge> path;
-  shortest_path(
-      cx.moves, bad, [&](StateId v) { return static_cast<bool>(trap[v]); },
-      [&](StateId v) { return static_cast<bool>(rest[v]); }, inside, path);
-  const StateId end = path.empty() ? bad : path.back().to;
-  std::vector<Edge> cycle;
-  if (component[end] >= 0) {
-    cycle = shortest_cycle(cx.moves, end, cyclic[static_cast<std::size_t>(component[end])], inside);
-  }
-  Finding f = property_finding(cx, p, Verdict::violated);
-  f.message = fmt::format(
-      "'{}' fails: after its 'from' condition holds in '{}', the game can {} without its 'to' "
-      "condition ever holding",
-      p.name, cx.step_label(cx.points[bad].step), cycle.empty() ? "get stuck" : "go on forever");
-  f.trace = cx.trace(bad, path, cycle);
-  out.push_back(std::move(f));
+  report_leads_to(
+      cx, p, bad, rest, trap, cyclic, [&](StateId v) { return component[v]; }, out);
 }
 
 }  // namespace
@@ -175,6 +191,43 @@ void check_user_properties(const Context& cx, std::vector<Finding>& out) {
     if (p.kind == Property::Kind::leads_to) {
       leads_to(cx, p, eval[static_cast<std::size_t>(&p - properties.data())], out);
     }
+  }
+}
+
+}  // namespace loophole::properties::detail
+
+namespace loophole::properties::detail {
+
+void leads_to_on_slice(const Context& cx, const std::vector<std::uint64_t>& bits,
+                       const std::vector<StateId>& bad, std::vector<Finding>& out) {
+  const StateId n = cx.size();
+  std::size_t j = 0;
+  for (const Property& p : cx.game.properties) {
+    if (p.kind != Property::Kind::leads_to) continue;
+    const std::size_t k = j++;
+    if (k >= bad.size()) break;
+    if (bad[k] == checker::no_state) continue;  // (a slice comes of a complete search)
+    std::vector<bool> rest(n), trap(n);
+    for (StateId v = 0; v < n; ++v) {
+      rest[v] = ((bits[v] >> (2 * k)) & 1U) != 0;
+      trap[v] = ((bits[v] >> (2 * k + 1)) & 1U) != 0;  // a dead end
+    }
+    const EdgePredicate inside = [&](StateId from, const Edge& edge) {
+      return rest[from] && rest[edge.to];
+    };
+    // The slice holds every state of the cycle the trace may end on, with
+    // its moves: its component here is the whole graph's.
+    const auto cyclic = cyclic_components(cx.moves, inside);
+    std::vector<std::int32_t> component(n, -1);
+    for (std::size_t c = 0; c < cyclic.size(); ++c) {
+      for (const StateId v : cyclic[c]) {
+        if (!rest[v]) continue;
+        component[v] = static_cast<std::int32_t>(c);
+        trap[v] = true;
+      }
+    }
+    report_leads_to(
+        cx, p, bad[k], rest, trap, cyclic, [&](StateId v) { return component[v]; }, out);
   }
 }
 

@@ -8,7 +8,8 @@
   states and transitions and the same findings of those kinds (kind, rule,
   verdict, message, details, classification, trace length and loop start)
   as one process without symmetry reduction, ends out of reach included
-  (with the rule gap a note follows from); nothing listed as not checked;
+  (with the rule gap a note follows from) and `leads_to` (alarm, holds, leads-to-stuck);
+  nothing listed as not checked;
   the exit code rank 0's.
 - Only `check` and only the explicit engine run under mpirun (exit 2).
 - A memory limit per rank and a timeout each end the run with exit 3 and a
@@ -43,7 +44,7 @@ ENV = dict(
 DISTRIBUTED = {"deadlock", "rule-gap", "tie", "unreachable-win", "dead-rule",
                "property-violation", "response-loop", "stall", "turn-loop", "stalemate",
                "unbounded-chain", "cannot-lose", "cannot-end"}
-NOT_DISTRIBUTED: list[str] = []  # (a `leads_to` property would be listed: none here)
+NOT_DISTRIBUTED: list[str] = []  # (leads_to included: alarm, holds, leads-to-stuck)
 FIXTURES = [
     "tests/fixtures/findings/deadlock/no-pass.yaml",
     "tests/fixtures/findings/deadlock/third-player.yaml",
@@ -54,6 +55,9 @@ FIXTURES = [
     "tests/fixtures/findings/dead-rule/dead-trigger.yaml",
     "tests/fixtures/findings/property-violation/hand-limit.yaml",
     "tests/fixtures/findings/property-violation/unreachable-goal.yaml",
+    "tests/fixtures/findings/property-violation/alarm.yaml",
+    "tests/fixtures/findings/property-violation/holds.yaml",
+    "tests/distributed/fixtures/leads-to-stuck.yaml",
     "tests/fixtures/findings/unreachable-win/" + sorted(
         os.listdir("tests/fixtures/findings/unreachable-win"))[0],
     "tests/fixtures/findings/response-loop/ward-duel.yaml",

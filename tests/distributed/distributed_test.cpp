@@ -110,8 +110,10 @@ std::vector<std::string> summaries(const std::vector<properties::Finding>& findi
 // How many cycle findings the comparisons saw (so that a suite where none
 // had any would show).
 std::size_t cycle_findings_seen = 0;
-std::size_t ends_findings_seen = 0;  // of them ends out of reach
-std::size_t ends_causes_seen = 0;    // with a rule gap as cause (the forward search)
+std::size_t ends_findings_seen = 0;   // of them ends out of reach
+std::size_t ends_causes_seen = 0;     // with a rule gap as cause (the forward search)
+std::size_t leads_to_seen = 0;        // leads_to violations
+std::size_t leads_to_stuck_seen = 0;  // of them at a dead end (not a cycle)
 
 void compare(const std::string& path, const std::map<std::string, std::int64_t>& params) {
   const auto l = test_support::load_game(path, {.params = params, .with_semantics = true});
@@ -132,6 +134,10 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
       [&sem, holding = std::vector<std::pair<int, int>>()](const checker::StateVec& s) mutable {
         return properties::end_marks(sem, s, holding);
       };
+  for (const auto& p : sem.game().properties) {
+    if (p.kind == model::Property::Kind::leads_to) ++options.leads_count;
+  }
+  if (options.leads_count > 0) options.leads_marks = properties::leads_to_marks(sem);
   const Result r = explore(sem, MPI_COMM_WORLD, options);
   EXPECT_EQ(r.completion, checker::Completion::complete);
   if (rank() != 0) return;
@@ -256,6 +262,23 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
       if (!f.caused_by.empty()) ++ends_causes_seen;
     }
   }
+
+  // leads_to on the same slice: the violations check_all reports (message,
+  // the `from` state, trace moves, loop start); one that holds gives none.
+  if (paths_only.empty()) return;
+  ASSERT_EQ(r.leads_bad.size(), paths_only.size()) << path;
+  ASSERT_EQ(r.leads_bits.size(), r.slice->size()) << path;
+  std::vector<properties::Finding> leads_expected;
+  for (auto& f : properties::check_all(
+           *g, properties::CheckSelection::only(properties::Kind::property_violation))) {
+    if (paths_only.contains(f.rule)) leads_expected.push_back(std::move(f));
+  }
+  const auto leads = properties::leads_to_findings(*r.slice, r.leads_bits, r.leads_bad);
+  EXPECT_EQ(summaries(leads), summaries(leads_expected)) << path;
+  leads_to_seen += leads.size();
+  for (const auto& f : leads) {
+    if (f.message.find("get stuck") != std::string::npos) ++leads_to_stuck_seen;
+  }
 }
 
 class Fixture : public ::testing::TestWithParam<std::string> {};
@@ -278,6 +301,12 @@ TEST(Seeds, SameAnswersAsOneProcess) {
           {{"face_copies", 1}, {"number_copies", 1}, {"hand_target", 1}, {"ace_copies", 0}});
   compare(root + "operators.yaml", {{"item_copies", 0}, {"effect_copies", 0}});
   compare(root + "speed-biomes.yaml", {{"gear_copies", 0}, {"opening_hand", 1}});
+}
+
+// leads_to failing at a dead end (property-violation/alarm fails on a
+// cycle), a second leads_to property that holds beside it.
+TEST(LeadsTo, StuckSameAsOneProcess) {
+  compare(std::string(LOOPHOLE_SOURCE_DIR) + "/tests/distributed/fixtures/leads-to-stuck.yaml", {});
 }
 
 // A state limit stops every rank at the same round, with what was explored.
@@ -321,8 +350,13 @@ class CycleFindingsCompared : public ::testing::Environment {
   void TearDown() override {
     const std::string filter = ::testing::GTEST_FLAG(filter);
     if (rank() != 0 || (!filter.empty() && filter != "*")) return;
-    std::printf("cycle findings compared: %zu (ends out of reach %zu, %zu caused by a gap)\n",
-                cycle_findings_seen, ends_findings_seen, ends_causes_seen);
+    std::printf(
+        "cycle findings compared: %zu (ends out of reach %zu, %zu caused by a gap), "
+        "leads_to violations %zu (%zu stuck)\n",
+        cycle_findings_seen, ends_findings_seen, ends_causes_seen, leads_to_seen,
+        leads_to_stuck_seen);
+    EXPECT_GE(leads_to_seen, 2U);
+    EXPECT_GE(leads_to_stuck_seen, 1U);
     EXPECT_GE(cycle_findings_seen, 20U);
     EXPECT_GE(ends_findings_seen, 1U);
     EXPECT_GE(ends_causes_seen, 1U);

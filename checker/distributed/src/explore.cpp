@@ -322,6 +322,7 @@ class Run {
   bool propagate(std::vector<std::size_t>& work, std::vector<std::uint64_t>& fresh);
   bool trim(Subgraph k);
   bool ends_out_of_reach(Result& r);
+  bool leads_to();
   void gather_slice(Result& r);
   void classify(std::size_t local, const std::int32_t* s);
   int stop_reason();
@@ -364,6 +365,10 @@ class Run {
   // Options::end_marks: the states rank 0 gathers besides the cores, with
   // their moves (ball_ 1: the gap cause's search) or without (2).
   std::vector<std::uint8_t> ball_;
+  // Options::leads_marks: per state its from/to bits, per move out its
+  // target's; per state the bits rank 0 reads (Result::leads_bits); per
+  // property the number of its earliest failing state (max: none).
+  std::vector<std::uint64_t> leads_, out_leads_, leads_slice_, leads_bad_num_;
   std::vector<std::uint64_t> out_begin_, out_to_, out_label_, in_begin_, in_from_csr_,
       in_label_csr_;
   std::vector<std::uint8_t> core_;
@@ -673,6 +678,7 @@ Result Run::run() {
     bool done = reach_back();
     for (unsigned k = 0; k < k_subgraphs && done; ++k) done = trim(static_cast<Subgraph>(k));
     if (done && options_.end_marks) done = ends_out_of_reach(result);
+    if (done && options_.leads_marks) done = leads_to();
     if (done) {
       gather_slice(result);
     } else {
@@ -826,7 +832,14 @@ void Run::build_edges() {
     store_.words_of(v, cur_words_.data());
     codec_.unpack(cur_words_.data(), cur_.data());
     ctl_[v] = ctl_of(sem_.layout(), cur_.data());
+    if (options_.leads_marks) {
+      if (leads_.size() != n) leads_.assign(n, 0);
+      state_.assign(cur_.begin(), cur_.begin() + static_cast<std::ptrdiff_t>(codec_.fields()));
+      leads_[v] = options_.leads_marks(state_);
+    }
   }
+  const bool leads = static_cast<bool>(options_.leads_marks);
+  const std::size_t width = leads ? 4 : 3;  // words a move travels as
   // The moves in, by target (counting sort); the arrival lists freed first.
   in_begin_.assign(n + 1, 0);
   for (const std::uint32_t v : in_to_) ++in_begin_[v + 1];
@@ -851,26 +864,29 @@ void Run::build_edges() {
       o.push_back(local_of(from));
       o.push_back(global_id(v));
       o.push_back(with_ctl(in_label_csr_[e], ctl_[v]));
+      if (leads) o.push_back(leads_[v]);
     }
   }
   const std::vector<std::uint64_t> got = all_to_all();
   for (auto& o : out_) std::vector<std::uint64_t>().swap(o);
   // Counting sort by source, then each source's moves by index.
   out_begin_.assign(n + 1, 0);
-  for (std::size_t at = 0; at + 3 <= got.size(); at += 3) ++out_begin_[got[at] + 1];
+  for (std::size_t at = 0; at + width <= got.size(); at += width) ++out_begin_[got[at] + 1];
   for (std::size_t v = 0; v < n; ++v) out_begin_[v + 1] += out_begin_[v];
-  out_to_.assign(got.size() / 3, 0);
-  out_label_.assign(got.size() / 3, 0);
+  out_to_.assign(got.size() / width, 0);
+  out_label_.assign(got.size() / width, 0);
+  if (leads) out_leads_.assign(got.size() / width, 0);
   {
     std::vector<std::uint64_t> fill(out_begin_.begin(), out_begin_.end() - 1);
-    for (std::size_t at = 0; at + 3 <= got.size(); at += 3) {
+    for (std::size_t at = 0; at + width <= got.size(); at += width) {
       const std::uint64_t e = fill[got[at]]++;
       out_to_[e] = got[at + 1];
       out_label_[e] = got[at + 2];
+      if (leads) out_leads_[e] = got[at + 3];
     }
   }
   std::vector<std::size_t> order;
-  std::vector<std::uint64_t> to, label;
+  std::vector<std::uint64_t> to, label, target_leads;
   for (std::size_t v = 0; v < n; ++v) {
     const std::size_t b = out_begin_[v], e = out_begin_[v + 1];
     order.resize(e - b);
@@ -880,12 +896,18 @@ void Run::build_edges() {
     });
     to.clear();
     label.clear();
+    target_leads.clear();
     for (const std::size_t x : order) {
       to.push_back(out_to_[x]);
       label.push_back(out_label_[x]);
+      if (leads) target_leads.push_back(out_leads_[x]);
     }
     std::copy(to.begin(), to.end(), out_to_.begin() + static_cast<std::ptrdiff_t>(b));
     std::copy(label.begin(), label.end(), out_label_.begin() + static_cast<std::ptrdiff_t>(b));
+    if (leads) {
+      std::copy(target_leads.begin(), target_leads.end(),
+                out_leads_.begin() + static_cast<std::ptrdiff_t>(b));
+    }
   }
 }
 
@@ -1164,11 +1186,158 @@ bool Run::ends_out_of_reach(Result& r) {
   return true;
 }
 
+// leads_to (Options::leads_marks), per property k: the region is the
+// running states where `to` does not hold. (1) OWCTY elimination within it
+// leaves its cycles; they and its dead ends are the traps. (2) A backward
+// search within the region from the traps marks the states that can avoid
+// `to` forever. (3) An all-reduce picks the earliest `from` state among
+// them (the single-process numbers). (4) From it a forward search within
+// the region: every state it meets is gathered with its moves (ball_ 1),
+// so that rank 0 finds the nearest cycle (OWCTY's core also holds the
+// states between cycles) and dead end as one process does. False when
+// interrupted.
+bool Run::leads_to() {
+  const std::size_t n = store_.size();
+  if (ball_.size() != n) ball_.assign(n, 0);
+  leads_slice_.assign(n, 0);
+  leads_bad_num_.assign(options_.leads_count, std::numeric_limits<std::uint64_t>::max());
+  constexpr std::uint64_t k_lower_out = std::uint64_t{1} << 63;
+  constexpr std::uint32_t k_unseen = std::numeric_limits<std::uint32_t>::max();
+  for (std::size_t k = 0; k < options_.leads_count && k < 32; ++k) {
+    const std::uint64_t to_bit = std::uint64_t{1} << (2 * k + 1);
+    const auto region = [&](std::size_t v) {
+      return ctl_fields(ctl_[v]).over == 0 && (leads_[v] & to_bit) == 0;
+    };
+    const auto region_target = [&](std::uint64_t e) {
+      return ctl_fields(ctl_of_label(out_label_[e])).over == 0 && (out_leads_[e] & to_bit) == 0;
+    };
+    // (1) OWCTY within the region.
+    std::vector<std::uint8_t> alive(n, 0);
+    std::vector<std::uint32_t> ins(n, 0), outs(n, 0);
+    for (std::size_t v = 0; v < n; ++v) {
+      if (!region(v)) continue;
+      alive[v] = 1;
+      for (std::uint64_t e = out_begin_[v]; e < out_begin_[v + 1]; ++e) {
+        if (!region_target(e)) continue;
+        ++outs[v];
+        out_[static_cast<std::size_t>(rank_of(out_to_[e]))].push_back(local_of(out_to_[e]));
+      }
+    }
+    for (const std::uint64_t w : all_to_all()) ++ins[w];
+    std::vector<std::size_t> work;
+    for (std::size_t v = 0; v < n; ++v) {
+      if (alive[v] != 0 && (ins[v] == 0 || outs[v] == 0)) {
+        alive[v] = 0;
+        work.push_back(v);
+      }
+    }
+    for (;;) {
+      for (const std::size_t v : work) {
+        for (std::uint64_t e = out_begin_[v]; e < out_begin_[v + 1]; ++e) {
+          if (!region_target(e)) continue;
+          out_[static_cast<std::size_t>(rank_of(out_to_[e]))].push_back(local_of(out_to_[e]));
+        }
+        for (std::uint64_t e = in_begin_[v]; e < in_begin_[v + 1]; ++e) {
+          // (A source outside the region was never alive: its count is not read.)
+          const std::uint64_t u = in_from_csr_[e];
+          out_[static_cast<std::size_t>(rank_of(u))].push_back(k_lower_out | local_of(u));
+        }
+      }
+      work.clear();
+      for (const std::uint64_t m : all_to_all()) {
+        const std::size_t x = m & ~k_lower_out;
+        if (alive[x] == 0) continue;
+        std::uint32_t& count = (m & k_lower_out) != 0 ? outs[x] : ins[x];
+        if (--count == 0) {
+          alive[x] = 0;
+          work.push_back(x);
+        }
+      }
+      if (stopped_now()) return false;
+      int more = work.empty() ? 0 : 1, any = 0;
+      MPI_Allreduce(&more, &any, 1, MPI_INT, MPI_MAX, comm_);
+      if (any == 0) break;
+    }
+    // (2) The traps, then backwards within the region.
+    std::vector<std::uint8_t> escapes(n, 0);
+    for (std::size_t v = 0; v < n; ++v) {
+      if (!region(v)) continue;
+      leads_slice_[v] |= std::uint64_t{1} << (2 * k);
+      const bool dead_end = out_begin_[v] == out_begin_[v + 1];
+      if (dead_end) leads_slice_[v] |= to_bit;
+      if (alive[v] != 0 || dead_end) {
+        escapes[v] = 1;
+        work.push_back(v);
+      }
+    }
+    for (;;) {
+      for (const std::size_t v : work) {
+        for (std::uint64_t e = in_begin_[v]; e < in_begin_[v + 1]; ++e) {
+          const std::uint64_t u = in_from_csr_[e];
+          out_[static_cast<std::size_t>(rank_of(u))].push_back(local_of(u));
+        }
+      }
+      work.clear();
+      for (const std::uint64_t u : all_to_all()) {
+        if (escapes[u] != 0 || !region(u)) continue;
+        escapes[u] = 1;
+        work.push_back(u);
+      }
+      if (stopped_now()) return false;
+      int more = work.empty() ? 0 : 1, any = 0;
+      MPI_Allreduce(&more, &any, 1, MPI_INT, MPI_MAX, comm_);
+      if (any == 0) break;
+    }
+    // (3) The earliest failing `from` state.
+    const std::uint64_t from_bit = std::uint64_t{1} << (2 * k);
+    std::uint64_t first = std::numeric_limits<std::uint64_t>::max();
+    std::size_t first_local = n;
+    for (std::size_t v = 0; v < n; ++v) {
+      if ((leads_[v] & from_bit) == 0 || escapes[v] == 0) continue;
+      if (store_.num(v) < first) {
+        first = store_.num(v);
+        first_local = v;
+      }
+    }
+    std::uint64_t global = 0;
+    MPI_Allreduce(&first, &global, 1, MPI_UINT64_T, MPI_MIN, comm_);
+    leads_bad_num_[k] = global;
+    if (global == std::numeric_limits<std::uint64_t>::max()) continue;
+    // (4) Forward within the region.
+    std::vector<std::uint32_t> level_of(n, k_unseen);
+    std::vector<std::size_t> frontier;
+    if (first == global) {
+      frontier.push_back(first_local);
+      level_of[first_local] = 0;
+    }
+    for (std::uint32_t level = 0;; ++level) {
+      for (const std::size_t v : frontier) ball_[v] = 1;
+      int any = frontier.empty() ? 0 : 1;
+      MPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_MAX, comm_);
+      if (any == 0) break;
+      for (const std::size_t v : frontier) {
+        for (std::uint64_t e = out_begin_[v]; e < out_begin_[v + 1]; ++e) {
+          if (!region_target(e)) continue;
+          out_[static_cast<std::size_t>(rank_of(out_to_[e]))].push_back(local_of(out_to_[e]));
+        }
+      }
+      frontier.clear();
+      for (const std::uint64_t w : all_to_all()) {
+        if (level_of[w] != k_unseen) continue;
+        level_of[w] = level + 1;
+        frontier.push_back(w);
+      }
+      if (stopped_now()) return false;
+    }
+  }
+  return true;
+}
+
 // Rank 0 gathers the states on or between cycles (core_) with their moves,
 // then, round by round, the states it lacks: those the moves lead to and
 // the parents of every state it has, until it reaches the initial states.
 // A state travels as [global id, number, depth, parent's id, parent index,
-// marks, core bits, moves (for a core state, else 0), (to, label) per
+// marks, core bits, leads_to bits, moves (for a core state, else 0), (to, label) per
 // move, the packed state].
 void Run::gather_slice(Result& r) {
   const std::size_t n = store_.size();
@@ -1255,7 +1424,7 @@ void Run::gather_slice(Result& r) {
     }
   }
   struct Rec {
-    std::uint64_t num, depth, parent, parent_index, marks;
+    std::uint64_t num, depth, parent, parent_index, marks, leads;
     std::vector<std::uint64_t> moves;  // to, label
     std::vector<std::uint64_t> words;
   };
@@ -1266,7 +1435,8 @@ void Run::gather_slice(Result& r) {
       if (sent[v] != 0) continue;
       sent[v] = 1;
       mine.insert(mine.end(), {global_id(v), store_.num(v), depth_of(v), store_.parent(v),
-                               store_.parent_index(v), marks_[v], core_[v]});
+                               store_.parent_index(v), marks_[v], core_[v],
+                               leads_slice_.empty() ? 0 : leads_slice_[v]});
       if ((core_[v] & k_gathered_cores) != 0 || (!ball_.empty() && ball_[v] == 1)) {
         mine.push_back(out_begin_[v + 1] - out_begin_[v]);
         for (std::uint64_t e = out_begin_[v]; e < out_begin_[v + 1]; ++e) {
@@ -1301,9 +1471,10 @@ void Run::gather_slice(Result& r) {
       for (std::size_t at = 0; at < all.size();) {
         const std::uint64_t gid = all[at];
         asked.insert(gid);
-        Rec rec{all[at + 1], all[at + 2], all[at + 3], all[at + 4], all[at + 5], {}, {}};
-        const std::uint64_t moves = all[at + 7];
-        at += 8;
+        Rec rec{all[at + 1], all[at + 2], all[at + 3], all[at + 4],
+                all[at + 5], all[at + 7], {},          {}};
+        const std::uint64_t moves = all[at + 8];
+        at += 9;
         rec.moves.assign(all.begin() + static_cast<std::ptrdiff_t>(at),
                          all.begin() + static_cast<std::ptrdiff_t>(at + 2 * moves));
         at += 2 * moves;
@@ -1380,6 +1551,19 @@ void Run::gather_slice(Result& r) {
       }
     }
   }
+  if (options_.leads_marks) {
+    r.leads_bits.resize(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) r.leads_bits[i] = order[i]->second.leads;
+    r.leads_bad.assign(leads_bad_num_.size(), checker::no_state);
+    for (std::size_t k = 0; k < leads_bad_num_.size(); ++k) {
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        if (order[i]->second.num == leads_bad_num_[k]) {
+          r.leads_bad[k] = static_cast<checker::StateId>(i);
+          break;
+        }
+      }
+    }
+  }
   slice->stats.states = order.size();
   r.slice = std::move(slice);
 }
@@ -1390,7 +1574,8 @@ void Run::gather_figures(Result& r) {
   const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   figures_.edge_bytes = bytes(out_begin_) + bytes(out_to_) + bytes(out_label_) + bytes(in_begin_) +
                         bytes(in_from_csr_) + bytes(in_label_csr_) + bytes(ctl_) + bytes(marks_) +
-                        bytes(core_) + bytes(ball_);
+                        bytes(core_) + bytes(ball_) + bytes(leads_) + bytes(out_leads_) +
+                        bytes(leads_slice_);
   const std::array<std::uint64_t, 7> mine = {
       figures_.states,        figures_.transitions, figures_.bytes_sent, figures_.messages,
       figures_.peak_resident, figures_.store_bytes, figures_.edge_bytes};

@@ -203,4 +203,20 @@ inline constexpr std::array<bool, 6> state_question_traced = {true, true, true, 
     std::vector<std::vector<bool>> doomed, std::map<int, std::uint64_t> overflows,
     std::size_t max_stalemates, const EndsReach* ends = nullptr, std::vector<Finding> gaps = {});
 
+// leads_to (user properties) on a slice, for a search that keeps the graph
+// elsewhere. leads_to_marks: per leads_to property k (the game's order,
+// at most 32), bit 2k when its `from` holds in s (at its steps), 2k + 1
+// when its `to` does. leads_to_findings: per slice state, bit 2k when
+// property k's `to` does not hold and the game goes on, 2k + 1 when the
+// state is a dead end among them; `bad[k]`, its earliest `from` state that
+// can reach a cycle of them or such a dead end (no_state: none). The slice
+// holds every state of them reachable from `bad[k]`, with its moves. The
+// findings are check_all's; pass them to cycle_findings (with the gaps) to
+// be ordered.
+[[nodiscard]] std::function<std::uint64_t(const checker::StateVec&)> leads_to_marks(
+    const checker::Semantics& sem);
+[[nodiscard]] std::vector<Finding> leads_to_findings(const checker::ExploredGraph& slice,
+                                                     const std::vector<std::uint64_t>& bits,
+                                                     const std::vector<checker::StateId>& bad);
+
 }  // namespace loophole::properties

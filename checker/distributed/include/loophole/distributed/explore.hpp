@@ -115,6 +115,16 @@ struct Options {
   // rule gap with their moves (the search for the gap it is a consequence
   // of): Result::can_end and the fields after it.
   std::function<std::uint64_t(const checker::StateVec& state)> end_marks;
+  // leads_to properties (with `cycles`; properties::leads_to_marks): per
+  // property k, bit 2k its `from` holds in a state, 2k + 1 its `to`. Each
+  // move's source learns its target's bits; per property, OWCTY on the
+  // states where `to` does not hold and the game goes on, then a backward
+  // search within them from what remains and their dead ends, gives the
+  // states that can avoid `to` forever; an all-reduce the earliest `from`
+  // state among them; rank 0 gathers the states of the region reachable
+  // from it, with their moves: Result::leads_bits and leads_bad.
+  std::function<std::uint64_t(const checker::StateVec& state)> leads_marks;
+  std::size_t leads_count = 0;  // leads_to properties (at most 32)
 };
 
 struct RankFigures {
@@ -156,6 +166,12 @@ struct Result {
   std::vector<std::vector<bool>> can_lose, can_win;
   bool start_can_end = false;
   std::vector<bool> start_can_lose;
+  // Options::leads_marks, per slice state: bit 2k when property k's `to`
+  // does not hold and the game goes on, 2k + 1 a dead end among those
+  // states; per property, its earliest failing `from` state in the
+  // slice (checker::no_state: none).
+  std::vector<std::uint64_t> leads_bits;
+  std::vector<checker::StateId> leads_bad;
 };
 
 [[nodiscard]] Result explore(const checker::Semantics& sem, MPI_Comm comm, const Options& options);
