@@ -133,7 +133,9 @@ void ExprChecker::declare_callables(const std::vector<RawCallable>& raw) {
       continue;
     }
     for (const auto& [pname, ptype] : r.params) {
-      const auto same = [&](const auto& p) { return p.first == pname.value; };
+      // (a name, not the binding: clang 14 cannot capture structured bindings)
+      const std::string& param_name = pname.value;
+      const auto same = [&](const auto& p) { return p.first == param_name; };
       if (std::any_of(c.params.begin(), c.params.end(), same)) {
         sink_.error(pname.where,
                     "duplicate parameter " + quote_name(pname.value) + " of " + what(c));
