@@ -321,6 +321,8 @@ class Run {
   bool reach_back();
   bool propagate(std::vector<std::size_t>& work, std::vector<std::uint64_t>& fresh);
   bool trim(Subgraph k);
+  template <class Member, class OutKept, class InKept>
+  bool eliminate(std::vector<std::uint8_t>& alive, Member member, OutKept out_kept, InKept in_kept);
   bool ends_out_of_reach(Result& r);
   bool leads_to();
   void gather_slice(Result& r);
@@ -969,10 +971,73 @@ bool Run::propagate(std::vector<std::size_t>& work, std::vector<std::uint64_t>& 
   }
 }
 
+// OWCTY elimination on the partitioned graph: the states for which
+// member(v) holds start alive, with their moves out (out_kept(v, e), an
+// index into the out-CSR) and in (in_kept(v, e), into the in-CSR) counted;
+// then, level-synchronously, a state with no live predecessor or successor
+// dies and its moves lower its neighbours' counts on their owners. What
+// stays alive (alive[v] != 0) lies on a cycle of the subgraph or between
+// cycles. False when interrupted.
+template <class Member, class OutKept, class InKept>
+bool Run::eliminate(std::vector<std::uint8_t>& alive, Member member, OutKept out_kept,
+                    InKept in_kept) {
+  const std::size_t n = store_.size();
+  alive.assign(n, 0);
+  std::vector<std::uint32_t> ins(n, 0), outs(n, 0);
+  for (std::size_t v = 0; v < n; ++v) {
+    if (!member(v)) continue;
+    alive[v] = 1;
+    for (std::uint64_t e = out_begin_[v]; e < out_begin_[v + 1]; ++e) {
+      if (!out_kept(v, e)) continue;
+      ++outs[v];
+      out_[static_cast<std::size_t>(rank_of(out_to_[e]))].push_back(local_of(out_to_[e]));
+    }
+  }
+  for (const std::uint64_t w : all_to_all()) ++ins[w];
+  std::vector<std::size_t> work;
+  for (std::size_t v = 0; v < n; ++v) {
+    if (alive[v] != 0 && (ins[v] == 0 || outs[v] == 0)) {
+      alive[v] = 0;
+      work.push_back(v);
+    }
+  }
+  constexpr std::uint64_t k_lower_out = std::uint64_t{1} << 63;
+  for (;;) {
+    for (const std::size_t v : work) {
+      for (std::uint64_t e = out_begin_[v]; e < out_begin_[v + 1]; ++e) {
+        if (!out_kept(v, e)) continue;
+        out_[static_cast<std::size_t>(rank_of(out_to_[e]))].push_back(local_of(out_to_[e]));
+      }
+      for (std::uint64_t e = in_begin_[v]; e < in_begin_[v + 1]; ++e) {
+        // (A source outside the subgraph was never alive: its count is not read.)
+        if (!in_kept(v, e)) continue;
+        const std::uint64_t u = in_from_csr_[e];
+        out_[static_cast<std::size_t>(rank_of(u))].push_back(k_lower_out | local_of(u));
+      }
+    }
+    work.clear();
+    for (const std::uint64_t m : all_to_all()) {
+      const std::size_t x = m & ~k_lower_out;
+      if (alive[x] == 0) continue;
+      std::uint32_t& count = (m & k_lower_out) != 0 ? outs[x] : ins[x];
+      if (--count == 0) {
+        alive[x] = 0;
+        work.push_back(x);
+      }
+    }
+    if (stopped_now()) return false;
+    int more = work.empty() ? 0 : 1, any = 0;
+    MPI_Allreduce(&more, &any, 1, MPI_INT, MPI_MAX, comm_);
+    if (any == 0) break;
+  }
+  return true;
+}
+
 // The states on or between the cycles of subgraph k: the others are removed
 // round by round, each once it has no move into it or none out of it
 // within the subgraph (among the states not removed), and each removal
-// lowers its neighbours' counts on their owners. False when interrupted.
+// lowers its neighbours' counts on their owners (eliminate).
+// False when interrupted.
 bool Run::trim(Subgraph k) {
   const std::size_t n = store_.size();
   if (core_.size() != n) core_.assign(n, 0);
@@ -1009,54 +1074,17 @@ bool Run::trim(Subgraph k) {
         return false;
     }
   };
-  std::vector<std::uint8_t> alive(n, 0);
-  std::vector<std::uint32_t> ins(n, 0), outs(n, 0);
-  for (std::size_t v = 0; v < n; ++v) {
-    if (!member(v)) continue;
-    alive[v] = 1;
-    for (std::uint64_t e = out_begin_[v]; e < out_begin_[v + 1]; ++e) {
-      if (!kept(ctl_[v], out_label_[e], ctl_of_label(out_label_[e]))) continue;
-      ++outs[v];
-      out_[static_cast<std::size_t>(rank_of(out_to_[e]))].push_back(local_of(out_to_[e]));
-    }
-  }
-  for (const std::uint64_t w : all_to_all()) ++ins[w];
-  std::vector<std::size_t> work;
-  for (std::size_t v = 0; v < n; ++v) {
-    if (alive[v] != 0 && (ins[v] == 0 || outs[v] == 0)) {
-      alive[v] = 0;
-      work.push_back(v);
-    }
-  }
-  constexpr std::uint64_t k_lower_out = std::uint64_t{1} << 63;
-  for (;;) {
-    for (const std::size_t v : work) {
-      for (std::uint64_t e = out_begin_[v]; e < out_begin_[v + 1]; ++e) {
-        if (!kept(ctl_[v], out_label_[e], ctl_of_label(out_label_[e]))) continue;
-        out_[static_cast<std::size_t>(rank_of(out_to_[e]))].push_back(local_of(out_to_[e]));
-      }
-      for (std::uint64_t e = in_begin_[v]; e < in_begin_[v + 1]; ++e) {
-        // (A source outside the subgraph was never alive: its count is not read.)
-        if (!kept(ctl_of_label(in_label_csr_[e]), in_label_csr_[e], ctl_[v])) continue;
-        const std::uint64_t u = in_from_csr_[e];
-        out_[static_cast<std::size_t>(rank_of(u))].push_back(k_lower_out | local_of(u));
-      }
-    }
-    work.clear();
-    for (const std::uint64_t m : all_to_all()) {
-      const std::size_t x = m & ~k_lower_out;
-      if (alive[x] == 0) continue;
-      std::uint32_t& count = (m & k_lower_out) != 0 ? outs[x] : ins[x];
-      if (--count == 0) {
-        alive[x] = 0;
-        work.push_back(x);
-      }
-    }
-    if (stopped_now()) return false;
-    int more = work.empty() ? 0 : 1, any = 0;
-    MPI_Allreduce(&more, &any, 1, MPI_INT, MPI_MAX, comm_);
-    if (any == 0) break;
-  }
+  std::vector<std::uint8_t> alive;
+  const bool done = eliminate(
+      alive, member,
+      [&](std::size_t v, std::uint64_t e) {
+        return kept(ctl_[v], out_label_[e], ctl_of_label(out_label_[e]));
+      },
+      // (A source outside the subgraph was never alive: its count is not read.)
+      [&](std::size_t v, std::uint64_t e) {
+        return kept(ctl_of_label(in_label_csr_[e]), in_label_csr_[e], ctl_[v]);
+      });
+  if (!done) return false;
   for (std::size_t v = 0; v < n; ++v) {
     if (alive[v] != 0) core_[v] |= static_cast<std::uint8_t>(1U << k);
   }
@@ -1201,7 +1229,6 @@ bool Run::leads_to() {
   if (ball_.size() != n) ball_.assign(n, 0);
   leads_slice_.assign(n, 0);
   leads_bad_num_.assign(options_.leads_count, std::numeric_limits<std::uint64_t>::max());
-  constexpr std::uint64_t k_lower_out = std::uint64_t{1} << 63;
   constexpr std::uint32_t k_unseen = std::numeric_limits<std::uint32_t>::max();
   for (std::size_t k = 0; k < options_.leads_count && k < 32; ++k) {
     const std::uint64_t to_bit = std::uint64_t{1} << (2 * k + 1);
@@ -1212,54 +1239,15 @@ bool Run::leads_to() {
       return ctl_fields(ctl_of_label(out_label_[e])).over == 0 && (out_leads_[e] & to_bit) == 0;
     };
     // (1) OWCTY within the region.
-    std::vector<std::uint8_t> alive(n, 0);
-    std::vector<std::uint32_t> ins(n, 0), outs(n, 0);
-    for (std::size_t v = 0; v < n; ++v) {
-      if (!region(v)) continue;
-      alive[v] = 1;
-      for (std::uint64_t e = out_begin_[v]; e < out_begin_[v + 1]; ++e) {
-        if (!region_target(e)) continue;
-        ++outs[v];
-        out_[static_cast<std::size_t>(rank_of(out_to_[e]))].push_back(local_of(out_to_[e]));
-      }
-    }
-    for (const std::uint64_t w : all_to_all()) ++ins[w];
-    std::vector<std::size_t> work;
-    for (std::size_t v = 0; v < n; ++v) {
-      if (alive[v] != 0 && (ins[v] == 0 || outs[v] == 0)) {
-        alive[v] = 0;
-        work.push_back(v);
-      }
-    }
-    for (;;) {
-      for (const std::size_t v : work) {
-        for (std::uint64_t e = out_begin_[v]; e < out_begin_[v + 1]; ++e) {
-          if (!region_target(e)) continue;
-          out_[static_cast<std::size_t>(rank_of(out_to_[e]))].push_back(local_of(out_to_[e]));
-        }
-        for (std::uint64_t e = in_begin_[v]; e < in_begin_[v + 1]; ++e) {
-          // (A source outside the region was never alive: its count is not read.)
-          const std::uint64_t u = in_from_csr_[e];
-          out_[static_cast<std::size_t>(rank_of(u))].push_back(k_lower_out | local_of(u));
-        }
-      }
-      work.clear();
-      for (const std::uint64_t m : all_to_all()) {
-        const std::size_t x = m & ~k_lower_out;
-        if (alive[x] == 0) continue;
-        std::uint32_t& count = (m & k_lower_out) != 0 ? outs[x] : ins[x];
-        if (--count == 0) {
-          alive[x] = 0;
-          work.push_back(x);
-        }
-      }
-      if (stopped_now()) return false;
-      int more = work.empty() ? 0 : 1, any = 0;
-      MPI_Allreduce(&more, &any, 1, MPI_INT, MPI_MAX, comm_);
-      if (any == 0) break;
-    }
+    std::vector<std::uint8_t> alive;
+    const bool done = eliminate(
+        alive, region, [&](std::size_t, std::uint64_t e) { return region_target(e); },
+        // (A source outside the region was never alive: its count is not read.)
+        [](std::size_t, std::uint64_t) { return true; });
+    if (!done) return false;
     // (2) The traps, then backwards within the region.
     std::vector<std::uint8_t> escapes(n, 0);
+    std::vector<std::size_t> work;
     for (std::size_t v = 0; v < n; ++v) {
       if (!region(v)) continue;
       leads_slice_[v] |= std::uint64_t{1} << (2 * k);
