@@ -25,6 +25,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <type_traits>
 
 #include <unistd.h>
 
@@ -312,6 +313,10 @@ class Run {
   // One all-to-all of out_ (cleared): what every rank sent this one, in
   // rank order; `from` gets the number of words from each rank.
   std::vector<std::uint64_t> all_to_all(std::vector<int>* from = nullptr);
+  // Every rank's `mine`, concatenated in rank order, on rank 0 (empty on
+  // the others).
+  template <class T>
+  std::vector<T> gather_on_root(const std::vector<T>& mine);
   void expand(std::size_t local);
   void exchange();
   void number_level(std::size_t begin, std::size_t end, std::uint64_t current);
@@ -459,6 +464,26 @@ void Run::expand(std::size_t local) {
     codec_.pack_from(cur_.data(), cur_words_.data(), buf_.state(i), succ_words_.data());
     send(succ_words_.data(), global_id(local), key | i, label_of(i, buf_.move(i), ctl));
   }
+}
+
+template <class T>
+std::vector<T> Run::gather_on_root(const std::vector<T>& mine) {
+  static_assert(std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t>);
+  const MPI_Datatype type = std::is_same_v<T, std::int64_t> ? MPI_INT64_T : MPI_UINT64_T;
+  const int count = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<std::size_t>(size_)), displs(static_cast<std::size_t>(size_));
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
+  std::vector<T> all;
+  if (rank_ == 0) {
+    int at = 0;
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+      displs[i] = at;
+      at += counts[i];
+    }
+    all.resize(static_cast<std::size_t>(at));
+  }
+  MPI_Gatherv(mine.data(), count, type, all.data(), counts.data(), displs.data(), type, 0, comm_);
+  return all;
 }
 
 std::vector<std::uint64_t> Run::all_to_all(std::vector<int>* from) {
@@ -771,20 +796,7 @@ void Run::gather_groups(Result& r) {
   for (std::size_t q = 0; q < groups_.size(); ++q) {
     for (const auto& [key, g] : groups_[q]) put(q, key, g);
   }
-  int count = static_cast<int>(mine.size());
-  std::vector<int> counts(static_cast<std::size_t>(size_)), displs(static_cast<std::size_t>(size_));
-  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
-  std::vector<std::int64_t> all;
-  if (rank_ == 0) {
-    int at = 0;
-    for (int i = 0; i < size_; ++i) {
-      displs[static_cast<std::size_t>(i)] = at;
-      at += counts[static_cast<std::size_t>(i)];
-    }
-    all.resize(static_cast<std::size_t>(at));
-  }
-  MPI_Gatherv(mine.data(), count, MPI_INT64_T, all.data(), counts.data(), displs.data(),
-              MPI_INT64_T, 0, comm_);
+  const std::vector<std::int64_t> all = gather_on_root(mine);
   std::vector<std::map<GroupKey, LocalGroup>> merged(options_.questions.size());
   read(all, [&](std::size_t q, const GroupKey& key, const LocalGroup& g) {
     LocalGroup& into = merged[q][key];
@@ -1333,7 +1345,6 @@ void Run::gather_slice(Result& r) {
   std::vector<std::size_t> want;
   std::set<std::uint64_t> asked;  // rank 0
   std::vector<std::uint64_t> mine, all, requests;
-  std::vector<int> counts(static_cast<std::size_t>(size_)), displs(static_cast<std::size_t>(size_));
   std::uint64_t core = 0;
   for (std::size_t v = 0; v < n; ++v) {
     if ((core_[v] & k_gathered_cores) != 0) {
@@ -1373,18 +1384,7 @@ void Run::gather_slice(Result& r) {
       }
       firsts.push_back(k_initial);
     }
-    int count = static_cast<int>(firsts.size());
-    MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
-    if (rank_ == 0) {
-      int at = 0;
-      for (std::size_t i = 0; i < counts.size(); ++i) {
-        displs[i] = at;
-        at += counts[i];
-      }
-      all.resize(static_cast<std::size_t>(at));
-    }
-    MPI_Gatherv(firsts.data(), count, MPI_UINT64_T, all.data(), counts.data(), displs.data(),
-                MPI_UINT64_T, 0, comm_);
+    all = gather_on_root(firsts);
     std::vector<std::uint64_t> chosen;
     if (rank_ == 0) {
       std::map<std::int64_t, std::vector<std::pair<std::uint64_t, std::uint64_t>>> merged;
@@ -1439,18 +1439,7 @@ void Run::gather_slice(Result& r) {
       store_.words_of(v, &mine[at]);
     }
     want.clear();
-    int count = static_cast<int>(mine.size());
-    MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
-    if (rank_ == 0) {
-      int at = 0;
-      for (std::size_t i = 0; i < counts.size(); ++i) {
-        displs[i] = at;
-        at += counts[i];
-      }
-      all.resize(static_cast<std::size_t>(at));
-    }
-    MPI_Gatherv(mine.data(), count, MPI_UINT64_T, all.data(), counts.data(), displs.data(),
-                MPI_UINT64_T, 0, comm_);
+    all = gather_on_root(mine);
     requests.clear();
     if (rank_ == 0) {
       const auto ask = [&](std::uint64_t gid) {
