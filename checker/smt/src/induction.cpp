@@ -33,17 +33,11 @@ Proof prove(Encoding& en, const z3::expr& good, const Options& o, ControlPaths* 
     for (int k = 0; k <= o.max_k; ++k) {
       if (en.control.check_limits() != Stop::none) return stopped();
       // Base: no bad state k moves from an initial state.
-      if (k > base.depth()) base.extend();
-      base.solver.push();
-      base.solver.add(!base.at(good, k));
-      const z3::check_result b = en.control.check(base.solver);
+      const z3::check_result b = base.violated_at(good, k, proof.trace);
       if (b == z3::sat) {
         proof.status = ProofStatus::violated;
-        proof.trace = base.trace(base.solver.get_model(), k);
-        base.solver.pop();
         return done(proof);
       }
-      base.solver.pop();
       if (b == z3::unknown && en.control.stopped() != Stop::none) return stopped();
       if (b == z3::unknown) {
         proof.reason = "the solver gave up (timeout) in the base case at k = " + std::to_string(k);

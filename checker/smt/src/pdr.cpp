@@ -75,17 +75,11 @@ Proof prove_pdr(Encoding& en, const z3::expr& good, const Options& o, ControlPat
     Unrolling base(en, true, o.timeout_ms, "p", prune);
     for (int k = 0;; ++k) {
       if (en.control.check_limits() != Stop::none) break;
-      if (k > base.depth()) base.extend();
-      base.solver.push();
-      base.solver.add(!base.at(good, k));
-      const z3::check_result b = en.control.check(base.solver);
+      const z3::check_result b = base.violated_at(good, k, proof.trace);
       if (b == z3::sat) {
         proof.status = ProofStatus::violated;
-        proof.trace = base.trace(base.solver.get_model(), k);
-        base.solver.pop();
         return done(proof);
       }
-      base.solver.pop();
       if (b == z3::unknown) break;
     }
     proof.reason = "IC3/PDR found a reachable bad state that BMC did not reach";

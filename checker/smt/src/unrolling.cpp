@@ -49,6 +49,17 @@ std::vector<z3::expr> Unrolling::new_frame() {
   return f;
 }
 
+z3::check_result Unrolling::violated_at(const z3::expr& good, int k,
+                                        std::optional<checker::Trace>& trace) {
+  while (k > depth()) extend();
+  solver.push();
+  solver.add(!at(good, k));
+  const z3::check_result r = en.control.check(solver);
+  if (r == z3::sat) trace = this->trace(solver.get_model(), k);
+  solver.pop();
+  return r;
+}
+
 void Unrolling::extend() {
   const int k = depth();
   frames.push_back(new_frame());

@@ -5,6 +5,7 @@
 // everything learnt so far (one solver, queries in push/pop scopes).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,10 @@ class Unrolling {
   // The states of frames 0..k in a model, as a replayed trace (from_initial
   // only). Throws std::logic_error when it does not replay.
   [[nodiscard]] checker::Trace trace(const z3::model& m, int k) const;
+  // Whether a state violating `good` lies exactly k moves from the start
+  // (frames are added up to k; the query runs in its own push/pop scope, under
+  // the engine's limits): sat sets `trace` to the replayed trace to it.
+  z3::check_result violated_at(const z3::expr& good, int k, std::optional<checker::Trace>& trace);
   [[nodiscard]] checker::StateVec state(const z3::model& m, int k) const {
     return decode_state(m, frames[static_cast<std::size_t>(k)]);
   }
