@@ -133,8 +133,8 @@ Result Engine::check(const Options& o, const Questions& sel) {
         return site.kind != checker::GapSite::Kind::stack_overflow;
       })) {
     add_goal(Goal::What::gap, -1, -1, open_question, true);
-  } else if (sel.rule_gaps && enc != nullptr && enc->prep.ctl.gap >= 0) {
-    const auto& ctl = enc->prep.ctl;
+  } else if (sel.rule_gaps && enc != nullptr && enc->low.ctl.gap >= 0) {
+    const auto& ctl = enc->low.ctl;
     z3::expr_vector any(c);
     for (std::size_t s = 0; s < sites.size(); ++s) {
       if (sites[s].kind == checker::GapSite::Kind::stack_overflow) continue;
@@ -149,7 +149,7 @@ Result Engine::check(const Options& o, const Questions& sel) {
       if (p.kind == model::Property::Kind::leads_to || !p.expr) continue;
       z3::expr bad = open_question;
       if (enc != nullptr) {
-        const z3::expr h = enc->holds(*p.expr, x);
+        const z3::expr h = enc->property_holds(static_cast<int>(i), x);
         const z3::expr at = enc->restricted(p, x);
         bad = p.kind == model::Property::Kind::always ? at && !h : at && h;
       }
@@ -168,7 +168,7 @@ Result Engine::check(const Options& o, const Questions& sel) {
   // A deadlock is blocked by its group (step, stage and the holder's seat,
   // as properties/ groups them), a rule gap by its site.
   auto block = [&](Goal& goal, const checker::StateVec& last) {
-    const auto& ctl = enc->prep.ctl;
+    const auto& ctl = enc->low.ctl;
     if (goal.what == Goal::What::gap) {
       goal.blocks.push_back(field(ctl.gap) != last[static_cast<std::size_t>(ctl.gap)]);
       return;
@@ -450,7 +450,7 @@ Result Engine::check(const Options& o, const Questions& sel) {
     switch (goal.what) {
       case Goal::What::deadlock:
         for (auto& [last, trace, beyond, pdr] : goal.hits) {
-          const auto& ctl = enc->prep.ctl;
+          const auto& ctl = enc->low.ctl;
           const int step = last[static_cast<std::size_t>(ctl.step)];
           const int stage = last[static_cast<std::size_t>(ctl.stage)];
           // The question's words (checker/questions.hpp), as the explicit
@@ -469,7 +469,7 @@ Result Engine::check(const Options& o, const Questions& sel) {
         break;
       case Goal::What::gap:
         for (auto& [last, trace, beyond, pdr] : goal.hits) {
-          const auto& ctl = enc->prep.ctl;
+          const auto& ctl = enc->low.ctl;
           const auto& site =
               sites[static_cast<std::size_t>(last[static_cast<std::size_t>(ctl.gap)] - 1)];
           Finding f = smt_finding(Kind::rule_gap, Severity::error);
@@ -490,7 +490,7 @@ Result Engine::check(const Options& o, const Questions& sel) {
         const bool reachable = p.kind == model::Property::Kind::reachable;
         if (!goal.hits.empty()) {
           auto& [last, trace, beyond, pdr] = goal.hits.front();
-          const auto& ctl = enc->prep.ctl;
+          const auto& ctl = enc->low.ctl;
           if (beyond) f.details.push_back(found_at(goal.hits.front()));
           const int at = last[static_cast<std::size_t>(ctl.step)];
           if (reachable) {

@@ -19,7 +19,7 @@ constexpr std::size_t max_controls = 20000;
 ControlPaths::ControlPaths(const Encoding& en) : en_(en) {
   all_.resize(en.paths.size());
   for (std::uint32_t i = 0; i < all_.size(); ++i) all_[i] = i;
-  const auto& ctl = en_.prep.ctl;
+  const auto& ctl = en_.low.ctl;
   for (int f : {ctl.over, ctl.active, ctl.step, ctl.stage, ctl.stack_size}) {
     if (f >= 0) fields_.push_back(f);
   }
@@ -37,7 +37,7 @@ ControlPaths::ControlPaths(const Encoding& en) : en_(en) {
   }
   // A loose field's values are a 64-bit mask: a wider one is not tracked.
   for (int f : loose) {
-    const auto& field = en_.prep.layout.fields[static_cast<std::size_t>(f)];
+    const auto& field = en_.low.layout.fields[static_cast<std::size_t>(f)];
     if (field.hi - field.lo < 64) fields_.push_back(f);
   }
   classify();
@@ -132,7 +132,7 @@ void ControlPaths::classify() {
       if (f < core_) {
         c.push_back(v);
       } else {
-        l.push_back(std::uint64_t{1} << (v - en_.prep.layout.fields[index].lo));
+        l.push_back(std::uint64_t{1} << (v - en_.low.layout.fields[index].lo));
       }
     }
     auto [it, fresh] = initial.try_emplace(std::move(c), l);
@@ -145,7 +145,7 @@ void ControlPaths::classify() {
 
 bool ControlPaths::step() {
   const Level& from = levels_.back();
-  const auto& layout = en_.prep.layout.fields;
+  const auto& layout = en_.low.layout.fields;
   auto lo = [&](std::size_t f) { return layout[static_cast<std::size_t>(fields_[f])].lo; };
   auto hi = [&](std::size_t f) { return layout[static_cast<std::size_t>(fields_[f])].hi; };
   auto full = [&](std::size_t f) {

@@ -2,9 +2,11 @@
 // checker::Semantics. The transition relation is built once, as a template
 // over a current state `x`, a next state `y` and the choice constants of
 // nature and the players (which cards a draw takes), by symbolically running
-// the reference semantics: control fields are split into cases (each case
-// fixes the step, the active player, the holder...), data stays symbolic, and
-// every complete path through a move becomes one disjunct `pc ∧ y = next`.
+// the lowered form of the rules (loophole/checker/lowered.hpp: its
+// expressions, statements and tables; the turn structure from the game's
+// declarations): control fields are split into cases (each case fixes the
+// step, the active player, the holder...), data stays symbolic, and every
+// complete path through a move becomes one disjunct `pc ∧ y = next`.
 // The engines (bmc.cpp, induction.cpp, static_checks.cpp) instantiate the
 // template per time frame. Only checker/smt/ includes z3++.h.
 #pragma once
@@ -12,15 +14,17 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <z3++.h>
 
+#include "loophole/checker/lowered.hpp"
 #include "loophole/checker/semantics.hpp"
 #include "loophole/model/game.hpp"
+#include "loophole/model/roles.hpp"
 
 #include "control.hpp"
-#include "semantics/prepared.hpp"
 
 namespace loophole::smt::detail {
 
@@ -41,13 +45,13 @@ struct Path {
   z3::expr site;  // 0-based gap site (Int), meaningful when gap
 };
 
-// Evaluation environment of one expression: bound variables and players are
-// concrete (the encoding splits on them), data is symbolic. `reach` is the
-// condition under which this evaluation happens (short-circuit), `err` the
-// first gap site hit (-1 when none).
+// Evaluation environment of one expression: locals and players are concrete
+// (the encoding splits on them; the active player field reads `active`),
+// data is symbolic. `reach` is the condition under which this evaluation
+// happens (short-circuit), `err` the first gap site hit (-1 when none).
 struct Ev {
   const std::vector<z3::expr>* s = nullptr;
-  std::vector<std::int64_t>* binders = nullptr;
+  std::vector<std::int64_t>* locals = nullptr;
   int active = 0;
   int self = -1;
   z3::expr reach;
@@ -62,8 +66,8 @@ class Encoding {
   z3::context& ctx;
   Control& control;
   const checker::Semantics& sem;
-  const model::Game& game;
-  checker::semantics::Prepared prep;
+  const model::Game& game;  // declarations only: the turn structure, names
+  checker::lowered::Lowered low;
   int players = 2;
 
   std::vector<z3::expr> x, y;     // the template's current and next state
@@ -79,9 +83,13 @@ class Encoding {
   // Deciding "no successor" needs has_move: a move always has a successor.
   [[nodiscard]] z3::expr deadlock(const std::vector<z3::expr>& s) const;
 
-  // A boolean expression of the rules (a property, an end condition) in state
-  // s, false when its evaluation fails; `self` -1 means the active player.
-  [[nodiscard]] z3::expr holds(const model::Expr& e, const std::vector<z3::expr>& s, int self = -1);
+  // A boolean expression node of the rules (a property's, an end
+  // condition's) in state s, false when its evaluation fails; `self` -1
+  // means the active player.
+  [[nodiscard]] z3::expr holds(int node, const std::vector<z3::expr>& s, int self = -1);
+  [[nodiscard]] z3::expr property_holds(int property, const std::vector<z3::expr>& s) {
+    return holds(low.rules.property_expr[static_cast<std::size_t>(property)], s);
+  }
   [[nodiscard]] z3::expr end_holds(int condition, int player, const std::vector<z3::expr>& s);
   // The property's `at:` restriction over the step field of s.
   [[nodiscard]] z3::expr restricted(const model::Property& p, const std::vector<z3::expr>& s) const;
@@ -89,25 +97,47 @@ class Encoding {
   [[nodiscard]] z3::expr equal(const std::vector<z3::expr>& a,
                                const std::vector<z3::expr>& b) const;
 
-  // Expression evaluation (eval.cpp).
-  z3::expr eval_int(const model::Expr& e, Ev& ev);
-  z3::expr eval_bool(const model::Expr& e, Ev& ev);
-  z3::expr guard(const model::Expr* e, Ev& ev) {
-    return e == nullptr ? ctx.bool_val(true) : eval_bool(*e, ev);
+  // Expression nodes of the lowered form (encoding.cpp); a node -1 is absent.
+  z3::expr eval_int(int node, Ev& ev);
+  z3::expr eval_bool(int node, Ev& ev);
+  // A missing guard holds.
+  z3::expr guard(int node, Ev& ev) { return node < 0 ? ctx.bool_val(true) : eval_bool(node, ev); }
+  Ev env(const std::vector<z3::expr>& s, std::vector<std::int64_t>& locals, int active, int self);
+  // The first failure: at `site` when cond holds where evaluation reaches.
+  void fail_at(Ev& ev, int site, const z3::expr& cond);
+  // r, failing at the overflow site (-1: none, the interval analysis found
+  // it cannot happen) when r lies outside [INT64_MIN, INT64_MAX]: Int terms
+  // do not wrap.
+  z3::expr checked(Ev& ev, int overflow, const z3::expr& r);
+  // A place's player and index terms, evaluated in that order, the index's
+  // range checked at the place's site; absent ones are 0.
+  std::pair<z3::expr, z3::expr> place_terms(const checker::lowered::Place& pl, Ev& ev);
+  // How many values the player and the index of a place range over.
+  [[nodiscard]] int place_players(const checker::lowered::Place& pl) const {
+    return pl.player >= 0 ? players : 1;
   }
-  Ev env(const std::vector<z3::expr>& s, std::vector<std::int64_t>& binders, int active, int self);
-  void fail_if(Ev& ev, const void* node, const z3::expr& cond);
-  // r, failing at e's overflow site (where gaps.cpp gave it one) when r
-  // lies outside [INT64_MIN, INT64_MAX]: Int terms do not wrap.
-  z3::expr checked(Ev& ev, const model::Expr& e, const z3::expr& r);
+  [[nodiscard]] int place_indices(const checker::lowered::Place& pl) const {
+    return pl.index < 0 ? 1 : pl.bound > 0 ? pl.bound : low.kinds;
+  }
+  [[nodiscard]] static int slot(const checker::lowered::Place& pl, int player, int index) {
+    return pl.base + player * pl.player_stride + index * pl.index_stride;
+  }
   z3::expr field(const std::vector<z3::expr>& s, int index) const {
     return index < 0 ? ctx.int_val(0) : s[static_cast<std::size_t>(index)];
   }
   z3::expr zone_slot_value(const std::vector<z3::expr>& s, int zone, const z3::expr& owner,
                            int kind);
+  // Whether a role (relative to the active player) covers player p.
+  [[nodiscard]] bool covers(model::Role r, int p, int active) const {
+    return model::covers(r, p, active, players);
+  }
   // Domains, as the reference evaluator orders them.
-  [[nodiscard]] int domain_size(const model::Domain& d, int self) const;
-  [[nodiscard]] std::int64_t domain_value(const model::Domain& d, int i, int self) const;
+  [[nodiscard]] int domain_size(int domain, int self) const {
+    return low.domain_size(low.domains[static_cast<std::size_t>(domain)], self);
+  }
+  [[nodiscard]] std::int64_t domain_value(int domain, int i, int self) const {
+    return low.domain_value(low.domains[static_cast<std::size_t>(domain)], i, self);
+  }
   // ite(idx == 0, f(0), ite(idx == 1, f(1), ... f(n - 1))).
   template <class F>
   z3::expr select(const z3::expr& idx, int n, F&& f) {
@@ -128,9 +158,7 @@ class Encoding {
                        const std::vector<z3::expr>& t, const std::string& tag);
 
  private:
-  z3::expr eval_var(const model::Expr& e, Ev& ev);
-  z3::expr eval_zone(const model::Expr& e, Ev& ev);
-  z3::expr eval_quant(const model::Expr& e, Ev& ev);
+  z3::expr eval_quant(const checker::lowered::Expr& e, Ev& ev);
   z3::expr relation_;
   bool relation_built_ = false;
 };

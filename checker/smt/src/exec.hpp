@@ -1,7 +1,8 @@
 // The symbolic executor of the transition relation (transition.cpp: the
 // moves, windows, handovers and end checks; transition_statements.cpp: the
-// effects' statements). One Exec runs the reference semantics once over the
-// template state x and appends a Path per complete case to the encoding.
+// effects' statements, the lowered form's Stmt nodes). One Exec runs the
+// rules once over the template state x and appends a Path per complete case
+// to the encoding.
 #pragma once
 
 #include <algorithm>
@@ -20,8 +21,8 @@ using checker::MoveKind;
 using checker::Stage;
 using model::Protocol;
 using model::SequenceTurn;
-using model::Stmt;
-using model::StmtKind;
+using Stmt = checker::lowered::Stmt;
+using checker::lowered::S;
 
 enum class Tail : std::uint8_t {
   emit,
@@ -39,7 +40,7 @@ struct Cont {
   enum class Kind : std::uint8_t { seq, loop, tail };
   Kind kind = Kind::tail;
   const Cont* next = nullptr;
-  const std::vector<model::StmtPtr>* list = nullptr;
+  const std::vector<int>* list = nullptr;
   const Stmt* loop = nullptr;
   std::size_t pos = 0;
   Tail tail = Tail::emit;
@@ -49,11 +50,11 @@ class Exec {
  public:
   explicit Exec(Encoding& en)
       : en_(en),
-        p_(en.prep),
+        p_(en.low),
         c_(en.ctx),
         pc_(c_.bool_val(true)),
         w_(en.x),
-        b_(static_cast<std::size_t>(std::max(0, en.game.binder_slots)), 0) {}
+        b_(static_cast<std::size_t>(std::max(0, en.low.locals)), 0) {}
 
   void run();
 
@@ -80,6 +81,7 @@ class Exec {
   }
   Ev env(int self) { return en_.env(w_, b_, active_, self); }
   int next_player(int p) const { return (p + 1) % en_.players; }
+  int step_phase(int step) const { return en_.game.steps[static_cast<std::size_t>(step)].phase; }
 
   // Two cases: cond and not cond (one when the condition is constant).
   template <class Yes, class No>
@@ -141,8 +143,9 @@ class Exec {
   void gap(const z3::expr& site);
   void output();
 
-  void run_effect(const Stmt* s, int self, Tail tail);
-  void exec(const Stmt* s, const Cont* k);
+  // Statement nodes; -1 is nothing.
+  void run_effect(int s, int self, Tail tail);
+  void exec(int s, const Cont* k);
   void cont(const Cont* k);
   void exec_assign(const Stmt& s, const Cont* k);
   void exec_choose(const Stmt& s, const Cont* k);
@@ -150,7 +153,7 @@ class Exec {
   z3::expr fresh_choice();
 
   Encoding& en_;
-  const checker::semantics::Prepared& p_;
+  const checker::lowered::Lowered& p_;
   z3::context& c_;
   z3::expr pc_;
   std::vector<z3::expr> w_;

@@ -97,7 +97,7 @@ Proof Engine::prove_property(int property, const Options& options) {
     return Proof{ProofStatus::unknown, -1, std::nullopt,
                  "only always/never properties are invariants", 0};
   }
-  const z3::expr h = en.holds(*p.expr, en.x);
+  const z3::expr h = en.property_holds(property, en.x);
   const z3::expr at = en.restricted(p, en.x);
   const z3::expr good = p.kind == model::Property::Kind::always ? !at || h : !at || !h;
   return detail::prove(en, good, options, impl_->pruning(options));
@@ -107,7 +107,7 @@ Proof Engine::prove_no_gap(const Options& options) {
   if (!impl_->en) return Proof{ProofStatus::unknown, -1, std::nullopt, "unsupported", 0};
   auto& en = *impl_->en;
   const detail::Control::Watch watch(impl_->control, options);
-  return detail::prove(en, en.x[static_cast<std::size_t>(en.prep.ctl.over)] != 2, options,
+  return detail::prove(en, en.x[static_cast<std::size_t>(en.low.ctl.over)] != 2, options,
                        impl_->pruning(options));
 }
 

@@ -36,30 +36,103 @@ Finding static_finding(Kind kind, Severity severity) {
   return f;
 }
 
-bool reads_var(const model::Expr& e, int var) {
-  if (e.kind == model::ExprKind::var && e.ref == var) return true;
-  for (const auto& a : e.args) {
-    if (a && reads_var(*a, var)) return true;
+using checker::lowered::Lowered;
+using checker::lowered::S;
+using checker::lowered::X;
+
+// The variable a data slot belongs to, or -1 (a zone's, a control field).
+int slot_var(const model::Game& g, int slot) {
+  return slot >= 0 && static_cast<std::size_t>(slot) < g.slots.size()
+             ? g.slots[static_cast<std::size_t>(slot)].var
+             : -1;
+}
+
+// Whether expression node `node` reads some field of variable `var`.
+bool reads_var(const Lowered& l, int node, int var) {
+  if (node < 0) return false;
+  const auto& e = l.exprs[static_cast<std::size_t>(node)];
+  if (e.op == X::field && slot_var(*l.game, e.a) == var) return true;
+  if (e.op == X::read || e.op == X::count) {
+    const auto& pl = l.places[static_cast<std::size_t>(e.a)];
+    if (e.op == X::read && slot_var(*l.game, pl.base) == var) return true;
+    if (reads_var(l, pl.player, var) || reads_var(l, pl.index, var)) return true;
+  }
+  for (const int x : e.x) {
+    if (reads_var(l, x, var)) return true;
   }
   return false;
 }
 
+bool same_expr(const Lowered& l, int a, int b);
+
+bool same_place(const Lowered& l, int a, int b) {
+  const auto& p = l.places[static_cast<std::size_t>(a)];
+  const auto& q = l.places[static_cast<std::size_t>(b)];
+  return p.base == q.base && p.player_stride == q.player_stride &&
+         p.index_stride == q.index_stride && p.bound == q.bound &&
+         same_expr(l, p.player, q.player) && same_expr(l, p.index, q.index);
+}
+
+// Whether two expression nodes are the same expression (the same operations
+// on the same places, constants and locals).
+bool same_expr(const Lowered& l, int a, int b) {
+  if (a < 0 || b < 0) return a == b;
+  const auto& e = l.exprs[static_cast<std::size_t>(a)];
+  const auto& f = l.exprs[static_cast<std::size_t>(b)];
+  if (e.op != f.op || e.k != f.k || e.b != f.b) return false;
+  switch (e.op) {
+    case X::read:
+    case X::count:
+      if (!same_place(l, e.a, f.a)) return false;
+      break;
+    case X::exists:
+    case X::forall:
+    case X::count_of:
+    case X::sum: {
+      const auto& d = l.domains[static_cast<std::size_t>(e.a)];
+      const auto& g = l.domains[static_cast<std::size_t>(f.a)];
+      if (d.kind != g.kind || d.lo != g.lo || d.size != g.size || d.list != g.list) return false;
+      break;
+    }
+    default:
+      if (e.a != f.a) return false;
+      break;
+  }
+  for (int i = 0; i < 3; ++i) {
+    if (!same_expr(l, e.x[i], f.x[i])) return false;
+  }
+  return true;
+}
+
+// Where a node comes from, for a finding's location (the lowered form keeps
+// its origin for diagnostics).
+const model::SourceSpan& where(const checker::lowered::Stmt& s) {
+  return static_cast<const model::Stmt*>(s.origin)->where;
+}
+const model::SourceSpan& where(const Lowered& l, int expr) {
+  return static_cast<const model::Expr*>(l.exprs[static_cast<std::size_t>(expr)].origin)->where;
+}
+
+// The variable an assignment writes.
+int target_var(const Lowered& l, const checker::lowered::Stmt& s) {
+  return slot_var(*l.game, l.places[static_cast<std::size_t>(s.a)].base);
+}
+
 // Whether `b`, between two assignments to one variable (or a win and a
 // lose), neither changes nor reads what the first one wrote: skip and
-// shuffle do nothing; a fire evaluates the conditions of the triggers
-// listening to its event at once (their effects resolve later, after this
-// statement list), so it reads the variable when one of those conditions
-// does. Anything else may read or write state and ends the search.
-bool inert(const detail::Encoding& en, const model::Stmt& b, const model::Stmt& a) {
-  using model::StmtKind;
-  if (b.kind == StmtKind::skip || b.kind == StmtKind::shuffle) return true;
-  if (b.kind != StmtKind::fire) return false;
-  if (a.kind != StmtKind::assign || !a.target) return true;
-  if (b.ref < 0 || static_cast<std::size_t>(b.ref) >= en.prep.triggers_by_event.size())
-    return false;
-  for (const int t : en.prep.triggers_by_event[static_cast<std::size_t>(b.ref)]) {
-    const auto& trig = en.game.triggers[static_cast<std::size_t>(t)];
-    if (trig.condition && reads_var(*trig.condition, a.target->ref)) return false;
+// shuffle (an empty sequence) do nothing; a fire evaluates the conditions
+// of the triggers listening to its event at once (their effects resolve
+// later, after this statement list), so it reads the variable when one of
+// those conditions does. Anything else may read or write state and ends the
+// search.
+bool inert(const Lowered& l, const checker::lowered::Stmt& b, const checker::lowered::Stmt& a) {
+  if (b.op == S::seq && b.body.empty()) return true;
+  if (b.op != S::fire) return false;
+  if (a.op != S::assign) return true;
+  if (b.a < 0 || static_cast<std::size_t>(b.a) >= l.triggers_by_event.size()) return false;
+  const int var = target_var(l, a);
+  for (const int t : l.triggers_by_event[static_cast<std::size_t>(b.a)]) {
+    if (reads_var(l, l.rules.trigger_condition[static_cast<std::size_t>(t)], var)) return false;
   }
   return true;
 }
@@ -81,15 +154,14 @@ class Checker {
   }
 
   // The condition under which `guard` holds for some player `role` covers.
-  z3::expr guard_holds(const model::Expr* guard, model::Role role) {
+  z3::expr guard_holds(int guard, model::Role role) {
     z3::expr_vector ors(en_.ctx);
-    std::vector<std::int64_t> binders(static_cast<std::size_t>(std::max(0, en_.game.binder_slots)),
-                                      0);
-    const z3::expr active = en_.x[static_cast<std::size_t>(en_.prep.ctl.active)];
+    std::vector<std::int64_t> locals(static_cast<std::size_t>(std::max(0, en_.low.locals)), 0);
+    const z3::expr active = en_.x[static_cast<std::size_t>(en_.low.ctl.active)];
     for (int a = 0; a < en_.players; ++a) {
       for (int p = 0; p < en_.players; ++p) {
-        if (!en_.prep.covers(role, p, a)) continue;
-        detail::Ev ev = en_.env(en_.x, binders, a, p);
+        if (!en_.covers(role, p, a)) continue;
+        detail::Ev ev = en_.env(en_.x, locals, a, p);
         const z3::expr h = en_.guard(guard, ev);
         ors.push_back(active == a && h && ev.err == -1);
       }
@@ -99,69 +171,68 @@ class Checker {
 
   // `place` says where the statements run, for the message: "in one step",
   // "in the effect of 'stamp'".
-  void contradictions(const std::string& rule, const std::string& place, const model::Stmt* s,
+  void contradictions(const std::string& rule, const std::string& place, int node,
                       std::vector<Finding>& out) {
-    if (s == nullptr) return;
-    if (s->kind == model::StmtKind::block) {
-      const auto& list = s->bodies;
+    if (node < 0) return;
+    const auto& l = en_.low;
+    const auto& s = l.stmts[static_cast<std::size_t>(node)];
+    if (s.op == S::seq) {
+      const auto& list = s.body;
       for (std::size_t i = 0; i < list.size(); ++i) {
-        const model::Stmt* a = list[i].get();
-        if (a == nullptr) continue;
+        if (list[i] < 0) continue;
+        const auto& a = l.stmts[static_cast<std::size_t>(list[i])];
         for (std::size_t j = i + 1; j < list.size(); ++j) {
-          const model::Stmt* b = list[j].get();
-          if (b == nullptr) break;
-          if (pair(rule, place, *a, *b, out)) break;
-          if (!inert(en_, *b, *a)) break;
+          if (list[j] < 0) break;
+          const auto& b = l.stmts[static_cast<std::size_t>(list[j])];
+          if (pair(rule, place, a, b, out)) break;
+          if (!inert(l, b, a)) break;
         }
       }
     }
-    for (const auto& b : s->bodies) contradictions(rule, place, b.get(), out);
+    for (const int b : s.body) contradictions(rule, place, b, out);
   }
 
  private:
   // Reports a contradiction between a and b (b after a, only inert
   // statements between); true when one was reported.
-  bool pair(const std::string& rule, const std::string& place, const model::Stmt& a,
-            const model::Stmt& b, std::vector<Finding>& out) {
-    using model::StmtKind;
-    if (a.kind == StmtKind::assign && b.kind == StmtKind::assign && a.op == model::Op::none &&
-        b.op == model::Op::none && a.target && b.target &&
-        model::to_string(*a.target) == model::to_string(*b.target) &&
-        !reads_var(*b.value, b.target->ref)) {
-      std::vector<std::int64_t> binders(
-          static_cast<std::size_t>(std::max(0, en_.game.binder_slots)), 0);
+  bool pair(const std::string& rule, const std::string& place, const checker::lowered::Stmt& a,
+            const checker::lowered::Stmt& b, std::vector<Finding>& out) {
+    const auto& l = en_.low;
+    if (a.op == S::assign && b.op == S::assign && a.assign_op == model::Op::none &&
+        b.assign_op == model::Op::none && same_place(l, a.a, b.a) &&
+        !reads_var(l, b.x, target_var(l, b))) {
+      std::vector<std::int64_t> locals(static_cast<std::size_t>(std::max(0, l.locals)), 0);
       z3::expr_vector ors(en_.ctx);
-      const z3::expr active = en_.x[static_cast<std::size_t>(en_.prep.ctl.active)];
+      const z3::expr active = en_.x[static_cast<std::size_t>(l.ctl.active)];
       for (int act = 0; act < en_.players; ++act) {
-        detail::Ev ea = en_.env(en_.x, binders, act, act);
-        detail::Ev eb = en_.env(en_.x, binders, act, act);
-        const z3::expr va = en_.eval_int(*a.value, ea);
-        const z3::expr vb = en_.eval_int(*b.value, eb);
+        detail::Ev ea = en_.env(en_.x, locals, act, act);
+        detail::Ev eb = en_.env(en_.x, locals, act, act);
+        const z3::expr va = en_.eval_int(a.x, ea);
+        const z3::expr vb = en_.eval_int(b.x, eb);
         ors.push_back(active == act && va != vb);
       }
       if (sat(z3::mk_or(ors)) != z3::sat) return false;
-      const auto& v = en_.game.vars[static_cast<std::size_t>(a.target->ref)];
+      const auto& v = en_.game.vars[static_cast<std::size_t>(target_var(l, a))];
+      const auto& at = where(a);
       Finding f = static_finding(Kind::dead_rule, Severity::warning);
       f.rule = rule;
-      f.where = b.where;
+      f.where = where(b);
       f.message = fmt::format("contradictory effects: '{}' is set twice {}, to different values",
                               v.name, place);
       f.details.push_back(fmt::format("the first assignment, at {}:{}:{}, is always overwritten",
-                                      a.where.file, a.where.line, a.where.col));
+                                      at.file, at.line, at.col));
       out.push_back(std::move(f));
       return true;
     }
-    const bool ends_a = a.kind == StmtKind::win || a.kind == StmtKind::lose;
-    const bool ends_b = b.kind == StmtKind::win || b.kind == StmtKind::lose;
-    if (ends_a && ends_b && a.kind != b.kind && !a.args.empty() && !b.args.empty() &&
-        model::to_string(*a.args[0]) == model::to_string(*b.args[0])) {
+    if (a.op == S::end && b.op == S::end && a.a != b.a && same_expr(l, a.x, b.x)) {
+      const auto& at = where(a);
       Finding f = static_finding(Kind::dead_rule, Severity::warning);
       f.rule = rule;
-      f.where = b.where;
+      f.where = where(b);
       f.message =
           fmt::format("contradictory effects: the same player both wins and loses {}", place);
       f.details.push_back(fmt::format("the game ends at {}:{}:{}; this statement never runs",
-                                      a.where.file, a.where.line, a.where.col));
+                                      at.file, at.line, at.col));
       out.push_back(std::move(f));
       return true;
     }
@@ -185,35 +256,39 @@ std::vector<Finding> Engine::static_checks(const Options& o, const std::vector<F
   impl_->control.doing(-1, "static checks");
   Checker ck(en);
 
+  const auto& rules = en.low.rules;
   // Dead guards.
-  for (const auto& a : g.actions) {
-    if (!a.guard) continue;
-    if (ck.sat(ck.guard_holds(a.guard.get(), a.who)) != z3::unsat) continue;
+  for (std::size_t i = 0; i < g.actions.size(); ++i) {
+    const auto& a = g.actions[i];
+    if (rules.action_guard[i] < 0) continue;
+    if (ck.sat(ck.guard_holds(rules.action_guard[i], a.who)) != z3::unsat) continue;
     Finding f = static_finding(Kind::dead_rule, Severity::warning);
     f.rule = "action:" + a.name;
-    f.where = a.guard->where;
+    f.where = where(en.low, rules.action_guard[i]);
     f.message = fmt::format("'{}' can never be taken: its guard holds in no state", a.name);
     f.details.push_back(
         "no assignment of the variables within their ranges satisfies it (static check)");
     out.push_back(std::move(f));
   }
-  for (const auto& t : g.triggers) {
-    if (!t.condition) continue;
-    if (ck.sat(ck.guard_holds(t.condition.get(), t.controller)) != z3::unsat) continue;
+  for (std::size_t i = 0; i < g.triggers.size(); ++i) {
+    const auto& t = g.triggers[i];
+    if (rules.trigger_condition[i] < 0) continue;
+    if (ck.sat(ck.guard_holds(rules.trigger_condition[i], t.controller)) != z3::unsat) continue;
     Finding f = static_finding(Kind::dead_rule, Severity::warning);
     f.rule = "trigger:" + t.name;
-    f.where = t.condition->where;
+    f.where = where(en.low, rules.trigger_condition[i]);
     f.message = fmt::format("trigger '{}' can never fire: its condition holds in no state", t.name);
     f.details.push_back(
         "no assignment of the variables within their ranges satisfies it (static check)");
     out.push_back(std::move(f));
   }
-  for (const auto& e : g.end_conditions) {
-    if (!e.condition) continue;
-    if (ck.sat(ck.guard_holds(e.condition.get(), e.who)) != z3::unsat) continue;
+  for (std::size_t i = 0; i < g.end_conditions.size(); ++i) {
+    const auto& e = g.end_conditions[i];
+    if (rules.end_condition[i] < 0) continue;
+    if (ck.sat(ck.guard_holds(rules.end_condition[i], e.who)) != z3::unsat) continue;
     Finding f = static_finding(Kind::unreachable_win, e.win ? Severity::error : Severity::warning);
     f.rule = "end:" + e.name;
-    f.where = e.condition->where;
+    f.where = where(en.low, rules.end_condition[i]);
     f.message = fmt::format("'{}' can never {}: its condition holds in no state", e.name,
                             e.win ? "be won" : "be lost");
     f.details.push_back(
@@ -222,25 +297,26 @@ std::vector<Finding> Engine::static_checks(const Options& o, const std::vector<F
   }
 
   // Contradictory mandatory effects.
-  ck.contradictions("setup", "in setup", g.setup.get(), out);
+  ck.contradictions("setup", "in setup", rules.setup, out);
   for (std::size_t s = 0; s < g.steps.size(); ++s) {
-    ck.contradictions(g.step_rule(static_cast<int>(s)), "in one step", g.steps[s].effects.get(),
-                      out);
+    ck.contradictions(g.step_rule(static_cast<int>(s)), "in one step", rules.step_effect[s], out);
   }
-  for (const auto& a : g.actions) {
-    ck.contradictions("action:" + a.name, fmt::format("in the cost of '{}'", a.name), a.cost.get(),
-                      out);
+  for (std::size_t i = 0; i < g.actions.size(); ++i) {
+    const auto& a = g.actions[i];
+    ck.contradictions("action:" + a.name, fmt::format("in the cost of '{}'", a.name),
+                      rules.action_cost[i], out);
     ck.contradictions("action:" + a.name, fmt::format("in the effect of '{}'", a.name),
-                      a.effect.get(), out);
+                      rules.action_effect[i], out);
   }
-  for (const auto& t : g.triggers) {
-    ck.contradictions("trigger:" + t.name, fmt::format("in the effect of trigger '{}'", t.name),
-                      t.effect.get(), out);
+  for (std::size_t i = 0; i < g.triggers.size(); ++i) {
+    ck.contradictions("trigger:" + g.triggers[i].name,
+                      fmt::format("in the effect of trigger '{}'", g.triggers[i].name),
+                      rules.trigger_effect[i], out);
   }
 
   // Candidate rule gaps.
   const auto& sites = en.sem.gaps();
-  const z3::expr running = en.x[static_cast<std::size_t>(en.prep.ctl.over)] == 0;
+  const z3::expr running = en.x[static_cast<std::size_t>(en.low.ctl.over)] == 0;
   for (std::size_t s = 0; s < sites.size(); ++s) {
     const auto& site = sites[s];
     if (site.kind == checker::GapSite::Kind::stack_overflow) continue;

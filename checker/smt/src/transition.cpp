@@ -1,6 +1,7 @@
-// The transition relation: the reference semantics (checker/src/semantics/
-// moves.cpp, effects.cpp) run symbolically, once, over the template state x.
-// The executor has the same shape as semantics::Run — statements in
+// The transition relation: the rules' lowered form run symbolically, once,
+// over the template state x, with the turn structure of the reference
+// semantics (checker/src/semantics/moves.cpp, effects.cpp) over the lowered
+// form's tables. The executor has the same shape as semantics::Run — statements in
 // continuation-passing style, the tail of a move dispatched in finish() — but
 // where Run reads a concrete value it either keeps a term (data) or splits
 // into one case per value (control fields, players, stack entries), and
@@ -54,6 +55,7 @@ void Exec::run() {
         const int b = ctl.pending[t];
         if (b < 0) continue;
         const auto& trig = en_.game.triggers[t];
+        const int effect = p_.rules.trigger_effect[t];
         for (int decline = 0; decline < (trig.optional ? 2 : 1); ++decline) {
           restore(base_state);
           move_ref_ = static_cast<int>(t);
@@ -64,7 +66,7 @@ void Exec::run() {
           if (decline == 1) {
             emit();
           } else {
-            run_effect(trig.effect.get(), c, Tail::emit);
+            run_effect(effect, c, Tail::emit);
           }
         }
       }
@@ -127,7 +129,7 @@ std::pair<z3::expr, z3::expr> Exec::enabled(int a, int p, int window) {
   const auto& win = en_.game.windows[static_cast<std::size_t>(window)];
   const auto& ctl = p_.ctl;
   const z3::expr no = c_.bool_val(false);
-  if (!p_.covers(act.who, p, active_)) return {no, num(-1)};
+  if (!en_.covers(act.who, p, active_)) return {no, num(-1)};
   z3::expr pre = c_.bool_val(true);
   if (win.protocol == Protocol::priority || !win.roles.empty()) {
     const z3::expr answering =
@@ -139,7 +141,7 @@ std::pair<z3::expr, z3::expr> Exec::enabled(int a, int p, int window) {
     };
     z3::expr allowed = no;
     for (const auto& r : win.roles) {
-      if (!p_.covers(r.role, p, active_)) continue;
+      if (!en_.covers(r.role, p, active_)) continue;
       z3::expr lead = c_.bool_val(speed_in(r.lead));
       if (r.lead_if_active_idle) lead = lead && !acted;
       allowed = allowed || (answering && c_.bool_val(speed_in(r.answer))) || (!answering && lead);
@@ -156,7 +158,7 @@ std::pair<z3::expr, z3::expr> Exec::enabled(int a, int p, int window) {
   if (pre.is_false()) return {no, num(-1)};
   Ev ev = en_.env(w_, b_, active_, p);
   ev.reach = pre;
-  const z3::expr g = en_.guard(act.guard.get(), ev);
+  const z3::expr g = en_.guard(p_.rules.action_guard[static_cast<std::size_t>(a)], ev);
   return {(pre && g).simplify(), ev.err.simplify()};
 }
 
@@ -207,11 +209,11 @@ void Exec::fire(int event, z3::expr& err) {
     const auto& trig = en_.game.triggers[static_cast<std::size_t>(t)];
     for (int i = 0; i < en_.players; ++i) {
       const int c = (active_ + i) % en_.players;
-      if (!p_.covers(trig.controller, c, active_)) continue;
+      if (!en_.covers(trig.controller, c, active_)) continue;
       const z3::expr bit = at(base + c);
       Ev ev = env(c);
       ev.reach = bit == 0 && err == -1;
-      const z3::expr h = en_.guard(trig.condition.get(), ev);
+      const z3::expr h = en_.guard(p_.rules.trigger_condition[static_cast<std::size_t>(t)], ev);
       err = z3::ite(err == -1, ev.err, err).simplify();
       put(base + c, z3::ite(bit == 0 && h, num(1), bit));
     }
@@ -221,7 +223,7 @@ void Exec::fire(int event, z3::expr& err) {
 void Exec::enter(int target, bool new_turn, bool start) {
   const auto& ctl = p_.ctl;
   const int from_phase =
-      start ? -1 : p_.step_phase(static_cast<int>(at(ctl.step).simplify().get_numeral_int64()));
+      start ? -1 : step_phase(static_cast<int>(at(ctl.step).simplify().get_numeral_int64()));
   if (new_turn) {
     active_ = next_player(active_);
     at(ctl.active) = num(active_);
@@ -233,7 +235,7 @@ void Exec::enter(int target, bool new_turn, bool start) {
       for (int p = 0; p < en_.players; ++p) at(base + p) = num(0);
     }
   }
-  const int phase = p_.step_phase(target);
+  const int phase = step_phase(target);
   z3::expr err = num(-1);
   if (new_turn || start) fire(p_.begin_turn_event, err);
   if (new_turn || start || phase != from_phase) {
@@ -257,8 +259,7 @@ void Exec::enter(int target, bool new_turn, bool start) {
 
 void Exec::run_step_do() {
   const int step = static_cast<int>(at(p_.ctl.step).simplify().get_numeral_int64());
-  run_effect(en_.game.steps[static_cast<std::size_t>(step)].effects.get(), active_,
-             Tail::after_step_do);
+  run_effect(p_.rules.step_effect[static_cast<std::size_t>(step)], active_, Tail::after_step_do);
 }
 
 void Exec::advance() {
@@ -267,17 +268,18 @@ void Exec::advance() {
   const auto& st = en_.game.steps[static_cast<std::size_t>(step)];
   const int steps = static_cast<int>(en_.game.steps.size());
   Ev ev = env(active_);
-  const z3::expr repeat =
-      st.repeat_while ? en_.eval_bool(*st.repeat_while, ev) : c_.bool_val(false);
+  const int repeat_node = p_.rules.step_repeat[static_cast<std::size_t>(step)];
+  const int end_turn_node = p_.rules.step_end_turn[static_cast<std::size_t>(step)];
+  const z3::expr repeat = repeat_node >= 0 ? en_.eval_bool(repeat_node, ev) : c_.bool_val(false);
   ev.reach = !repeat;
   const z3::expr end_turn =
-      st.end_turn_if ? en_.eval_bool(*st.end_turn_if, ev) : c_.bool_val(false);
+      end_turn_node >= 0 ? en_.eval_bool(end_turn_node, ev) : c_.bool_val(false);
   const z3::expr err0 = ev.err;
   auto go = [&](int target, bool new_turn) {
     const int phase = st.phase;
     z3::expr err = num(-1);
     fire(st.end_event, err);
-    if (new_turn || p_.step_phase(target) != phase) {
+    if (new_turn || step_phase(target) != phase) {
       fire(en_.game.phases[static_cast<std::size_t>(phase)].end_event, err);
     }
     if (new_turn) fire(p_.end_turn_event, err);
@@ -413,14 +415,15 @@ void Exec::take_action() {
   const int window =
       en_.game.steps[static_cast<std::size_t>(at(p_.ctl.step).simplify().get_numeral_int64())]
           .window;
+  const int cost_node = p_.rules.action_cost[static_cast<std::size_t>(a)];
   auto cost = [&] {
     switch (en_.game.windows[static_cast<std::size_t>(window)].protocol) {
       case Protocol::priority:
-        return run_effect(act.cost.get(), h, Tail::priority_cost);
+        return run_effect(cost_node, h, Tail::priority_cost);
       case Protocol::alternate:
-        return run_effect(act.cost.get(), h, Tail::alternate_cost);
+        return run_effect(cost_node, h, Tail::alternate_cost);
       case Protocol::sequence:
-        return run_effect(act.cost.get(), h, Tail::sequence_cost);
+        return run_effect(cost_node, h, Tail::sequence_cost);
     }
   };
   if (act.play_kind < 0) return cost();
@@ -432,8 +435,8 @@ void Exec::take_action() {
   const int to = zones[static_cast<std::size_t>(act.to_zone)].slot(h, act.play_kind, p_.kinds);
   put(to, at(to) + 1);
   branch(
-      at(to) > en_.game.slots[static_cast<std::size_t>(to)].hi,
-      [&] { gap(num(p_.gaps.play_site[static_cast<std::size_t>(a)])); }, cost);
+      at(to) > p_.layout.fields[static_cast<std::size_t>(to)].hi,
+      [&] { gap(num(p_.play_site[static_cast<std::size_t>(a)])); }, cost);
 }
 
 void Exec::pass() {
@@ -462,8 +465,7 @@ void Exec::pass() {
               put(slot + 1, num(0));
               put(ctl.stack_size, num(size - 1));
               move_ref_ = a;
-              run_effect(en_.game.actions[static_cast<std::size_t>(a)].effect.get(), c,
-                         Tail::resolve);
+              run_effect(p_.rules.action_effect[static_cast<std::size_t>(a)], c, Tail::resolve);
             });
           });
         });
@@ -513,10 +515,13 @@ void Exec::finish(Tail t) {
       count_use(a, h);
       if (h == active_) put(ctl.acted, num(1));
       const auto& act = en_.game.actions[static_cast<std::size_t>(a)];
-      if (!act.answerable) return run_effect(act.effect.get(), h, Tail::priority_effect);
+      if (!act.answerable) {
+        return run_effect(p_.rules.action_effect[static_cast<std::size_t>(a)], h,
+                          Tail::priority_effect);
+      }
       return with_field(ctl.stack_size, [&](int size) {
         if (size >= ctl.stack_capacity) {
-          return gap(num(p_.gaps.push_site[static_cast<std::size_t>(a)]));
+          return gap(num(p_.push_site[static_cast<std::size_t>(a)]));
         }
         put(ctl.stack_base + 2 * size, num(a));
         put(ctl.stack_base + 2 * size + 1, num(h));
@@ -532,7 +537,7 @@ void Exec::finish(Tail t) {
     case Tail::alternate_cost:
     case Tail::sequence_cost:
       count_use(a, h);
-      return run_effect(en_.game.actions[static_cast<std::size_t>(a)].effect.get(), h,
+      return run_effect(p_.rules.action_effect[static_cast<std::size_t>(a)], h,
                         t == Tail::alternate_cost ? Tail::alternate_effect : Tail::sequence_effect);
     case Tail::alternate_effect:
       return handover(h, [&] { emit(); });
@@ -553,12 +558,13 @@ void Exec::emit() {
   std::vector<std::pair<z3::expr, z3::expr>> failures;
   z3::expr reached = c_.bool_val(true), over = c_.bool_val(false);
   z3::expr failed = c_.bool_val(false);
-  for (const auto& end : en_.game.end_conditions) {
+  for (std::size_t e = 0; e < en_.game.end_conditions.size(); ++e) {
+    const auto& end = en_.game.end_conditions[e];
     for (int i = 0; i < en_.players; ++i) {
       const int p = (active_ + i) % en_.players;
-      if (!p_.covers(end.who, p, active_)) continue;
+      if (!en_.covers(end.who, p, active_)) continue;
       Ev ev = env(p);
-      const z3::expr h = en_.guard(end.condition.get(), ev);
+      const z3::expr h = en_.guard(p_.rules.end_condition[e], ev);
       const z3::expr err = ev.err.simplify();
       const z3::expr g = reached && err != -1;
       failures.emplace_back(g, err);

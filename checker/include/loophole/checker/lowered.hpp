@@ -1,6 +1,6 @@
 // The rules lowered once: what the backends translate instead of walking
-// the model's IR themselves (today the Promela export; the compiled
-// generator, its C translation and the SMT encoder are to follow, issue 31).
+// the model's IR themselves (today the Promela export and the SMT encoder;
+// the compiled generator and its C translation are to follow, issue 31).
 // The reference semantics (the oracle) stays the independent second
 // definition; tests/checker/lowered_test.cpp proves the two equal on every
 // fixture and seed.
@@ -130,6 +130,15 @@ enum class X : std::uint8_t {
   abs,
   clamp,  // max(x1, min(x0, x2))
 };
+
+// The comparisons (eq .. ge) and the operations whose value is a boolean
+// 0/1 (not_, the comparisons, and_, or_, exists, forall): a backend that
+// keeps booleans apart from integers (the SMT encoder) asks these.
+[[nodiscard]] constexpr bool is_comparison(X op) { return op >= X::eq && op <= X::ge; }
+[[nodiscard]] constexpr bool is_boolean(X op) {
+  return op == X::not_ || is_comparison(op) || op == X::and_ || op == X::or_ || op == X::exists ||
+         op == X::forall;
+}
 
 struct Expr {
   X op = X::konst;
