@@ -280,6 +280,7 @@ z3::expr Encoding::eval_int(int node, Ev& ev) {
   const auto& e = low.exprs[static_cast<std::size_t>(node)];
   const auto& s = *ev.s;
   const auto& ctl = low.ctl;
+  if (e.op == X::exists || e.op == X::forall) return eval_quant(e, ev);
   // A boolean operation's value: its Bool term as 0/1.
   if (checker::lowered::is_boolean(e.op)) {
     return z3::ite(eval_bool(node, ev), ctx.int_val(1), ctx.int_val(0));
@@ -296,12 +297,10 @@ z3::expr Encoding::eval_int(int node, Ev& ev) {
     case X::local:
       return ctx.int_val(static_cast<std::int64_t>((*ev.locals)[static_cast<std::size_t>(e.a)]));
     case X::next_player: {
-      const z3::expr q = eval_int(e.x[0], ev).simplify();
-      if (q.is_numeral()) {
-        const std::int64_t v = q.get_numeral_int64() + 1;
-        return ctx.int_val(v >= players ? v - players : v);
-      }
-      const z3::expr p = q + 1;
+      // `opponent`, next_player(active): the active player is this case's.
+      const auto& arg = low.exprs[static_cast<std::size_t>(e.x[0])];
+      if (arg.op == X::field && arg.a == ctl.active) return ctx.int_val((ev.active + 1) % players);
+      const z3::expr p = eval_int(e.x[0], ev) + 1;
       return z3::ite(p >= players, p - players, p);
     }
     case X::read: {
