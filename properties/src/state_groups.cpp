@@ -38,8 +38,8 @@ void deadlock_keys(const checker::Semantics& sem, const checker::StateVec& s, bo
   const int stage = s[layout.stage];
   const int holder =
       stage == static_cast<int>(checker::Stage::window) ? s[layout.window_holder] : -1;
-  const int players = sem.game().players;
-  const int seat = holder < 0 ? -1 : (holder - s[layout.active] + players) % players;
+  // The grouping of the question (checker/questions.hpp), as BMC blocks it.
+  const int seat = checker::question::deadlock_seat(holder, s[layout.active], sem.game().players);
   out.push_back({s[layout.step], stage, seat});
 }
 
@@ -395,7 +395,7 @@ std::vector<Finding> user_property_findings(const model::Game& game,
     if (!hit) {  // no violation: it holds, or after an incomplete search it is unknown
       if (!complete) {
         Finding f = finding(Verdict::unknown);
-        f.message = fmt::format("'{}' was not violated in the states explored", p.name);
+        f.message = checker::question::property_not_violated(p, "in the states explored");
         f.details.push_back(incomplete_reason);
         out.push_back(std::move(f));
       } else if (report_holds) {

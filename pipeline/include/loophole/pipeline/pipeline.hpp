@@ -35,10 +35,11 @@ enum class EngineChoice : std::uint8_t { structure, explicit_search, smt, automa
 [[nodiscard]] std::optional<EngineChoice> parse_engine(std::string_view name);
 [[nodiscard]] std::string_view to_string(EngineChoice e);
 
-// Whether `engine` answers question `q` about `game`. What the chosen engine
-// cannot handle is reported not checked (RulesetReport::not_checked), in
-// properties::all_questions order; the structural checks answer none of the
-// questions (they run before every engine).
+// Whether `engine` answers question `q` about `game` (make_engine(engine)->
+// can_handle, engine.hpp). What the chosen engine cannot handle is reported
+// not checked (RulesetReport::not_checked), in properties::all_questions
+// order; the structural checks answer none of the questions (they run
+// before every engine).
 [[nodiscard]] bool can_handle(EngineChoice engine, properties::Question q, const model::Game& game);
 
 // How a run checks each ruleset. One struct for every command, so a new
