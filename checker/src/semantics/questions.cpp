@@ -48,6 +48,11 @@ std::string property_never_reached(const model::Property& p) {
 
 std::string property_holds(const model::Property& p) { return "'" + p.name + "' holds"; }
 
+std::string action_label(const model::Action& a) {
+  if (a.speed > 0) return "'" + a.name + "' (speed " + std::to_string(a.speed) + ")";
+  return "'" + a.name + "'";
+}
+
 std::string property_not_violated(const model::Property& p, std::string_view within) {
   return "'" + p.name + "' was not violated " + std::string(within);
 }

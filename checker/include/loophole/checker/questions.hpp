@@ -15,6 +15,9 @@ namespace loophole::checker::question {
 
 // "P2" for player 1 (0-based).
 [[nodiscard]] std::string player(int p);
+// An action as findings name it: "'strike' (speed 1)", or "'strike'" when
+// it has no speed.
+[[nodiscard]] std::string action_label(const model::Action& a);
 
 // A deadlock at a control point: a reachable state that is not over and has
 // no move, at `step` (an index into Game::steps), `in_window` when the step
