@@ -131,6 +131,28 @@ class Compiler {
     return true;
   }
 
+  // The operations of two operands (evaluated by binary(), folded alike).
+  static bool binary_op(LX op) {
+    switch (op) {
+      case LX::add:
+      case LX::sub:
+      case LX::mul:
+      case LX::div:
+      case LX::mod:
+      case LX::eq:
+      case LX::ne:
+      case LX::lt:
+      case LX::le:
+      case LX::gt:
+      case LX::ge:
+      case LX::and_:
+      case LX::or_:
+        return true;
+      default:
+        return false;
+    }
+  }
+
   // The model operator a lowered operation computes (for model::fold_operation
   // and X::checked), none for the others.
   static model::Op operation(LX op) {
@@ -204,6 +226,15 @@ class Compiler {
   // model::fold_constant folds them; nothing that could fail at run time.
   std::optional<std::int64_t> fold(int node) const {
     const lowered::Expr& e = ex(node);
+    if (binary_op(e.op)) {
+      const auto a = fold(e.x[0]);
+      if (!a) return std::nullopt;
+      if (e.op == LX::and_ && *a == 0) return 0;
+      if (e.op == LX::or_ && *a != 0) return 1;
+      const auto b = fold(e.x[1]);
+      if (!b) return std::nullopt;
+      return model::fold_operation(operation(e.op), {*a, *b});
+    }
     switch (e.op) {
       case LX::konst:
         return e.k;
@@ -211,27 +242,6 @@ class Compiler {
         std::int64_t v = 0;
         if (bound_value(e.a, v)) return v;
         return std::nullopt;
-      }
-      case LX::add:
-      case LX::sub:
-      case LX::mul:
-      case LX::div:
-      case LX::mod:
-      case LX::eq:
-      case LX::ne:
-      case LX::lt:
-      case LX::le:
-      case LX::gt:
-      case LX::ge:
-      case LX::and_:
-      case LX::or_: {
-        const auto a = fold(e.x[0]);
-        if (!a) return std::nullopt;
-        if (e.op == LX::and_ && *a == 0) return 0;
-        if (e.op == LX::or_ && *a != 0) return 1;
-        const auto b = fold(e.x[1]);
-        if (!b) return std::nullopt;
-        return model::fold_operation(operation(e.op), {*a, *b});
       }
       case LX::cond: {
         const auto c = fold(e.x[0]);
@@ -516,6 +526,7 @@ class Compiler {
       push();
       return;
     }
+    if (binary_op(e.op)) return binary(node);
     switch (e.op) {
       case LX::field:
         emit(X::load, e.a);
@@ -544,20 +555,6 @@ class Compiler {
         emit_expr(e.x[0]);
         if (!checked(node, model::Op::neg)) emit(X::neg);
         return;
-      case LX::add:
-      case LX::sub:
-      case LX::mul:
-      case LX::div:
-      case LX::mod:
-      case LX::eq:
-      case LX::ne:
-      case LX::lt:
-      case LX::le:
-      case LX::gt:
-      case LX::ge:
-      case LX::and_:
-      case LX::or_:
-        return binary(node);
       case LX::cond: {
         emit_expr(e.x[0]);
         const int j0 = here();
@@ -611,7 +608,7 @@ class Compiler {
         emit_expr(e.x[2]);
         emit(X::clamp);
         return pop(2);
-      case LX::konst:
+      default:  // konst (folded above), the binary operations (binary())
         break;
     }
     throw CompiledSystem::Unsupported("lowered expression node " +
