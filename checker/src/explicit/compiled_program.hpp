@@ -244,8 +244,11 @@ struct CompiledSystem::Program {
 void compile(CompiledSystem::Program& p);
 
 // After compile(p): compiles more expressions (the analyses' conditions)
-// into p.xcode. The start of each one's program, -1 for a null expression
-// (which holds), or no_program for one the compiler does not handle.
+// into p.xcode, each from its lowered form (the root node of p.low.rules
+// whose origin it is: a property's expression or `to`, a guard, a trigger
+// or step condition, an end condition). The start of each one's program,
+// -1 for a null expression (which holds), or no_program for one that is no
+// lowered root or that the compiler does not handle.
 constexpr int no_program = -2;
 std::vector<int> compile_conditions(CompiledSystem::Program& p,
                                     const std::vector<const model::Expr*>& exprs);
