@@ -604,9 +604,12 @@ class Compare {
       case S::end:
         expr(n.x);
         return;
+      case S::draw_without_zones:
+        expr(n.x);
+        expr(n.move.count);
+        return;
       case S::fire:
       case S::negate:
-      case S::draw_without_zones:
         return;
     }
   }
