@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "loophole/checker/questions.hpp"
 #include "loophole/checker/semantics.hpp"
 #include "loophole/properties/finding.hpp"
 #include "loophole/smt/engine.hpp"
@@ -79,6 +80,51 @@ void leads_to_unknown(const model::Game& game, std::vector<properties::Finding>&
   }
 }
 
+// --symbolic: what was settled with no problem at every value of lo..hi
+// (each value loaded and checked, none stopped) is said to hold there: no
+// deadlock, no rule gap, each always/never property.
+void proved_for_every_value(const model::Game& game, const std::string& param, std::int64_t lo,
+                            std::int64_t hi, const smt::ScopeResult& r,
+                            std::vector<properties::Finding>& out) {
+  if (r.stopped != smt::Stop::none || r.checked.size() != static_cast<std::size_t>(hi - lo + 1)) {
+    return;
+  }
+  const auto seen = [&r](properties::Kind kind, const std::string& rule) {
+    for (const auto* answers : {&r.answers, &r.open}) {
+      for (const auto& a : *answers) {
+        if (a.kind == kind && (rule.empty() || a.rule == rule)) return true;
+      }
+    }
+    return false;
+  };
+  const std::string every = fmt::format("proved for every value of {} in {}..{}", param, lo, hi);
+  const auto holds = [&](properties::Kind kind, std::string rule, model::SourceSpan where,
+                         std::string message) {
+    properties::Finding f;
+    f.kind = kind;
+    f.severity = properties::Severity::note;
+    f.verdict = properties::Verdict::holds;
+    f.engine = "smt";
+    f.rule = std::move(rule);
+    f.where = std::move(where);
+    f.message = std::move(message) + ": " + every;
+    out.push_back(std::move(f));
+  };
+  if (!seen(properties::Kind::deadlock, "")) {
+    holds(properties::Kind::deadlock, "deadlock", {}, "no deadlock");
+  }
+  if (!seen(properties::Kind::rule_gap, "")) {
+    holds(properties::Kind::rule_gap, "rule-gap", {}, "no rule gap");
+  }
+  for (const auto& p : game.properties) {
+    if (p.kind != model::Property::Kind::always && p.kind != model::Property::Kind::never) continue;
+    const std::string rule = checker::question::property_rule(p);
+    if (seen(properties::Kind::property_violation, rule)) continue;
+    holds(properties::Kind::property_violation, rule, p.where,
+          checker::question::property_holds(p));
+  }
+}
+
 }  // namespace
 
 SmtCheck check_smt(const model::Game& game, int depth, const SmtLimits& limits) {
@@ -102,8 +148,9 @@ SmtCheck check_smt(const model::Game& game, int depth, const SmtLimits& limits) 
   for (const auto& f : r.findings) out.inconclusive = out.inconclusive || is_unknown(f);
   out.completion = completion_of(engine.stopped());
   out.findings = std::move(r.findings);
-  for (auto& f : statics) out.findings.push_back(std::move(f));
+  out.notes = std::move(statics);
   properties::mark_invented_rules(game, out.findings);
+  properties::mark_invented_rules(game, out.notes);
   if (engine.stopped() != smt::Stop::none) keep_until_exit(std::move(kept));
   return out;
 }
@@ -120,6 +167,7 @@ SmtCheck complete_with_smt(const model::Game& game, std::vector<properties::Find
     return out;
   }
   bool gaps_settled = completion == checker::Completion::complete;
+  out.answered = !gaps_settled;
   if (!gaps_settled) {
     // The proofs are wanted too: a property proved by k-induction (verdict
     // holds) replaces the explicit `unknown` for it.
@@ -145,9 +193,9 @@ SmtCheck complete_with_smt(const model::Game& game, std::vector<properties::Find
       }
     }
   }
-  out.findings = engine.static_checks(o, found, gaps_settled);
+  out.notes = engine.static_checks(o, found, gaps_settled);
   properties::mark_invented_rules(game, found);  // those the SMT engine added
-  properties::mark_invented_rules(game, out.findings);
+  properties::mark_invented_rules(game, out.notes);
   out.completion = completion_of(engine.stopped());
   for (const auto& f : found) out.inconclusive = out.inconclusive || is_unknown(f);
   if (engine.stopped() != smt::Stop::none) keep_until_exit(std::move(kept));
@@ -208,6 +256,7 @@ SmtCheck symbolic_scope(const model::Game& game, const std::string& param, int d
                                  r.checked.front(), r.checked.back()));
     out.findings.push_back(std::move(f));
   }
+  proved_for_every_value(game, param, *p->min, *p->max, r, out.findings);
   leads_to_unknown(game, out.findings);
   for (const auto& f : out.findings) out.inconclusive = out.inconclusive || is_unknown(f);
   return out;

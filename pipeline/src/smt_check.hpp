@@ -13,12 +13,23 @@
 
 #include "loophole/checker/explored.hpp"
 #include "loophole/model/game.hpp"
+#include "loophole/pipeline/engine.hpp"
 #include "loophole/properties/finding.hpp"
+
+namespace loophole::pipeline {
+struct Options;
+}
 
 namespace loophole::pipeline::detail {
 
 struct SmtCheck {
+  // The answers: violations, unknowns, properties that hold.
   std::vector<properties::Finding> findings;
+  // The static checks, which answer no question (engine.hpp, Results::notes).
+  std::vector<properties::Finding> notes;
+  // complete_with_smt: the SMT engine asked its questions (the explicit
+  // search had left them open), and `found` now holds its answers.
+  bool answered = false;
   bool inconclusive = false;  // some question stayed unknown
   std::string unsupported;    // "file:line:col: unsupported in the smt engine: ..." or ""
   // interrupted, time_limit or memory_limit when a signal or a limit
@@ -40,17 +51,24 @@ struct SmtLimits {
 SmtCheck check_smt(const model::Game& game, int depth, const SmtLimits& limits);
 
 // --engine auto after an explicit search that ended with `completion`: static
-// checks, and, when the search hit a limit, SMT answers for what it left
-// unknown. Returns the findings to add and replaces explicit `unknown`
-// findings that the SMT engine settled.
+// checks (SmtCheck::notes), and, when the search hit a limit, SMT answers
+// for what it left unknown: replaces explicit `unknown` findings in `found`
+// that the SMT engine settled, and adds what only it found.
 SmtCheck complete_with_smt(const model::Game& game, std::vector<properties::Finding>& found,
                            checker::Completion completion, int depth, const SmtLimits& limits);
 
 // --symbolic NAME: each value of the param in its min..max, checked by BMC;
 // one finding per distinct problem, at the smallest value, with a detail
-// "appears when deck <= 2".
+// "appears when deck <= 2"; a question settled at every value of min..max
+// with no problem is said to hold ("no deadlock: proved for every value of
+// deck in 1..4").
 SmtCheck symbolic_scope(const model::Game& game, const std::string& param, int depth,
                         const std::function<const model::Game*(std::int64_t)>& load,
                         const SmtLimits& limits, std::string& error);
+
+// --symbolic NAME as the SMT engine's answers (engines.cpp).
+Results symbolic_results(const model::Game& game, const std::string& param,
+                         const std::function<const model::Game*(std::int64_t)>& load,
+                         const Options& options, std::string& error);
 
 }  // namespace loophole::pipeline::detail

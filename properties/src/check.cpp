@@ -48,6 +48,37 @@ std::string_view to_string(Question q) {
   return "?";
 }
 
+std::optional<Question> question_of(Kind k) {
+  switch (k) {
+    case Kind::deadlock:
+      return Question::deadlocks;
+    case Kind::response_loop:
+    case Kind::unbounded_chain:
+    case Kind::stall:
+      return Question::response_loops;
+    case Kind::turn_loop:
+      return Question::turn_loops;
+    case Kind::stalemate:
+      return Question::stalemates;
+    case Kind::cannot_lose:
+    case Kind::cannot_end:
+      return Question::ends_out_of_reach;
+    case Kind::unreachable_win:
+      return Question::unreachable_wins;
+    case Kind::rule_gap:
+      return Question::rule_gaps;
+    case Kind::tie:
+      return Question::ties;
+    case Kind::dead_rule:
+      return Question::dead_rules;
+    case Kind::property_violation:
+      return Question::user_properties;
+    case Kind::structure:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 CheckSelection CheckSelection::only(Kind k) {
   CheckSelection s;
   s.deadlocks = k == Kind::deadlock;

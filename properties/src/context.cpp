@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "loophole/checker/memory.hpp"
+#include "loophole/checker/questions.hpp"
 #include "loophole/properties/state_groups.hpp"
 
 namespace loophole::properties::detail {
@@ -130,13 +131,13 @@ std::string Context::place(StateId v) const {
 
 std::string Context::step_rule(int step) const { return game.step_rule(step); }
 
+// The words of checker/questions.hpp, as the other analyses and the SMT
+// engine name actions and players.
 std::string Context::action_label(int action) const {
-  const model::Action& a = game.actions[action];
-  if (a.speed > 0) return fmt::format("'{}' (speed {})", a.name, a.speed);
-  return fmt::format("'{}'", a.name);
+  return checker::question::action_label(game.actions[action]);
 }
 
-std::string Context::player(int p) { return fmt::format("P{}", p + 1); }
+std::string Context::player(int p) { return checker::question::player(p); }
 
 std::string Context::incomplete_reason() const {
   return properties::incomplete_reason(graph.completion(), graph.size());

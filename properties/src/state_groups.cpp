@@ -38,8 +38,8 @@ void deadlock_keys(const checker::Semantics& sem, const checker::StateVec& s, bo
   const int stage = s[layout.stage];
   const int holder =
       stage == static_cast<int>(checker::Stage::window) ? s[layout.window_holder] : -1;
-  const int players = sem.game().players;
-  const int seat = holder < 0 ? -1 : (holder - s[layout.active] + players) % players;
+  // The grouping of the question (checker/questions.hpp), as BMC blocks it.
+  const int seat = checker::question::deadlock_seat(holder, s[layout.active], sem.game().players);
   out.push_back({s[layout.step], stage, seat});
 }
 
@@ -251,10 +251,8 @@ std::vector<Finding> dead_rule_findings(const model::Game& game, const std::vect
   for (std::size_t a = 0; a < game.actions.size(); ++a) {
     if (is(2, a)) continue;
     const model::Action& action = game.actions[a];
-    const std::string label = action.speed > 0
-                                  ? fmt::format("'{}' (speed {})", action.name, action.speed)
-                                  : fmt::format("'{}'", action.name);
-    report("action:" + action.name, action.where, fmt::format("{} can never be taken", label),
+    report("action:" + action.name, action.where,
+           fmt::format("{} can never be taken", checker::question::action_label(action)),
            "it is enabled for the player to move in no reachable window");
   }
   for (std::size_t t = 0; t < game.triggers.size(); ++t) {
@@ -395,7 +393,7 @@ std::vector<Finding> user_property_findings(const model::Game& game,
     if (!hit) {  // no violation: it holds, or after an incomplete search it is unknown
       if (!complete) {
         Finding f = finding(Verdict::unknown);
-        f.message = fmt::format("'{}' was not violated in the states explored", p.name);
+        f.message = checker::question::property_not_violated(p, "in the states explored");
         f.details.push_back(incomplete_reason);
         out.push_back(std::move(f));
       } else if (report_holds) {

@@ -13,6 +13,7 @@
 
 #include "loophole/checker/conditions.hpp"
 #include "loophole/checker/memory.hpp"
+#include "loophole/checker/questions.hpp"
 #include "loophole/properties/state_groups.hpp"
 
 #include "analyses.hpp"
@@ -29,7 +30,7 @@ struct Evaluation {
 
 Finding property_finding(const Context& cx, const Property& p, Verdict verdict) {
   Finding f = cx.finding(Kind::property_violation, Severity::error);
-  f.rule = "property:" + p.name;
+  f.rule = checker::question::property_rule(p);
   f.where = p.where;
   f.verdict = verdict;
   if (verdict != Verdict::violated) f.severity = Severity::note;
@@ -41,12 +42,12 @@ Finding property_finding(const Context& cx, const Property& p, Verdict verdict) 
 void no_violation(const Context& cx, const Property& p, std::vector<Finding>& out) {
   if (!cx.complete) {
     Finding f = property_finding(cx, p, Verdict::unknown);
-    f.message = fmt::format("'{}' was not violated in the states explored", p.name);
+    f.message = checker::question::property_not_violated(p, "in the states explored");
     f.details.push_back(cx.incomplete_reason());
     out.push_back(std::move(f));
   } else if (cx.selection.report_holds) {
     Finding f = property_finding(cx, p, Verdict::holds);
-    f.message = fmt::format("'{}' holds", p.name);
+    f.message = checker::question::property_holds(p);
     out.push_back(std::move(f));
   }
 }

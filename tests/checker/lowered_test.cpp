@@ -33,6 +33,7 @@
 #include "disagreement.hpp"
 #include "load_ruleset.hpp"
 #include "loaded_game.hpp"
+#include "sanitized.hpp"
 
 namespace loophole::checker {
 namespace {
@@ -603,9 +604,12 @@ class Compare {
       case S::end:
         expr(n.x);
         return;
+      case S::draw_without_zones:
+        expr(n.x);
+        expr(n.move.count);
+        return;
       case S::fire:
       case S::negate:
-      case S::draw_without_zones:
         return;
     }
   }
@@ -731,6 +735,9 @@ turn:
 }
 
 TEST(Lowered, AgreesWithTheOracleOnTheSeedsAtReducedScope) {
+  // 139,180 states, each expression evaluated both ways: 7 s on the release
+  // build, over 3 minutes under ASan and 4 under TSan (single-threaded code).
+  LOOPHOLE_RELEASE_ONLY("every expression of 139,180 seed states, evaluated twice");
   struct Case {
     const char* ruleset;
     std::map<std::string, std::int64_t> params;

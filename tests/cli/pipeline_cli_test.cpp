@@ -113,6 +113,61 @@ TEST(PipelineCli, SweepWithTheAutoEngine) {
   EXPECT_EQ(nlohmann::json::parse(plain.out)["rulesets"][0]["findings"].size(), 3U);
 }
 
+// diff --engine auto: the explicit search (it finishes, so the SMT engine
+// only adds its static checks, none here): the deadlock the edit adds with
+// its trace, and the stalemate it removes (a cycle question only the
+// explicit search answers).
+TEST(PipelineCli, DiffWithTheAutoEngine) {
+  const Outcome r = run("diff --engine auto --format json" + pair("adds-deadlock"));
+  ASSERT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(r.err, "");
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["added"].size(), 1U) << r.out;
+  EXPECT_EQ(j["added"][0]["id"], "deadlock/step:combat.fight");
+  EXPECT_EQ(j["added"][0]["engine"], "explicit");
+  EXPECT_EQ(j["added"][0]["trace"]["length"], 2);
+  ASSERT_EQ(j["removed"].size(), 1U) << r.out;
+  EXPECT_EQ(j["removed"][0]["id"], "stalemate/step:combat.fight");
+}
+
+// graph --trace --engine auto draws the same path as the explicit engine.
+TEST(PipelineCli, GraphTraceWithTheAutoEngine) {
+  const Outcome r = run("graph --engine auto --trace deadlock/step:combat.fight " + no_pass);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  const Outcome explicit_search = run("graph --trace deadlock/step:combat.fight " + no_pass);
+  ASSERT_EQ(explicit_search.code, 0) << explicit_search.err;
+  EXPECT_EQ(r.out, explicit_search.out);
+}
+
+// --sweep with --engine smt: each value answered by BMC; the rule gap (a
+// 3-move trace) and the unreachable wins appear at both values.
+TEST(PipelineCli, SweepWithTheSmtEngine) {
+  const Outcome r =
+      run("check --no-stats --format json --engine smt --depth 8 --sweep deck=1..2 "
+          "tests/fixtures/smt/scope-deck.yaml");
+  ASSERT_EQ(r.code, 1) << r.err;
+  EXPECT_EQ(r.err, "");
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["rulesets"].size(), 2U);
+  std::vector<std::string> got;
+  for (const auto& f : j["rulesets"][0]["findings"]) {
+    got.push_back(f["id"].get<std::string>() + " " + f["verdict"].get<std::string>() + " " +
+                  f["engine"].get<std::string>() + " " + f["details"].back().get<std::string>());
+  }
+  const std::string both =
+      "appears at every value of the sweep deck = 1..2; smallest scope deck = 1";
+  EXPECT_EQ(got, (std::vector<std::string>{
+                     "rule-gap/step:main.draw violated smt " + both,
+                     "unreachable-win/end:three_in_hand/P1 violated smt " + both,
+                     "unreachable-win/end:three_in_hand/P2 violated smt " + both,
+                     "unreachable-win/end:three_in_hand violated smt " + both,
+                     "rule-gap/step:main.draw#2 holds smt " + both,
+                 }));
+  EXPECT_EQ(j["rulesets"][0]["findings"][0]["trace"]["length"], 3);
+  EXPECT_EQ(j["rulesets"][0]["not_checked"][0], "response loops");
+}
+
 // An engine name the pipeline does not know is a usage error.
 TEST(PipelineCli, UnknownEngineIsUsage) {
   const Outcome r = run("diff --engine spin" + pair("adds-deadlock"));

@@ -177,9 +177,11 @@ Result Engine::check(const Options& o, const Questions& sel) {
                     field(ctl.stage) == last[static_cast<std::size_t>(ctl.stage)];
     if (ctl.holder >= 0 &&
         last[static_cast<std::size_t>(ctl.stage)] == static_cast<int>(checker::Stage::window)) {
-      const int seat = (last[static_cast<std::size_t>(ctl.holder)] -
-                        last[static_cast<std::size_t>(ctl.active)] + n) %
-                       n;
+      // The question's grouping (checker/questions.hpp), as the explicit
+      // analyses group deadlocks.
+      const int seat =
+          checker::question::deadlock_seat(last[static_cast<std::size_t>(ctl.holder)],
+                                           last[static_cast<std::size_t>(ctl.active)], n);
       z3::expr_vector seats(c);
       for (int a = 0; a < n; ++a) {
         seats.push_back(field(ctl.active) == a && field(ctl.holder) == (a + seat) % n);
@@ -531,7 +533,7 @@ Result Engine::check(const Options& o, const Questions& sel) {
         } else {
           f.verdict = Verdict::unknown;
           f.severity = Severity::note;
-          f.message = fmt::format("'{}' was not violated {}", p.name, within);
+          f.message = checker::question::property_not_violated(p, within);
           f.details.push_back(why);
           res.findings.push_back(std::move(f));
         }

@@ -24,8 +24,6 @@ namespace loophole::checker {
 
 using model::Protocol;
 using model::SequenceTurn;
-using semantics::get;
-using semantics::put;
 
 namespace {
 
@@ -73,8 +71,8 @@ struct alignas(64) Scratch final : FlatSuccessors::Scratch {
 class Runner : ExprMachine {
  public:
   Runner(const CompiledSystem::Program& p, Scratch& sc, FlatSuccessors& out)
-      : ExprMachine(p), g_(p.prep.game), ctl_(p.prep.ctl), sc_(sc), out_(out) {
-    const std::size_t fields = p.prep.layout.fields.size();
+      : ExprMachine(p), g_(p.game), ctl_(p.low.ctl), sc_(sc), out_(out) {
+    const std::size_t fields = p.low.layout.fields.size();
     if (sc_.owner != p.id) {
       sc_.owner = p.id;
       sc_.work.assign(fields, 0);
@@ -124,7 +122,7 @@ class Runner : ExprMachine {
     return pc < 0 || eval(pc, s, binders, self, error) != 0;
   }
   std::int64_t value(int pc, int& error) { return eval(pc, w_, binders_, self_, error); }
-  [[nodiscard]] int next_player(int p) const { return (p + 1) % p_.prep.players; }
+  [[nodiscard]] int next_player(int p) const { return (p + 1) % p_.low.players; }
 
   // Every write to the work state goes through set(), which records the
   // field as written when its value changes, so that the engine packs a successor by patching only
@@ -144,10 +142,10 @@ class Runner : ExprMachine {
     if (dirty_words_ > 2) std::fill(d + 2, d + dirty_words_, 0);
   }
   void clear_players(int base) {
-    for (int p = 0; p < p_.prep.players; ++p) set(base + p, 0);
+    for (int p = 0; p < p_.low.players; ++p) set(base + p, 0);
   }
   [[nodiscard]] int zone_slot(int zone, int owner, int kind) const {
-    return g_.zones[zone].slot(owner < 0 ? 0 : owner, kind, p_.prep.kinds);
+    return g_.zones[zone].slot(owner < 0 ? 0 : owner, kind, p_.low.kinds);
   }
 
   // --- moves (moves.cpp) ---------------------------------------------------
@@ -155,7 +153,7 @@ class Runner : ExprMachine {
   void collect_moves(const std::int32_t* s) {
     sc_.moves.clear();
     const int active = s[ctl_.active];
-    const int players = p_.prep.players;
+    const int players = p_.low.players;
     const bool any = any_pending(s);
     for (int i = 0; i < players && any; ++i) {
       const int c = (active + i) % players;
@@ -203,7 +201,7 @@ class Runner : ExprMachine {
       case Protocol::priority: {
         if (!win.may_pass) break;
         const int size = get(s, ctl_.stack_size);
-        if (get(s, ctl_.passes) + 1 == p_.prep.players && size > 0) {
+        if (get(s, ctl_.passes) + 1 == p_.low.players && size > 0) {
           const int top = s[ctl_.stack_base + 2 * (size - 1)];
           sc_.moves.push_back(Move{MoveKind::resolve, h, top, -1});
         } else {
@@ -223,7 +221,7 @@ class Runner : ExprMachine {
   // The actions of window w that p's role and speed let p take now, in order
   // (the role and speed part of Run::enabled).
   const std::vector<int>& candidates(const std::int32_t* s, int p, int w) const {
-    const int players = p_.prep.players;
+    const int players = p_.low.players;
     const int answering = get(s, ctl_.stack_size) > 0 ? 1 : 0;
     const int acted = get(s, ctl_.acted) != 0 ? 1 : 0;
     const int rel = (p - s[ctl_.active] + players) % players;
@@ -292,14 +290,14 @@ class Runner : ExprMachine {
   }
   int fire_triggers(int event) {
     const int active = w_[ctl_.active];
-    const int players = p_.prep.players;
-    for (int t : p_.prep.triggers_by_event[event]) {
+    const int players = p_.low.players;
+    for (int t : p_.low.triggers_by_event[event]) {
       const int base = ctl_.pending[t];
       if (base < 0) continue;
       const auto& trig = g_.triggers[t];
       for (int i = 0; i < players; ++i) {
         const int c = (active + i) % players;
-        if (!p_.prep.covers(trig.controller, c, active) || w_[base + c] != 0) continue;
+        if (!p_.covers(trig.controller, c, active) || w_[base + c] != 0) continue;
         int error = -1;
         const bool holds = test(p_.trigger_condition[t], w_, sc_.aux_binders.data(), c, error);
         if (error >= 0) return error;
@@ -310,15 +308,15 @@ class Runner : ExprMachine {
   }
 
   void enter(int target, bool new_turn, bool start) {
-    const int from_phase = start ? -1 : p_.prep.step_phase(w_[ctl_.step]);
+    const int from_phase = start ? -1 : p_.step_phase(w_[ctl_.step]);
     if (new_turn) {
       set(ctl_.active, next_player(w_[ctl_.active]));
       set(ctl_.turn, std::min(std::max(1, g_.scope.turns), w_[ctl_.turn] + 1));
       for (const int base : p_.turn_use_bases) clear_players(base);
     }
-    const int phase = p_.prep.step_phase(target);
+    const int phase = p_.step_phase(target);
     int site = -1;
-    if (new_turn || start) site = fire(p_.prep.begin_turn_event);
+    if (new_turn || start) site = fire(p_.low.begin_turn_event);
     if (site < 0 && (new_turn || start || phase != from_phase)) {
       site = fire(g_.phases[phase].begin_event);
     }
@@ -371,10 +369,10 @@ class Runner : ExprMachine {
     if (error >= 0) return gap(error);
     const int phase = st.phase;
     int site = fire(st.end_event);
-    if (site < 0 && (new_turn || p_.prep.step_phase(target) != phase)) {
+    if (site < 0 && (new_turn || p_.step_phase(target) != phase)) {
       site = fire(g_.phases[phase].end_event);
     }
-    if (site < 0 && new_turn) site = fire(p_.prep.end_turn_event);
+    if (site < 0 && new_turn) site = fire(p_.low.end_turn_event);
     if (site >= 0) return gap(site);
     if (any_pending()) {
       set(ctl_.stage, static_cast<std::int32_t>(Stage::leaving));
@@ -394,7 +392,7 @@ class Runner : ExprMachine {
       case Protocol::priority:
         return true;
       case Protocol::alternate: {
-        const int site = handover(active == 0 ? p_.prep.players - 1 : active - 1);
+        const int site = handover(active == 0 ? p_.low.players - 1 : active - 1);
         if (site >= 0) {
           gap(site);
           return false;
@@ -429,7 +427,7 @@ class Runner : ExprMachine {
 
   int handover(int from) {
     const int window = g_.steps[w_[ctl_.step]].window;
-    const int players = p_.prep.players;
+    const int players = p_.low.players;
     for (int i = 1; i <= players; ++i) {
       const int p = (from + i) % players;
       for (int a : candidates(w_, p, window)) {
@@ -459,7 +457,7 @@ class Runner : ExprMachine {
           w_[zone_slot(g_.hand_zone, h, act.play_kind)] - 1);
       const int to = act.to_zone < 0 ? -1 : zone_slot(act.to_zone, h, act.play_kind);
       if (to >= 0) set(to, w_[to] + 1);
-      if (to >= 0 && w_[to] > p_.slot_hi[to]) return gap(p_.prep.gaps.play_site[a]);
+      if (to >= 0 && w_[to] > p_.slot_hi[to]) return gap(p_.low.play_site[a]);
     }
     const int window = g_.steps[w_[ctl_.step]].window;
     switch (g_.windows[window].protocol) {
@@ -478,7 +476,7 @@ class Runner : ExprMachine {
     const auto& win = g_.windows[window];
     switch (win.protocol) {
       case Protocol::priority: {
-        if (get(w_, ctl_.passes) + 1 < p_.prep.players) {
+        if (get(w_, ctl_.passes) + 1 < p_.low.players) {
           set(ctl_.holder, next_player(h));
           set(ctl_.passes, get(w_, ctl_.passes) + 1);
           return emit();
@@ -541,7 +539,7 @@ class Runner : ExprMachine {
         const auto& act = g_.actions[a];
         if (!act.answerable) return run_effect(p_.action_effect[a], h, Tail::priority_effect);
         const int size = get(w_, ctl_.stack_size);
-        if (size >= ctl_.stack_capacity) return gap(p_.prep.gaps.push_site[a]);
+        if (size >= ctl_.stack_capacity) return gap(p_.low.push_site[a]);
         set(ctl_.stack_base + 2 * size, a);
         set(ctl_.stack_base + 2 * size + 1, h);
         set(ctl_.stack_size, size + 1);
@@ -588,12 +586,12 @@ class Runner : ExprMachine {
   void emit() {
     if (w_[ctl_.over] == 0 && !g_.end_conditions.empty() && end_inputs_written()) {
       const int active = w_[ctl_.active];
-      const int players = p_.prep.players;
+      const int players = p_.low.players;
       for (std::size_t c = 0; c < g_.end_conditions.size(); ++c) {
         const auto& end = g_.end_conditions[c];
         for (int i = 0; i < players; ++i) {
           const int p = (active + i) % players;
-          if (!p_.prep.covers(end.who, p, active)) continue;
+          if (!p_.covers(end.who, p, active)) continue;
           int error = -1;
           const bool holds = test(p_.end_condition[c], w_, sc_.aux_binders.data(), p, error);
           if (error >= 0) return gap(error);
@@ -607,7 +605,7 @@ class Runner : ExprMachine {
   }
 
   void gap(int site) {
-    if (site < 0 || site >= static_cast<int>(p_.prep.gaps.sites.size())) {
+    if (site < 0 || site >= static_cast<int>(p_.low.gap_sites.size())) {
       throw std::logic_error("loophole: internal error: a rule failed outside every gap site");
     }
     std::int32_t* g = sc_.gap_state.data();
@@ -877,7 +875,7 @@ class Runner : ExprMachine {
       case S::draw: {
         const int deck_base = static_cast<int>(f.aux), hand_base = static_cast<int>(f.aux2);
         bool overfull = false;
-        for (int k = 0; k < p_.prep.kinds; ++k) {
+        for (int k = 0; k < p_.low.kinds; ++k) {
           set(deck_base + k, w_[deck_base + k] - o[k]);
           set(hand_base + k, w_[hand_base + k] + o[k]);
           overfull = overfull || w_[hand_base + k] > p_.slot_hi[hand_base + k];
@@ -892,11 +890,11 @@ class Runner : ExprMachine {
       case S::move: {
         const int from_base = static_cast<int>(f.aux), to_base = static_cast<int>(f.aux2);
         bool overfull = false;
-        for (int k = 0; k < p_.prep.kinds; ++k) {
+        for (int k = 0; k < p_.low.kinds; ++k) {
           set(from_base + k, w_[from_base + k] - o[k]);
           set(to_base + k, w_[to_base + k] + o[k]);
         }
-        for (int k = 0; k < p_.prep.kinds; ++k) {
+        for (int k = 0; k < p_.low.kinds; ++k) {
           overfull = overfull || w_[to_base + k] > p_.slot_hi[to_base + k];
         }
         if (many && picker_ < 0) picker_ = self_;
@@ -954,7 +952,7 @@ class Runner : ExprMachine {
   // Every count vector c with 0 <= c[k] <= avail[k] and sum c == n, in
   // lexicographic order (the last kind varying fastest), into sc_.outcomes.
   void multisets(const std::int32_t* avail, std::int64_t n) {
-    const int kinds = p_.prep.kinds;
+    const int kinds = p_.low.kinds;
     sc_.outcomes.clear();
     sc_.suffix.assign(static_cast<std::size_t>(kinds) + 1, 0);
     for (int k = kinds - 1; k >= 0; --k) sc_.suffix[k] = sc_.suffix[k + 1] + avail[k];
@@ -962,7 +960,7 @@ class Runner : ExprMachine {
     multisets_from(0, n, avail);
   }
   void multisets_from(int k, std::int64_t rem, const std::int32_t* avail) {
-    const int kinds = p_.prep.kinds;
+    const int kinds = p_.low.kinds;
     std::int32_t* cur = sc_.counts.data();
     if (k == kinds) {
       if (rem == 0) sc_.outcomes.insert(sc_.outcomes.end(), cur, cur + kinds);
@@ -992,7 +990,7 @@ class Runner : ExprMachine {
     const int deck_base = zone_slot(g_.deck_zone, player, 0);
     const int hand_base = zone_slot(g_.hand_zone, player, 0);
     std::int64_t held = 0;
-    for (int k = 0; k < p_.prep.kinds; ++k) held += w_[deck_base + k];
+    for (int k = 0; k < p_.low.kinds; ++k) held += w_[deck_base + k];
     if (held < n) {
       gap(i.e);
       return false;
@@ -1004,7 +1002,7 @@ class Runner : ExprMachine {
     multisets(w_ + deck_base, n);
     Frame f;
     f.ins = pc;
-    f.width = p_.prep.kinds;
+    f.width = p_.low.kinds;
     f.count = static_cast<int>(sc_.outcomes.size() / static_cast<std::size_t>(f.width));
     f.aux = deck_base;
     f.aux2 = hand_base;
@@ -1027,7 +1025,7 @@ class Runner : ExprMachine {
       gap(i.e + 1);
       return false;
     }
-    const int kinds = p_.prep.kinds;
+    const int kinds = p_.low.kinds;
     const int from_base = zone_slot(i.a, from_owner, 0);
     const int to_base = zone_slot(i.c, to_owner, 0);
     std::int64_t held = 0;
@@ -1061,7 +1059,7 @@ class Runner : ExprMachine {
   }
 
   const model::Game& g_;
-  const semantics::Controls& ctl_;
+  const lowered::Controls& ctl_;
   Scratch& sc_;
   FlatSuccessors& out_;
   std::size_t fields_ = 0;

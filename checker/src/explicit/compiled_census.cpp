@@ -14,12 +14,12 @@ namespace loophole::checker {
 namespace {
 
 constexpr const char* op_names[] = {
-    "konst",     "load",     "self",        "top",        "next_player", "var_dyn",  "var_slot",
-    "zone_kind", "zone_dyn", "zone_sum",    "zone_range", "bound",       "not",      "neg",
-    "add",       "sub",      "mul",         "div",        "mod",         "eq",       "ne",
-    "lt",        "le",       "gt",          "ge",         "to_bool",     "and_jump", "or_jump",
-    "jump_if0",  "jump",     "quant_begin", "quant_step", "abs",         "min",      "max",
-    "clamp",     "rel",      "rel_slot",    "cmp_k",      "checked",     "ret"};
+    "konst",    "load",        "self",       "top",     "next_player", "var_dyn", "var_slot",
+    "zone_dyn", "zone_sum",    "zone_range", "bound",   "not",         "neg",     "add",
+    "sub",      "mul",         "div",        "mod",     "eq",          "ne",      "lt",
+    "le",       "gt",          "ge",         "to_bool", "and_jump",    "or_jump", "jump_if0",
+    "jump",     "quant_begin", "quant_step", "abs",     "min",         "max",     "clamp",
+    "rel",      "rel_slot",    "cmp_k",      "checked", "ret"};
 static_assert(std::size(op_names) == static_cast<std::size_t>(X::ret) + 1);
 
 const char* cmp_name(Cmp c) {

@@ -1,25 +1,24 @@
-// The compiler of the compiled successor generator (see compiled.hpp):
-// every expression of the rules becomes a program of the stack machine of
-// compiled_program.hpp (with the fused instructions described in
-// compiled.cpp), every effect a flat statement program, with slots, gap
-// sites and domains resolved. (What the tests ask of the compiled programs
-// is in compiled_census.cpp.)
+// The compiler of the compiled successor generator (see compiled.hpp): it
+// translates the lowered form (loophole/checker/lowered.hpp, built once per
+// Game) and reads no rule body of the model's IR. Every lowered expression
+// becomes a program of the stack machine of compiled_program.hpp (with the
+// fused instructions described in compiled.cpp), every lowered effect a flat
+// statement program; the places, gap sites, domains and kind lists come from
+// the lowered tables. (What the tests ask of the compiled programs is in
+// compiled_census.cpp.)
 #include <algorithm>
 #include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "compiled_program.hpp"
 
 namespace loophole::checker {
 
-using model::Expr;
-using model::ExprKind;
 using model::Protocol;
-using model::Stmt;
-using model::StmtKind;
 
 namespace {
 
@@ -28,23 +27,23 @@ namespace {
 
 class Compiler {
  public:
-  explicit Compiler(CompiledSystem::Program& p) : p_(p), game_(p.prep.game) {}
+  explicit Compiler(CompiledSystem::Program& p) : p_(p), low_(p.low) {}
 
-  // Compiles e into a program; -1 for a missing expression.
-  int expr(const Expr* e) {
-    if (e == nullptr) return -1;
+  // Compiles the lowered expression `node` into a program; -1 for none.
+  int expr(int node) {
+    if (node < 0) return -1;
     const int start = static_cast<int>(p_.xcode.size());
     depth_ = 0;
-    emit_expr(*e);
+    emit_expr(node);
     emit(X::ret);
     mark_single(start);
     return start;
   }
 
-  int stmt_program(const Stmt* s) {
-    if (s == nullptr) return -1;
+  int stmt_program(int node) {
+    if (node < 0) return -1;
     const int start = static_cast<int>(p_.scode.size());
-    stmt(*s);
+    stmt(node);
     SIns done;
     done.op = S::done;
     p_.scode.push_back(done);
@@ -52,6 +51,13 @@ class Compiler {
   }
 
  private:
+  using LX = lowered::X;
+  using LS = lowered::S;
+
+  [[nodiscard]] const lowered::Expr& ex(int node) const {
+    return low_.exprs[static_cast<std::size_t>(node)];
+  }
+
   void emit(X op, std::int32_t a = 0, std::int32_t b = 0, std::int32_t c = 0, std::int32_t d = 0,
             std::int64_t k = 0) {
     XIns x;
@@ -77,29 +83,28 @@ class Compiler {
     return op == X::konst || op == X::load || op == X::self || op == X::top || op == X::bound ||
            op == X::rel || op == X::rel_slot;
   }
-  // The player `e` names, relative to self, a control slot or a binder:
-  // P + add, P = s[src] (src >= 0), self (src -1) or binders[-2 - src].
-  bool relative_player(const Expr& e, int& src, int& add) const {
-    const auto& ctl = p_.prep.ctl;
-    switch (e.kind) {
-      case ExprKind::self:
+  // The player `node` names, relative to self, the active player or a
+  // binder: P + add, P = s[src] (src >= 0), self (src -1) or binders[-2 - src].
+  bool relative_player(int node, int& src, int& add) const {
+    const lowered::Expr& e = ex(node);
+    switch (e.op) {
+      case LX::self:
         src = -1;
         add = 0;
         return true;
-      case ExprKind::active:
-      case ExprKind::opponent:
-        if (ctl.active < 0) return false;
-        src = ctl.active;
-        add = e.kind == ExprKind::opponent ? 1 : 0;
+      case LX::field:
+        if (low_.ctl.active < 0 || e.a != low_.ctl.active) return false;
+        src = e.a;
+        add = 0;
         return true;
-      case ExprKind::next_player:
-        if (!relative_player(*e.args[0], src, add)) return false;
+      case LX::next_player:
+        if (!relative_player(e.x[0], src, add)) return false;
         ++add;
         return true;
-      case ExprKind::bound: {
+      case LX::local: {
         std::int64_t v = 0;
-        if (bound_value(e.ref, v)) return false;  // a fixed player: a fixed slot
-        src = -2 - e.ref;
+        if (bound_value(e.a, v)) return false;  // a fixed player: a fixed slot
+        src = -2 - e.a;
         add = 0;
         return true;
       }
@@ -117,35 +122,90 @@ class Compiler {
   void pop(int n = 1) { depth_ -= n; }
   [[nodiscard]] int here() const { return static_cast<int>(p_.xcode.size()); }
 
-  int site(const void* node) const {
-    const auto it = p_.prep.gaps.at.find(node);
-    return it == p_.prep.gaps.at.end() ? no_site : it->second;
-  }
-  // The node's overflow site (gaps.cpp), or -1 where its result fits 64 bits.
-  int overflow_site(const void* node) const {
-    const auto it = p_.prep.gaps.overflow.find(node);
-    return it == p_.prep.gaps.overflow.end() ? -1 : it->second;
-  }
-  // An operation checked for overflow: true when emitted.
-  bool checked(const Expr& e, model::Op op) {
-    const int at = overflow_site(&e);
+  // An operation checked for overflow (only where gaps.cpp found that its
+  // result may leave 64 bits): true when emitted.
+  bool checked(int node, model::Op op) {
+    const int at = ex(node).overflow;
     if (at < 0) return false;
     emit(X::checked, at, 0, static_cast<int>(op));
     return true;
   }
 
-  static bool constant(const Expr& e, std::int64_t& v) {
-    switch (e.kind) {
-      case ExprKind::int_lit:
-      case ExprKind::bool_lit:
-      case ExprKind::enum_lit:
-      case ExprKind::player_lit:
-      case ExprKind::kind_lit:
-      case ExprKind::action_lit:
-        v = e.value;
+  // The operations of two operands (evaluated by binary(), folded alike).
+  static bool binary_op(LX op) {
+    switch (op) {
+      case LX::add:
+      case LX::sub:
+      case LX::mul:
+      case LX::div:
+      case LX::mod:
+      case LX::eq:
+      case LX::ne:
+      case LX::lt:
+      case LX::le:
+      case LX::gt:
+      case LX::ge:
+      case LX::and_:
+      case LX::or_:
         return true;
       default:
         return false;
+    }
+  }
+
+  // The model operator a lowered operation computes (for model::fold_operation
+  // and X::checked), none for the others.
+  static model::Op operation(LX op) {
+    using model::Op;
+    switch (op) {
+      case LX::not_:
+        return Op::not_;
+      case LX::neg:
+        return Op::neg;
+      case LX::add:
+        return Op::add;
+      case LX::sub:
+        return Op::sub;
+      case LX::mul:
+        return Op::mul;
+      case LX::div:
+        return Op::div;
+      case LX::mod:
+        return Op::mod;
+      case LX::eq:
+        return Op::eq;
+      case LX::ne:
+        return Op::ne;
+      case LX::lt:
+        return Op::lt;
+      case LX::le:
+        return Op::le;
+      case LX::gt:
+        return Op::gt;
+      case LX::ge:
+        return Op::ge;
+      case LX::and_:
+        return Op::and_;
+      case LX::or_:
+        return Op::or_;
+      case LX::exists:
+        return Op::exists;
+      case LX::forall:
+        return Op::forall;
+      case LX::count_of:
+        return Op::count;
+      case LX::sum:
+        return Op::sum;
+      case LX::min:
+        return Op::min;
+      case LX::max:
+        return Op::max;
+      case LX::abs:
+        return Op::abs;
+      case LX::clamp:
+        return Op::clamp;
+      default:
+        return Op::none;
     }
   }
 
@@ -160,18 +220,65 @@ class Compiler {
     return false;
   }
 
+  // The value of an expression made of constants and the binders with a
+  // known value: literals, arithmetic, comparisons, `and`/`or` (decided by
+  // the left operand, or both known), conditionals, min/max/abs/clamp, as
+  // model::fold_constant folds them; nothing that could fail at run time.
+  std::optional<std::int64_t> fold(int node) const {
+    const lowered::Expr& e = ex(node);
+    if (binary_op(e.op)) {
+      const auto a = fold(e.x[0]);
+      if (!a) return std::nullopt;
+      if (e.op == LX::and_ && *a == 0) return 0;
+      if (e.op == LX::or_ && *a != 0) return 1;
+      const auto b = fold(e.x[1]);
+      if (!b) return std::nullopt;
+      return model::fold_operation(operation(e.op), {*a, *b});
+    }
+    switch (e.op) {
+      case LX::konst:
+        return e.k;
+      case LX::local: {
+        std::int64_t v = 0;
+        if (bound_value(e.a, v)) return v;
+        return std::nullopt;
+      }
+      case LX::cond: {
+        const auto c = fold(e.x[0]);
+        if (!c) return std::nullopt;
+        return fold(e.x[*c != 0 ? 1 : 2]);
+      }
+      case LX::not_:
+      case LX::neg:
+      case LX::abs:
+      case LX::min:
+      case LX::max:
+      case LX::clamp: {
+        std::vector<std::int64_t> v;
+        for (const int x : e.x) {
+          if (x < 0) break;
+          const auto a = fold(x);
+          if (!a) return std::nullopt;
+          v.push_back(*a);
+        }
+        return model::fold_operation(operation(e.op), v);
+      }
+      default:
+        return std::nullopt;
+    }
+  }
+
   // A constant, or (while code is compiled for one value of a binder: a
   // where-clause or pick body per value, an unrolled `for` or quantifier)
-  // an expression that the known values make constant (model::fold_constant:
-  // nothing that could fail at run time folds).
-  bool known(const Expr& e, std::int64_t& v) const {
-    if (constant(e, v)) return true;
+  // an expression that the known values make constant.
+  bool known(int node, std::int64_t& v) const {
+    const lowered::Expr& e = ex(node);
+    if (e.op == LX::konst) {
+      v = e.k;
+      return true;
+    }
     if (subst_.empty()) return false;
-    const auto folded = model::fold_constant(e, [this](int slot) -> std::optional<std::int64_t> {
-      std::int64_t x = 0;
-      if (bound_value(slot, x)) return x;
-      return std::nullopt;
-    });
+    const auto folded = fold(node);
     if (!folded) return false;
     v = *folded;
     return true;
@@ -181,13 +288,13 @@ class Compiler {
   // A where-clause compiled once per value of its binder (constants folded):
   // the programs in domain order (-1 where the value makes it true), or
   // nothing when the domain's values are not known before run time.
-  std::vector<int> per_value(const Expr& e, const model::Domain& d, int binder) {
+  std::vector<int> per_value(int node, const lowered::Domain& d, int binder) {
     const std::vector<std::int64_t> values = values_of(d, max_specialized);
     std::vector<int> out;
     for (const std::int64_t x : values) {
       subst_.push_back({binder, true, x});
       std::int64_t v = 0;
-      out.push_back(known(e, v) && v != 0 ? -1 : expr(&e));
+      out.push_back(known(node, v) && v != 0 ? -1 : expr(node));
       subst_.pop_back();
     }
     return out;
@@ -197,28 +304,20 @@ class Compiler {
   // The values of a domain in order, when they are known before run time
   // and there are at most `most` of them (else none: `others` depends on
   // self), each within 32 bits (a statement holds it as one).
-  std::vector<std::int64_t> values_of(const model::Domain& d, std::size_t most) const {
-    using K = model::Domain::Kind;
+  std::vector<std::int64_t> values_of(const lowered::Domain& d, std::size_t most) const {
+    using K = lowered::Domain::Kind;
     std::vector<std::int64_t> values;
     switch (d.kind) {
       case K::others:
         return {};
       case K::players:
-        for (int i = 0; i < p_.prep.players; ++i) values.push_back(i);
+        for (int i = 0; i < low_.players; ++i) values.push_back(i);
         break;
       case K::range:
-        for (std::int64_t x = d.lo; x <= d.hi && values.size() <= most; ++x) values.push_back(x);
+        for (int i = 0; i < d.size && values.size() <= most; ++i) values.push_back(d.lo + i);
         break;
-      case K::enum_values:
-        for (std::size_t i = 0; i < game_.enums[d.ref].values.size(); ++i) {
-          values.push_back(static_cast<std::int64_t>(i));
-        }
-        break;
-      case K::kinds:
-        for (int i = 0; i < p_.prep.kinds; ++i) values.push_back(i);
-        break;
-      case K::kinds_tagged:
-        for (const int k : p_.prep.kinds_by_tag[d.ref]) values.push_back(k);
+      case K::list:
+        for (const int k : low_.lists[static_cast<std::size_t>(d.list)]) values.push_back(k);
         break;
     }
     if (values.size() > most) return {};
@@ -239,14 +338,14 @@ class Compiler {
   // would run: exists as `or`, forall as `and` (left to right, stopping
   // where the loop stops), count and sum as additions; each body with its
   // value folded in.
-  void unrolled_quantifier(const Expr& e, const std::vector<std::int64_t>& values) {
-    using model::Op;
-    const Expr& body = *e.args[0];
-    const bool chain = e.op == Op::exists || e.op == Op::forall;
+  void unrolled_quantifier(int node, const std::vector<std::int64_t>& values) {
+    const lowered::Expr& e = ex(node);
+    const int body = e.x[0];
+    const bool chain = e.op == LX::exists || e.op == LX::forall;
     std::vector<int> exits;  // jumps (and fused leaves) to the end
     for (std::size_t k = 0; k < values.size(); ++k) {
       const int start = here();
-      subst_.push_back({e.ref, true, values[k]});
+      subst_.push_back({e.b, true, values[k]});
       emit_expr(body);
       subst_.pop_back();
       const bool last = k + 1 == values.size();
@@ -257,17 +356,17 @@ class Compiler {
         }
         // Decided: jump out with 1 (exists) or 0 (forall); else pop.
         if (here() - start == 1 && fusable(p_.xcode[start])) {
-          p_.xcode[start].then = e.op == Op::exists ? Then::or_ : Then::and_;
+          p_.xcode[start].then = e.op == LX::exists ? Then::or_ : Then::and_;
         } else {
-          emit(e.op == Op::exists ? X::or_jump : X::and_jump);
+          emit(e.op == LX::exists ? X::or_jump : X::and_jump);
         }
         exits.push_back(here() - 1);
         pop();
         continue;
       }
-      if (e.op == Op::count && !boolean(body)) emit(X::to_bool);
+      if (e.op == LX::count_of && !boolean(body)) emit(X::to_bool);
       if (k > 0) {
-        if (!checked(e, Op::add)) emit(X::add);
+        if (!checked(node, model::Op::add)) emit(X::add);
         pop();
       }
     }
@@ -281,242 +380,254 @@ class Compiler {
     }
   }
 
-  void load_ctl(int index) {
-    if (index < 0) {
-      emit(X::konst, 0, 0, 0, 0, 0);
-    } else {
-      emit(X::load, index);
-    }
-    push();
-  }
-
-  int domain(const model::Domain& d) {
+  int domain(const lowered::Domain& d) {
     using K = model::Domain::Kind;
     CDomain c;
-    c.kind = d.kind;
     switch (d.kind) {
-      case K::players:
-      case K::others:
-        c.size = p_.prep.players;
+      case lowered::Domain::Kind::players:
+        c.kind = K::players;
+        c.size = low_.players;
         break;
-      case K::range:
+      case lowered::Domain::Kind::others:
+        c.kind = K::others;
+        c.size = low_.players;
+        break;
+      case lowered::Domain::Kind::range:
+        c.kind = K::range;
         c.lo = d.lo;
-        c.size = d.hi < d.lo ? 0 : static_cast<int>(d.hi - d.lo + 1);
+        c.size = d.size;
         break;
-      case K::enum_values:
-        c.size = static_cast<int>(game_.enums[d.ref].values.size());
-        break;
-      case K::kinds:
-        c.size = p_.prep.kinds;
-        break;
-      case K::kinds_tagged:
+      case lowered::Domain::Kind::list:
+        c.kind = K::kinds_tagged;
         c.list = static_cast<int>(p_.lists.size());
-        p_.lists.push_back(p_.prep.kinds_by_tag[d.ref]);
+        p_.lists.push_back(low_.lists[static_cast<std::size_t>(d.list)]);
         c.size = static_cast<int>(p_.lists.back().size());
         break;
     }
     p_.domains.push_back(c);
     return static_cast<int>(p_.domains.size()) - 1;
   }
-
-  // A `var` expression: its slot when every index is constant and in range,
-  // else -1 after emitting the operands of var_dyn / var_slot.
-  int var_operands(const Expr& e) {
-    const auto& v = game_.vars[e.ref];
-    std::size_t arg = 0;
-    std::int64_t player = 0, index = 0;
-    bool fixed = true;
-    if (v.per_player) {
-      fixed = known(*e.args[arg++], player) && player >= 0 && player < p_.prep.players && fixed;
-    }
-    if (v.array > 0) {
-      fixed = known(*e.args[arg], index) && fixed && index >= 0 && index < v.array;
-    }
-    if (fixed) return v.slot(static_cast<int>(player), static_cast<int>(index), e.field);
-    arg = 0;
-    if (v.per_player) emit_expr(*e.args[arg++]);
-    if (v.array > 0) emit_expr(*e.args[arg]);
-    return -1;
+  [[nodiscard]] const lowered::Domain& ldomain(int d) const {
+    return low_.domains[static_cast<std::size_t>(d)];
+  }
+  [[nodiscard]] const lowered::Place& place(int pl) const {
+    return low_.places[static_cast<std::size_t>(pl)];
   }
 
-  // var[P] or var[P][i] with a relative player P and a constant index in
-  // range: one rel (or rel_slot) instruction.
-  bool relative_var(const Expr& e, X op) {
-    const auto& v = game_.vars[e.ref];
-    if (!v.per_player) return false;
+  // The slot of a place when its player and index are known and in range,
+  // else -1.
+  int fixed_slot(const lowered::Place& pl) const {
+    std::int64_t player = 0, index = 0;
+    if (pl.player >= 0 && (!known(pl.player, player) || player < 0 || player >= low_.players)) {
+      return -1;
+    }
+    if (pl.index >= 0 && (!known(pl.index, index) || index < 0 || index >= pl.bound)) return -1;
+    return pl.base + static_cast<int>(player) * pl.player_stride +
+           static_cast<int>(index) * pl.index_stride;
+  }
+
+  // A place with a relative player P and a known index in range (or none):
+  // one rel (or rel_slot) instruction.
+  bool relative_place(const lowered::Place& pl, X op) {
+    if (pl.player < 0) return false;
     int src = 0, add = 0;
-    if (!relative_player(*e.args[0], src, add)) return false;
+    if (!relative_player(pl.player, src, add)) return false;
     std::int64_t index = 0;
-    if (v.array > 0 && (!known(*e.args[1], index) || index < 0 || index >= v.array)) {
+    if (pl.index >= 0 && (!known(pl.index, index) || index < 0 || index >= pl.bound)) {
       return false;
     }
-    const int nf = static_cast<int>(v.fields.size());
-    const int stride = (v.array == 0 ? 1 : v.array) * nf;
-    emit(op, v.first_slot + static_cast<int>(index) * nf + e.field, stride, add, src);
+    emit(op, pl.base + static_cast<int>(index) * pl.index_stride, pl.player_stride, add, src);
     push();
     return true;
   }
 
-  void var_op(X op, const Expr& e) {
-    const auto& v = game_.vars[e.ref];
-    const int nf = static_cast<int>(v.fields.size());
-    const int stride = (v.array == 0 ? 1 : v.array) * nf;
-    emit(op, v.first_slot, v.per_player ? stride : -1, v.array, nf * 65536 + e.field, site(&e));
-    pop((v.per_player ? 1 : 0) + (v.array > 0 ? 1 : 0));
+  // A variable's place whose player or index is known only at run time:
+  // var_dyn / var_slot over its operands.
+  void var_op(X op, const lowered::Place& pl) {
+    if (pl.player >= 0) emit_expr(pl.player);
+    if (pl.index >= 0) emit_expr(pl.index);
+    emit(op, pl.base, pl.player >= 0 ? pl.player_stride : -1, pl.index >= 0 ? pl.bound : 0,
+         pl.index_stride * 65536, pl.site);
+    pop((pl.player >= 0 ? 1 : 0) + (pl.index >= 0 ? 1 : 0));
     push();
+  }
+
+  // The value at a place (X::read).
+  void read(int at) {
+    const lowered::Place& pl = place(at);
+    if (pl.index >= 0 && pl.bound == 0) {
+      // A zone cell of a kind known at run time (always in range).
+      if (pl.index_stride != 1) {
+        throw std::logic_error("loophole: internal error: a kind-indexed place over records");
+      }
+      if (pl.player >= 0) {
+        emit_expr(pl.player);
+      } else {
+        emit(X::konst, 0, 0, 0, 0, 0);
+        push();
+      }
+      emit_expr(pl.index);
+      emit(X::zone_dyn, pl.base, pl.player >= 0 ? pl.player_stride : 0);
+      return pop();
+    }
+    if (const int slot = fixed_slot(pl); slot >= 0) {
+      emit(X::load, slot);
+      return push();
+    }
+    if (relative_place(pl, X::rel)) return;
+    var_op(X::var_dyn, pl);
+  }
+
+  // The sum of a zone cell's counts over a kind list (X::count).
+  void count(const lowered::Expr& e) {
+    const lowered::Place& pl = place(e.a);
+    if (pl.player >= 0) {
+      emit_expr(pl.player);
+    } else {
+      emit(X::konst, 0, 0, 0, 0, 0);
+      push();
+    }
+    const int stride = pl.player >= 0 ? pl.player_stride : 0;
+    if (e.b == 0) {
+      emit(X::zone_range, pl.base, stride, low_.kinds);
+      return;
+    }
+    p_.lists.push_back(low_.lists[static_cast<std::size_t>(e.b)]);
+    emit(X::zone_sum, pl.base, stride, static_cast<int>(p_.lists.back().size()),
+         static_cast<int>(p_.lists.size()) - 1);
   }
 
  public:
   // Pushes the slot of an assignment target; returns the slot when constant.
-  int target_slot(const Expr& e, int& program) {
+  int target_slot(int at, int& program) {
     program = -1;
+    const lowered::Place& pl = place(at);
     const int start = here();
     depth_ = 0;
-    if (relative_var(e, X::rel_slot)) {
+    if (const int slot = fixed_slot(pl); slot >= 0) return slot;
+    if (relative_place(pl, X::rel_slot)) {
       emit(X::ret);
       mark_single(start);
       program = start;
       return -1;
     }
-    const int slot = var_operands(e);
-    if (slot >= 0) return slot;
-    var_op(X::var_slot, e);
+    var_op(X::var_slot, pl);
     emit(X::ret);
     program = start;
     return -1;
   }
 
  private:
-  void emit_expr(const Expr& e) {
-    const auto& ctl = p_.prep.ctl;
+  void emit_expr(int node) {
+    const lowered::Expr& e = ex(node);
     std::int64_t v = 0;
-    if (known(e, v)) {
+    if (known(node, v)) {
       emit(X::konst, 0, 0, 0, 0, v);
       push();
       return;
     }
-    switch (e.kind) {
-      case ExprKind::active:
-        return load_ctl(ctl.active);
-      case ExprKind::opponent:
-        load_ctl(ctl.active);
-        emit(X::next_player);
-        return;
-      case ExprKind::self:
+    if (binary_op(e.op)) return binary(node);
+    switch (e.op) {
+      case LX::field:
+        emit(X::load, e.a);
+        return push();
+      case LX::self:
         emit(X::self);
         return push();
-      case ExprKind::turn_number:
-        return load_ctl(ctl.turn);
-      case ExprKind::stack_size:
-        return load_ctl(ctl.stack_size);
-      case ExprKind::top_action:
-      case ExprKind::top_controller:
-        if (ctl.stack_size < 0) {
-          emit(X::konst, 0, 0, 0, 0, 0);
-        } else {
-          emit(X::top, ctl.stack_size,
-               ctl.stack_base + (e.kind == ExprKind::top_action ? 0 : 1) - 2);
-        }
+      case LX::local:
+        emit(X::bound, e.a);
         return push();
-      case ExprKind::next_player:
-        emit_expr(*e.args[0]);
+      case LX::stack_top:
+        emit(X::top, low_.ctl.stack_size, low_.ctl.stack_base + e.a - 2);
+        return push();
+      case LX::next_player:
+        emit_expr(e.x[0]);
         emit(X::next_player);
         return;
-      case ExprKind::var: {
-        if (relative_var(e, X::rel)) return;
-        const int slot = var_operands(e);
-        if (slot >= 0) {
-          emit(X::load, slot);
-          return push();
-        }
-        return var_op(X::var_dyn, e);
-      }
-      case ExprKind::zone_count:
-        return zone(e);
-      case ExprKind::bound:
-        emit(X::bound, e.ref);
-        return push();
-      case ExprKind::unary:
-        emit_expr(*e.args[0]);
-        if (e.op == model::Op::not_) return emit(X::not_);
-        if (!checked(e, model::Op::neg)) emit(X::neg);
+      case LX::read:
+        return read(e.a);
+      case LX::count:
+        return count(e);
+      case LX::not_:
+        emit_expr(e.x[0]);
+        return emit(X::not_);
+      case LX::neg:
+        emit_expr(e.x[0]);
+        if (!checked(node, model::Op::neg)) emit(X::neg);
         return;
-      case ExprKind::binary:
-        return binary(e);
-      case ExprKind::cond: {
-        emit_expr(*e.args[0]);
+      case LX::cond: {
+        emit_expr(e.x[0]);
         const int j0 = here();
         emit(X::jump_if0);
         pop();
-        emit_expr(*e.args[1]);
+        emit_expr(e.x[1]);
         pop();
         const int j1 = here();
         emit(X::jump);
         p_.xcode[j0].a = here();
-        emit_expr(*e.args[2]);
+        emit_expr(e.x[2]);
         p_.xcode[j1].a = here();
         return;
       }
-      case ExprKind::quant: {
-        if (const auto values = values_of(e.domain, max_unrolled_quantifier); !values.empty()) {
-          return unrolled_quantifier(e, values);
+      case LX::exists:
+      case LX::forall:
+      case LX::count_of:
+      case LX::sum: {
+        if (const auto values = values_of(ldomain(e.a), max_unrolled_quantifier); !values.empty()) {
+          return unrolled_quantifier(node, values);
         }
-        const int dom = domain(e.domain);
+        const int dom = domain(ldomain(e.a));
+        const int op = static_cast<int>(operation(e.op));
         const int begin = here();
-        emit(X::quant_begin, e.ref, dom, static_cast<int>(e.op));
+        emit(X::quant_begin, e.b, dom, op);
         push(3);
         const int body = here();
         // The quantifier binds its slot anew: no known value inside.
-        subst_.push_back({e.ref, false, 0});
-        emit_expr(*e.args[0]);
+        subst_.push_back({e.b, false, 0});
+        emit_expr(e.x[0]);
         subst_.pop_back();
-        emit(X::quant_step, e.ref, dom, static_cast<int>(e.op), body);
-        p_.xcode.back().j = overflow_site(&e);
+        emit(X::quant_step, e.b, dom, op, body);
+        p_.xcode.back().j = e.overflow;
         pop(3);
         p_.xcode[begin].d = here();
         return;
       }
-      case ExprKind::builtin: {
-        for (const auto& a : e.args) emit_expr(*a);
-        switch (e.op) {
-          case model::Op::abs:
-            if (!checked(e, model::Op::abs)) emit(X::abs);
-            return;
-          case model::Op::min:
-            emit(X::min);
-            return pop();
-          case model::Op::max:
-            emit(X::max);
-            return pop();
-          case model::Op::clamp:
-            emit(X::clamp);
-            return pop(2);
-          default:
-            break;
-        }
-        break;
-      }
-      default:
+      case LX::abs:
+        emit_expr(e.x[0]);
+        if (!checked(node, model::Op::abs)) emit(X::abs);
+        return;
+      case LX::min:
+      case LX::max:
+        emit_expr(e.x[0]);
+        emit_expr(e.x[1]);
+        emit(e.op == LX::min ? X::min : X::max);
+        return pop();
+      case LX::clamp:
+        emit_expr(e.x[0]);
+        emit_expr(e.x[1]);
+        emit_expr(e.x[2]);
+        emit(X::clamp);
+        return pop(2);
+      default:  // konst (folded above), the binary operations (binary())
         break;
     }
-    throw CompiledSystem::Unsupported("expression '" + e.text + "' (kind " +
-                                      std::to_string(static_cast<int>(e.kind)) + ")");
+    throw CompiledSystem::Unsupported("lowered expression node " +
+                                      std::to_string(static_cast<int>(e.op)));
   }
 
-  static Cmp comparison(model::Op op) {
-    using model::Op;
+  static Cmp comparison(LX op) {
     switch (op) {
-      case Op::eq:
+      case LX::eq:
         return Cmp::eq;
-      case Op::ne:
+      case LX::ne:
         return Cmp::ne;
-      case Op::lt:
+      case LX::lt:
         return Cmp::lt;
-      case Op::le:
+      case LX::le:
         return Cmp::le;
-      case Op::gt:
+      case LX::gt:
         return Cmp::gt;
-      case Op::ge:
+      case LX::ge:
         return Cmp::ge;
       default:
         return Cmp::none;
@@ -537,88 +648,50 @@ class Compiler {
         return c;
     }
   }
-  // Whether e's value is always 0 or 1 (to_bool is then a no-op).
-  static bool boolean(const Expr& e) {
-    switch (e.kind) {
-      case ExprKind::bool_lit:
+  // Whether the node's value is always 0 or 1 (to_bool is then a no-op).
+  [[nodiscard]] bool boolean(int node) const {
+    const lowered::Expr& e = ex(node);
+    switch (e.op) {
+      case LX::konst:
+        return e.k == 0 || e.k == 1;
+      case LX::not_:
+      case LX::and_:
+      case LX::or_:
+      case LX::exists:
+      case LX::forall:
         return true;
-      case ExprKind::unary:
-        return e.op == model::Op::not_;
-      case ExprKind::binary:
-        return comparison(e.op) != Cmp::none || e.op == model::Op::and_ || e.op == model::Op::or_;
-      case ExprKind::quant:
-        return e.op == model::Op::exists || e.op == model::Op::forall;
       default:
-        return false;
+        return comparison(e.op) != Cmp::none;
     }
   }
 
-  void zone(const Expr& e) {
-    const auto& z = game_.zones[e.ref];
-    const int kinds = p_.prep.kinds;
-    const bool owned = z.per_player && !e.args.empty();
-    std::int64_t owner = 0;
-    const bool fixed =
-        !owned || (known(*e.args[0], owner) && owner >= 0 && owner < p_.prep.players);
-    if (!owned) owner = 0;
-    const int stride = z.per_player ? kinds : 0;
-    if (e.value >= 0 && fixed) {
-      emit(X::load, z.slot(static_cast<int>(owner), static_cast<int>(e.value), kinds));
-      return push();
-    }
-    int src = 0, add = 0;
-    if (e.value >= 0 && owned && relative_player(*e.args[0], src, add)) {
-      emit(X::rel, z.first_slot + static_cast<int>(e.value), stride, add, src);
-      return push();
-    }
-    if (owned) {
-      emit_expr(*e.args[0]);
-    } else {
-      emit(X::konst, 0, 0, 0, 0, 0);
-      push();
-    }
-    if (e.value >= 0) {
-      emit(X::zone_kind, z.first_slot + static_cast<int>(e.value), stride);
-    } else if (e.value == -1) {
-      emit(X::zone_range, z.first_slot, stride, kinds);
-    } else if (e.value == -3) {
-      emit_expr(*e.args.back());
-      emit(X::zone_dyn, z.first_slot, stride);
-      pop();
-    } else {
-      p_.lists.push_back(p_.prep.kinds_by_tag[e.tag]);
-      emit(X::zone_sum, z.first_slot, stride, static_cast<int>(p_.lists.back().size()),
-           static_cast<int>(p_.lists.size()) - 1);
-    }
-  }
-
-  void binary(const Expr& e) {
-    using model::Op;
-    if (e.op == Op::and_ || e.op == Op::or_) {
+  void binary(int node) {
+    const lowered::Expr& e = ex(node);
+    if (e.op == LX::and_ || e.op == LX::or_) {
       // (emit_expr folded the whole when it is known.) A known left operand
       // that does not decide leaves the right one; a right operand that
       // does not decide leaves the left one, evaluated all the same.
       std::int64_t a = 0;
-      const bool left = known(*e.args[0], a);
-      if (left || (known(*e.args[1], a) && (e.op == Op::and_) == (a != 0))) {
-        const Expr& rest = *e.args[left ? 1 : 0];
+      const bool left = known(e.x[0], a);
+      if (left || (known(e.x[1], a) && (e.op == LX::and_) == (a != 0))) {
+        const int rest = e.x[left ? 1 : 0];
         emit_expr(rest);
         if (!boolean(rest)) emit(X::to_bool);
         return;
       }
       const int start = here();
-      emit_expr(*e.args[0]);
+      emit_expr(e.x[0]);
       const int j = here() - 1;
       // A one-leaf left operand tests itself (no and_jump / or_jump).
       const bool fused = here() - start == 1 && fusable(p_.xcode[j]);
       if (fused) {
-        p_.xcode[j].then = e.op == Op::and_ ? Then::and_ : Then::or_;
+        p_.xcode[j].then = e.op == LX::and_ ? Then::and_ : Then::or_;
       } else {
-        emit(e.op == Op::and_ ? X::and_jump : X::or_jump);
+        emit(e.op == LX::and_ ? X::and_jump : X::or_jump);
       }
       pop();
-      emit_expr(*e.args[1]);
-      if (!boolean(*e.args[1])) emit(X::to_bool);
+      emit_expr(e.x[1]);
+      if (!boolean(e.x[1])) emit(X::to_bool);
       if (fused) {
         p_.xcode[j].j = here();
       } else {
@@ -629,17 +702,17 @@ class Compiler {
     // A comparison with a constant: fused into a leaf before it, else cmp_k.
     if (const Cmp cmp = comparison(e.op); cmp != Cmp::none) {
       std::int64_t k = 0;
-      const Expr* lhs = e.args[0].get();
+      int lhs = e.x[0];
       Cmp c = cmp;
-      if (!known(*e.args[1], k) && known(*e.args[0], k)) {
-        lhs = e.args[1].get();
+      if (!known(e.x[1], k) && known(e.x[0], k)) {
+        lhs = e.x[1];
         c = mirror(cmp);
-      } else if (!known(*e.args[1], k)) {
-        lhs = nullptr;
+      } else if (!known(e.x[1], k)) {
+        lhs = -1;
       }
-      if (lhs != nullptr) {
+      if (lhs >= 0) {
         const int start = here();
-        emit_expr(*lhs);
+        emit_expr(lhs);
         XIns& last = p_.xcode.back();
         if (here() - start == 1 && fusable(last)) {
           last.cmp = c;
@@ -651,19 +724,21 @@ class Compiler {
         return;
       }
     }
-    emit_expr(*e.args[0]);
+    emit_expr(e.x[0]);
     const int right = here();
-    emit_expr(*e.args[1]);
+    emit_expr(e.x[1]);
     pop();
-    if ((e.op == Op::add || e.op == Op::sub || e.op == Op::mul) && checked(e, e.op)) return;
+    if ((e.op == LX::add || e.op == LX::sub || e.op == LX::mul) && checked(node, operation(e.op))) {
+      return;
+    }
     if (here() - right == 1 && fusable(p_.xcode[right]) && p_.xcode[right].cmp == Cmp::none) {
       // A one-leaf right operand of +, - or a comparison folds into the top.
       XIns& x = p_.xcode[right];
-      if (e.op == Op::add) {
+      if (e.op == LX::add) {
         x.then = Then::add;
         return;
       }
-      if (e.op == Op::sub) {
+      if (e.op == LX::sub) {
         x.then = Then::sub;
         return;
       }
@@ -674,33 +749,33 @@ class Compiler {
       }
     }
     switch (e.op) {
-      case Op::add:
+      case LX::add:
         return emit(X::add);
-      case Op::sub:
+      case LX::sub:
         return emit(X::sub);
-      case Op::mul:
+      case LX::mul:
         return emit(X::mul);
-      case Op::div:
-      case Op::mod: {
-        const int over = overflow_site(&e);
-        return emit(e.op == Op::div ? X::div : X::mod, site(&e), over < 0 ? no_site : over);
-      }
-      case Op::eq:
+      case LX::div:
+      case LX::mod:
+        return emit(e.op == LX::div ? X::div : X::mod, e.site,
+                    e.overflow < 0 ? no_site : e.overflow);
+      case LX::eq:
         return emit(X::eq);
-      case Op::ne:
+      case LX::ne:
         return emit(X::ne);
-      case Op::lt:
+      case LX::lt:
         return emit(X::lt);
-      case Op::le:
+      case LX::le:
         return emit(X::le);
-      case Op::gt:
+      case LX::gt:
         return emit(X::gt);
-      case Op::ge:
+      case LX::ge:
         return emit(X::ge);
       default:
         break;
     }
-    throw CompiledSystem::Unsupported("binary operator in '" + e.text + "'");
+    throw CompiledSystem::Unsupported("lowered binary node " +
+                                      std::to_string(static_cast<int>(e.op)));
   }
 
   // Statements, laid out in execution order (the reference's continuations
@@ -711,120 +786,123 @@ class Compiler {
     return shere() - 1;
   }
 
-  void stmt(const Stmt& s) {
+  void stmt(int node) {
+    if (node < 0) return;  // an absent body: nothing
+    const lowered::Stmt& s = low_.stmts[static_cast<std::size_t>(node)];
     SIns i;
-    switch (s.kind) {
-      case StmtKind::block:
-        for (const auto& b : s.bodies) stmt(*b);
+    switch (s.op) {
+      case LS::seq:
+        for (const int b : s.body) stmt(b);
         return;
-      case StmtKind::assign: {
+      case LS::assign: {
         i.op = S::assign;
         int program = -1;
-        i.a = target_slot(*s.target, program);
+        i.a = target_slot(s.a, program);
         i.b = program;
-        i.c = expr(s.value.get());
-        i.d = static_cast<int>(s.op);
-        i.e = p_.prep.gaps.at.at(&s);
+        i.c = expr(s.x);
+        i.d = static_cast<int>(s.assign_op);
+        i.e = s.site;
         sadd(i);
         return;
       }
-      case StmtKind::if_: {
+      case LS::if_: {
         // A condition known at compile time (in unrolled or specialized
         // code) leaves its branch, or nothing, without a test.
+        const std::size_t conds = s.conds.size();
+        const bool has_else = s.body.size() > conds && s.body.back() >= 0;
         std::vector<int> to_end;
         bool decided = false;
-        for (std::size_t c = 0; c < s.conds.size() && !decided; ++c) {
-          if (std::int64_t v = 0; known(*s.conds[c], v)) {
+        for (std::size_t c = 0; c < conds && !decided; ++c) {
+          if (std::int64_t v = 0; known(s.conds[c], v)) {
             if (v == 0) continue;
-            if (s.bodies[c]) stmt(*s.bodies[c]);
+            stmt(s.body[c]);
             decided = true;
             break;
           }
           SIns j;
           j.op = S::jump_if_not;
-          j.a = expr(s.conds[c].get());
+          j.a = expr(s.conds[c]);
           const int at = sadd(j);
-          if (s.bodies[c]) stmt(*s.bodies[c]);
+          stmt(s.body[c]);
           // (The last branch without an else falls through to the end.)
-          if (c + 1 < s.conds.size() || (s.bodies.size() > s.conds.size() && s.bodies.back())) {
+          if (c + 1 < conds || has_else) {
             SIns out;
             out.op = S::jump;
             to_end.push_back(sadd(out));
           }
           p_.scode[at].b = shere();
         }
-        if (!decided && s.bodies.size() > s.conds.size() && s.bodies.back()) {
-          stmt(*s.bodies.back());
-        }
+        if (!decided && has_else) stmt(s.body.back());
         for (int at : to_end) p_.scode[at].b = shere();
         return;
       }
-      case StmtKind::for_: {
+      case LS::for_: {
+        const int body = s.body.empty() ? -1 : s.body[0];
         // A loop over a few values known before run time is unrolled: the
         // body once per value, with the value folded in (the binder is set
         // all the same, for what reads it at run time).
-        if (const auto values = values_of(s.domain, max_unrolled); !values.empty()) {
+        if (const auto values = values_of(ldomain(s.a), max_unrolled); !values.empty()) {
           for (const std::int64_t x : values) {
             SIns b;
             b.op = S::bind;
-            b.c = s.ref;
+            b.c = s.b;
             b.a = static_cast<std::int32_t>(x);
             sadd(b);
-            subst_.push_back({s.ref, true, x});
-            if (!s.bodies.empty() && s.bodies[0]) stmt(*s.bodies[0]);
+            subst_.push_back({s.b, true, x});
+            stmt(body);
             subst_.pop_back();
           }
           return;
         }
-        const int dom = domain(s.domain);
+        const int dom = domain(ldomain(s.a));
         const int reg = p_.registers++;
         i.op = S::for_begin;
         i.a = dom;
-        i.c = s.ref;
+        i.c = s.b;
         i.d = reg;
         const int begin = sadd(i);
-        const int body = shere();
-        subst_.push_back({s.ref, false, 0});  // set at run time
-        if (!s.bodies.empty() && s.bodies[0]) stmt(*s.bodies[0]);
+        const int first = shere();
+        subst_.push_back({s.b, false, 0});  // set at run time
+        stmt(body);
         subst_.pop_back();
         SIns n;
         n.op = S::for_next;
         n.a = dom;
-        n.b = body;
-        n.c = s.ref;
+        n.b = first;
+        n.c = s.b;
         n.d = reg;
         sadd(n);
         p_.scode[begin].b = shere();
         return;
       }
-      case StmtKind::choose:
-      case StmtKind::pick: {
+      case LS::choose:
+      case LS::pick: {
         i.op = S::choose;
-        i.a = domain(s.domain);
-        i.c = s.ref;
-        i.e = s.kind == StmtKind::pick ? 1 : 0;
+        i.a = domain(ldomain(s.a));
+        i.c = s.b;
+        i.e = s.op == LS::pick ? 1 : 0;
         // The binder's value is chosen at run time: it shadows any known one
         // (per_value() binds each value innermost).
-        subst_.push_back({s.ref, false, 0});
-        if (!s.conds.empty()) {
-          if (auto each = per_value(*s.conds[0], s.domain, s.ref); !each.empty()) {
+        subst_.push_back({s.b, false, 0});
+        if (s.x >= 0) {
+          if (auto each = per_value(s.x, ldomain(s.a), s.b); !each.empty()) {
             i.f = static_cast<int>(p_.lists.size());
             p_.lists.push_back(std::move(each));
           } else {
-            i.d = expr(s.conds[0].get());
+            i.d = expr(s.x);
           }
         }
         const int at = sadd(i);
-        const Stmt* body = s.bodies.empty() ? nullptr : s.bodies[0].get();
-        const auto values = values_of(s.domain, max_unrolled);
-        if (body != nullptr && !values.empty()) {
+        const int body = s.body.empty() ? -1 : s.body[0];
+        const auto values = values_of(ldomain(s.a), max_unrolled);
+        if (body >= 0 && !values.empty()) {
           // The body once per value, with the value folded in; each copy
           // ends at the statement after the choice (the last falls through).
           std::vector<int> starts, ends;
           for (const std::int64_t x : values) {
             starts.push_back(shere());
-            subst_.push_back({s.ref, true, x});
-            stmt(*body);
+            subst_.push_back({s.b, true, x});
+            stmt(body);
             subst_.pop_back();
             if (x == values.back()) break;
             SIns out;
@@ -834,71 +912,64 @@ class Compiler {
           for (const int e : ends) p_.scode[e].b = shere();
           p_.scode[at].g = static_cast<int>(p_.lists.size());
           p_.lists.push_back(std::move(starts));
-        } else if (body != nullptr) {
-          stmt(*body);
+        } else {
+          stmt(body);
         }
         subst_.pop_back();
         p_.scode[at].b = shere();
         return;
       }
-      case StmtKind::draw:
-        if (game_.deck_zone < 0 || game_.hand_zone < 0) {
-          // The reference throws only after evaluating the operands, and
-          // only when the draw runs.
-          i.op = S::no_zones;
-        } else {
-          i.op = S::draw;
+      case LS::draw_without_zones:
+      case LS::move: {
+        const lowered::Move& m = s.move;
+        if (s.op == LS::draw_without_zones || m.chooser == Chooser::nature) {
+          // A draw: its player, its count. (Without deck and hand the
+          // reference throws only after evaluating the operands, and only
+          // when the draw runs.)
+          i.op = s.op == LS::move ? S::draw : S::no_zones;
+          i.a = expr(s.x);
+          i.b = expr(m.count);
+          i.e = s.site;
+          sadd(i);
+          return;
         }
-        i.a = expr(s.args[0].get());
-        i.b = expr(s.args[1].get());
-        i.e = p_.prep.gaps.at.at(&s);
-        sadd(i);
-        return;
-      case StmtKind::move_kind:
-      case StmtKind::move_any: {
-        const bool chosen = s.kind == StmtKind::move_any;
         i.op = S::move;
-        auto owner = [&](const Expr& zone) {
-          if (!game_.zones[zone.ref].per_player || zone.args.empty()) return -1;
-          return expr(zone.args[0].get());
+        const auto owner = [&](int at) {
+          const int player = place(at).player;
+          return player < 0 ? -1 : expr(player);
         };
-        i.a = s.args[0]->ref;
-        i.b = owner(*s.args[0]);
-        i.c = s.args[1]->ref;
-        i.d = owner(*s.args[1]);
-        i.f = chosen ? -1 : expr(s.args[2].get());
-        i.g = expr(s.args[chosen ? 2 : 3].get());
-        i.e = p_.prep.gaps.at.at(&s);
+        i.a = m.from_zone;
+        i.b = owner(m.from);
+        i.c = m.to_zone;
+        i.d = owner(m.to);
+        i.f = m.kind < 0 ? -1 : expr(m.kind);
+        i.g = expr(m.count);
+        i.e = s.site;
         sadd(i);
         return;
       }
-      case StmtKind::fire:
+      case LS::fire:
         i.op = S::fire;
-        i.a = s.ref;
+        i.a = s.a;
         sadd(i);
         return;
-      case StmtKind::win:
-      case StmtKind::lose:
+      case LS::end:
         i.op = S::end;
-        i.a = expr(s.args[0].get());
-        i.b = s.kind == StmtKind::win ? 1 : 0;
+        i.a = expr(s.x);
+        i.b = s.a;
         sadd(i);
         return;
-      case StmtKind::negate:
+      case LS::negate:
         i.op = S::negate;
         sadd(i);
         return;
-      case StmtKind::shuffle:
-      case StmtKind::skip:
-        return;
-      case StmtKind::call:
-        break;
     }
-    throw CompiledSystem::Unsupported("statement '" + s.text + "'");
+    throw CompiledSystem::Unsupported("lowered statement node " +
+                                      std::to_string(static_cast<int>(s.op)));
   }
 
   CompiledSystem::Program& p_;
-  const model::Game& game_;
+  const lowered::Lowered& low_;
   int depth_ = 0;
   // The binders with a value known while the current code is compiled, the
   // innermost last (a quantifier's entry has none: it shadows).
@@ -950,41 +1021,42 @@ void set_dispatch(CompiledSystem::Program& p, std::size_t from) {
 }  // namespace
 
 void compile(CompiledSystem::Program& p) {
-  const auto& g = p.prep.game;
+  const model::Game& g = p.game;
+  const lowered::Rules& r = p.low.rules;
   Compiler c(p);
-  p.binders = std::max(0, g.binder_slots);
+  p.binders = std::max(0, p.low.locals);
   for (const auto& sl : g.slots) {
     p.slot_lo.push_back(sl.lo);
     p.slot_hi.push_back(sl.hi);
   }
-  p.setup_effect.push_back(c.stmt_program(g.setup.get()));
-  for (const auto& st : g.steps) {
-    p.step_effect.push_back(c.stmt_program(st.effects.get()));
-    p.step_repeat.push_back(c.expr(st.repeat_while.get()));
-    p.step_end_turn.push_back(c.expr(st.end_turn_if.get()));
+  p.setup_effect.push_back(c.stmt_program(r.setup));
+  for (std::size_t s = 0; s < g.steps.size(); ++s) {
+    p.step_effect.push_back(c.stmt_program(r.step_effect[s]));
+    p.step_repeat.push_back(c.expr(r.step_repeat[s]));
+    p.step_end_turn.push_back(c.expr(r.step_end_turn[s]));
   }
-  for (const auto& a : g.actions) {
-    p.action_guard.push_back(c.expr(a.guard.get()));
-    p.action_cost.push_back(c.stmt_program(a.cost.get()));
-    p.action_effect.push_back(c.stmt_program(a.effect.get()));
+  for (std::size_t a = 0; a < g.actions.size(); ++a) {
+    p.action_guard.push_back(c.expr(r.action_guard[a]));
+    p.action_cost.push_back(c.stmt_program(r.action_cost[a]));
+    p.action_effect.push_back(c.stmt_program(r.action_effect[a]));
   }
-  for (const auto& t : g.triggers) {
-    p.trigger_condition.push_back(c.expr(t.condition.get()));
-    p.trigger_effect.push_back(c.stmt_program(t.effect.get()));
+  for (std::size_t t = 0; t < g.triggers.size(); ++t) {
+    p.trigger_condition.push_back(c.expr(r.trigger_condition[t]));
+    p.trigger_effect.push_back(c.stmt_program(r.trigger_effect[t]));
   }
-  for (const auto& e : g.end_conditions) p.end_condition.push_back(c.expr(e.condition.get()));
+  for (const int e : r.end_condition) p.end_condition.push_back(c.expr(e));
 
   // The role and speed part of Run::enabled, for every relative seat: per
   // window, answering or not, acted or not and seat, the window's actions in
   // order that the seat may take.
-  const int n = p.prep.players;
+  const int n = p.low.players;
   const auto allowed = [&](const model::Window& win, const model::Action& act, bool answering,
                            bool acted, int rel) {
-    if (!p.prep.covers(act.who, rel, 0)) return false;
+    if (!p.covers(act.who, rel, 0)) return false;
     if (win.protocol != Protocol::priority && win.roles.empty()) return true;
     const bool ans = win.protocol == Protocol::priority && answering;
     for (const auto& r : win.roles) {
-      if (!p.prep.covers(r.role, rel, 0)) continue;
+      if (!p.covers(r.role, rel, 0)) continue;
       if (!ans && r.lead_if_active_idle && acted) continue;
       const auto& speeds = ans ? r.answer : r.lead;
       if (g.speeds.empty() || std::find(speeds.begin(), speeds.end(), act.speed) != speeds.end()) {
@@ -998,7 +1070,7 @@ void compile(CompiledSystem::Program& p) {
     for (int mode = 0; mode < 4; ++mode) {
       for (int rel = 0; rel < n; ++rel) {
         auto& list = p.candidates[(w * 4 + static_cast<std::size_t>(mode)) * n + rel];
-        for (const int a : p.prep.window_actions[w]) {
+        for (const int a : p.low.window_actions[w]) {
           if (allowed(g.windows[w], g.actions[a], mode / 2 != 0, mode % 2 != 0, rel)) {
             list.push_back(a);
           }
@@ -1007,26 +1079,26 @@ void compile(CompiledSystem::Program& p) {
     }
   }
   set_dispatch(p, 0);
-  for (const auto& listeners : p.prep.triggers_by_event) {
+  for (const auto& listeners : p.low.triggers_by_event) {
     bool live = false;
-    for (const int t : listeners) live = live || p.prep.ctl.pending[t] >= 0;
+    for (const int t : listeners) live = live || p.low.ctl.pending[t] >= 0;
     p.event_fires.push_back(live ? 1 : 0);
   }
-  for (const int base : p.prep.ctl.turn_uses) {
+  for (const int base : p.low.ctl.turn_uses) {
     if (base >= 0) p.turn_use_bases.push_back(base);
   }
-  for (const int base : p.prep.ctl.window_uses) {
+  for (const int base : p.low.ctl.window_uses) {
     if (base >= 0) p.window_use_bases.push_back(base);
   }
   // What the end conditions read: every instruction's fields, where the
   // instruction names them; anything else reads "all".
-  const std::size_t fields = p.prep.layout.fields.size();
+  const std::size_t fields = p.low.layout.fields.size();
   p.end_reads.assign(FlatSuccessors::dirty_words(fields), 0);
   const auto reads = [&](int f) {
     if (f >= 0) p.end_reads[static_cast<std::size_t>(f) >> 6] |= std::uint64_t{1} << (f & 63);
   };
   bool all = false;
-  reads(p.prep.ctl.active);  // whose conditions are checked
+  reads(p.low.ctl.active);  // whose conditions are checked
   for (const int start : p.end_condition) {
     for (int pc = start; start >= 0; ++pc) {
       const XIns& x = p.xcode[static_cast<std::size_t>(pc)];
@@ -1078,7 +1150,7 @@ void compile(CompiledSystem::Program& p) {
   }
   if (all) std::fill(p.end_reads.begin(), p.end_reads.end(), ~std::uint64_t{0});
 
-  const auto& pending = p.prep.ctl.pending;
+  const auto& pending = p.low.ctl.pending;
   int first = -1, last = -1;
   for (const int f : pending) {
     if (f < 0) continue;
@@ -1096,13 +1168,33 @@ void compile(CompiledSystem::Program& p) {
 
 std::vector<int> compile_conditions(CompiledSystem::Program& p,
                                     const std::vector<const model::Expr*>& exprs) {
+  // Each condition is compiled from its lowered form: the root node whose
+  // origin it is, among the rules' and the properties' conditions. (The
+  // pointer is only a key; one not lowered runs on the reference.)
+  const lowered::Rules& r = p.low.rules;
+  std::unordered_map<const void*, int> roots;
+  for (const auto* list : {&r.property_expr, &r.property_to, &r.action_guard, &r.trigger_condition,
+                           &r.step_repeat, &r.step_end_turn, &r.end_condition}) {
+    for (const int node : *list) {
+      if (node >= 0) roots.emplace(p.low.exprs[static_cast<std::size_t>(node)].origin, node);
+    }
+  }
   std::vector<int> starts;
   const std::size_t from = p.xcode.size();
   Compiler c(p);
   for (const model::Expr* e : exprs) {
+    if (e == nullptr) {
+      starts.push_back(-1);
+      continue;
+    }
+    const auto root = roots.find(e);
+    if (root == roots.end()) {
+      starts.push_back(no_program);
+      continue;
+    }
     const std::size_t start = p.xcode.size();
     try {
-      starts.push_back(c.expr(e));
+      starts.push_back(c.expr(root->second));
     } catch (const CompiledSystem::Unsupported&) {
       p.xcode.resize(start);  // (what was emitted of it)
       starts.push_back(no_program);

@@ -55,7 +55,7 @@ class ExprMachine {
   }
   // A player number p + c back into 0..players-1 (p < players, c >= 0).
   [[nodiscard]] int wrap(int p) const {
-    while (p >= p_.prep.players) p -= p_.prep.players;
+    while (p >= p_.low.players) p -= p_.low.players;
     return p;
   }
   // What a leaf instruction (Compiler::leaf) pushes, before its comparison
@@ -88,7 +88,7 @@ class ExprMachine {
     std::int64_t st[max_stack];
     int sp = 0;
     const XIns* code = p_.xcode.data();
-    const int players = p_.prep.players;
+    const int players = p_.low.players;
     for (;;) {
       const XIns& x = code[pc++];
       switch (x.dispatch) {
@@ -148,8 +148,6 @@ class ExprMachine {
           st[sp++] = x.op == X::var_slot ? slot : s[slot];
           break;
         }
-        LOOPHOLE_OP(zone_kind) : st[sp - 1] = s[x.a + st[sp - 1] * x.b];
-        break;
         LOOPHOLE_OP(zone_dyn) : {
           const std::int64_t kind = st[--sp];
           st[sp - 1] = s[x.a + st[sp - 1] * x.b + kind];

@@ -7,10 +7,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "loophole/checker/lowered.hpp"
+#include "loophole/checker/trace.hpp"
+#include "loophole/model/roles.hpp"
+
 #include "compiled.hpp"
 #include "native.hpp"
-#include "semantics/prepared.hpp"
-#include "semantics/run.hpp"
 
 namespace loophole::checker {
 
@@ -28,10 +30,10 @@ enum class X : std::uint8_t {
   self,         // push self
   top,          // a = stack_size index, b = stack_base + 0/1: the stack top's field, 0 when empty
   next_player,  // top = (top + 1) % players
-  var_dyn,      // pops [player] [index]; a first slot, b player stride, c array, d nf*2^16+field,
-                // k site; push s[slot]
+  var_dyn,      // a place (lowered::Place) known at run time: pops [player] [index]; a base
+                // slot, b player stride (-1: no player), c index bound (0: no index), d index
+                // stride*2^16 + field offset, k site of an index out of range; push s[slot]
   var_slot,     // the same, pushes the slot
-  zone_kind,    // pops owner; push s[a + owner * b]
   zone_dyn,     // pops owner, kind; push s[a + owner * b + kind]
   zone_sum,     // pops owner; sum of s[a + owner * b + kinds[d][i]], c = list length
   zone_range,   // pops owner; sum of s[a + owner * b + 0..c-1]
@@ -155,18 +157,49 @@ struct SIns {
   std::int32_t a = -1, b = -1, c = -1, d = -1, e = -1, f = -1, g = -1;
 };
 
-// What runs after an effect, and a move, as in the reference.
-using semantics::Move;
-using semantics::Tail;
+// A top-level move of a state before it is executed (the reference's
+// semantics::Move).
+struct Move {
+  MoveKind kind = MoveKind::advance;
+  int player = -1;
+  int ref = -1;
+  int gap = -1;  // >= 0: deciding whether the move exists already hit this gap site
+};
+
+// What runs after an effect finishes, within the same move (the
+// reference's semantics::Tail).
+enum class Tail : std::uint8_t {
+  emit,             // end check, then the successor
+  after_step_do,    // open the step's window (or go to post)
+  priority_cost,    // count the use, push or resolve at once
+  priority_effect,  // a non-answerable action resolved
+  alternate_cost,
+  alternate_effect,
+  sequence_cost,
+  sequence_effect,
+  resolve,  // the top of the stack resolved
+};
+
+// Reading and writing control fields that may be absent (index -1).
+inline std::int32_t get(const std::int32_t* s, int index) { return index < 0 ? 0 : s[index]; }
+inline void put(std::int32_t* s, int index, std::int32_t value) {
+  if (index >= 0) s[index] = value;
+}
 
 }  // namespace compiled_ir
 
 using namespace compiled_ir;  // the two files of the generator share these names
 
 struct CompiledSystem::Program {
-  explicit Program(const model::Game& g) : prep(g) {}
+  explicit Program(const model::Game& g) : game(g), low(lowered::lower(g)) {}
   const std::uint64_t id = FlatSuccessors::Scratch::new_owner();  // owns the Scratch it sized
-  semantics::Prepared prep;
+  const model::Game& game;  // the declarations: names, turn structure
+  lowered::Lowered low;     // the rules, lowered: what compile() translates
+  // Whether a role (relative to the active player) covers player p.
+  [[nodiscard]] bool covers(model::Role r, int p, int active) const {
+    return model::covers(r, p, active, low.players);
+  }
+  [[nodiscard]] int step_phase(int step) const { return game.steps[step].phase; }
   std::vector<XIns> xcode;  // every expression program, each ended by ret
   std::vector<SIns> scode;  // every statement program, each ended by done
   std::vector<CDomain> domains;
@@ -207,12 +240,15 @@ struct CompiledSystem::Program {
   int native_expr_count = 0;
 };
 
-// Fills p from p.prep (compiled_compile.cpp).
+// Fills p from p.low, the lowered rules (compiled_compile.cpp).
 void compile(CompiledSystem::Program& p);
 
 // After compile(p): compiles more expressions (the analyses' conditions)
-// into p.xcode. The start of each one's program, -1 for a null expression
-// (which holds), or no_program for one the compiler does not handle.
+// into p.xcode, each from its lowered form (the root node of p.low.rules
+// whose origin it is: a property's expression or `to`, a guard, a trigger
+// or step condition, an end condition). The start of each one's program,
+// -1 for a null expression (which holds), or no_program for one that is no
+// lowered root or that the compiler does not handle.
 constexpr int no_program = -2;
 std::vector<int> compile_conditions(CompiledSystem::Program& p,
                                     const std::vector<const model::Expr*>& exprs);

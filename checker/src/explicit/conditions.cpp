@@ -42,7 +42,7 @@ bool Conditions::holds(std::size_t i, const StateVec& s) const {
   if (e == nullptr) return true;
   if (impl_->program == nullptr || impl_->starts[i] == no_program) return impl_->sem.holds(*e, s);
   int error = -1;
-  const int self = semantics::get(s.data(), impl_->program->prep.ctl.active);
+  const int self = get(s.data(), impl_->program->low.ctl.active);
   const std::int64_t v =
       impl_->machine->eval(impl_->starts[i], s.data(), impl_->binders.data(), self, error);
   return error < 0 && v != 0;

@@ -30,8 +30,8 @@ class Translator {
          << "#include <stdint.h>\n"
          << "struct loophole_frame { int32_t* w; uint64_t* dirty; int64_t* b; int64_t* r; "
             "int32_t self; };\n"
-         << "static inline int wrap(int p) { while (p >= " << p_.prep.players
-         << ") p -= " << p_.prep.players << "; return p; }\n"
+         << "static inline int wrap(int p) { while (p >= " << p_.low.players
+         << ") p -= " << p_.low.players << "; return p; }\n"
          << "static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }\n"
          << "static inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }\n";
     tables();
@@ -291,7 +291,7 @@ class Translator {
         case X::ret:
           if (d < 1) throw NativeError("native: ret on an empty stack");
           break;
-        default:  // next_player, zone_kind, zone_sum, zone_range, not_, neg, to_bool, abs, cmp_k
+        default:  // next_player, zone_sum, zone_range, not_, neg, to_bool, abs, cmp_k
           reach(next, d);
           break;
       }
@@ -358,7 +358,7 @@ class Translator {
         out_ << top << " = " << compare(top, x.cmp, k) << ";";
         break;
       case X::next_player:
-        out_ << top << " = (" << top << " + 1) % " << p_.prep.players << ";";
+        out_ << top << " = (" << top << " + 1) % " << p_.low.players << ";";
         break;
       case X::var_dyn:
       case X::var_slot: {
@@ -374,9 +374,6 @@ class Translator {
              << (x.op == X::var_slot ? "slot" : "s[slot]") << "; }";
         break;
       }
-      case X::zone_kind:
-        out_ << top << " = s[" << x.a << " + " << top << " * " << x.b << "];";
-        break;
       case X::zone_dyn:
         out_ << below << " = s[" << x.a << " + " << below << " * " << x.b << " + " << top << "];";
         break;
@@ -595,8 +592,8 @@ class Translator {
   // Whether action a may be taken by player p now: its use limits, the card
   // it plays, its guard; 1, 0, or -1 with *err set when the guard fails.
   void enabled() {
-    const auto& g = p_.prep.game;
-    const auto& ctl = p_.prep.ctl;
+    const auto& g = p_.game;
+    const auto& ctl = p_.low.ctl;
     out_ << "int loophole_enabled(const int32_t* s, int a, int p, int64_t* b, int* err) {\n"
          << "  (void)s; (void)p; (void)b; (void)err;\n  switch (a) {\n";
     for (std::size_t a = 0; a < g.actions.size(); ++a) {
@@ -617,7 +614,7 @@ class Translator {
         }
         const auto& hand = g.zones[static_cast<std::size_t>(g.hand_zone)];
         out_ << "    if (s[" << hand.first_slot + act.play_kind << " + "
-             << (hand.per_player ? "p" : "0") << " * " << p_.prep.kinds << "] < 1) return 0;\n";
+             << (hand.per_player ? "p" : "0") << " * " << p_.low.kinds << "] < 1) return 0;\n";
       }
       const int guard = p_.action_guard[a];
       if (guard < 0) {

@@ -348,7 +348,11 @@ class Lowering {
       case StmtKind::draw: {
         const int deck = p_.game.deck_zone, hand = p_.game.hand_zone;
         if (deck < 0 || hand < 0) {
+          // (The compiled generator evaluates the operands before it fails,
+          // as the oracle does.)
           n.op = S::draw_without_zones;
+          n.x = expr(*s.args[0]);
+          n.move.count = expr(*s.args[1]);
           break;
         }
         n.op = S::move;

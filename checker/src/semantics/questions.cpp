@@ -48,6 +48,19 @@ std::string property_never_reached(const model::Property& p) {
 
 std::string property_holds(const model::Property& p) { return "'" + p.name + "' holds"; }
 
+std::string action_label(const model::Action& a) {
+  if (a.speed > 0) return "'" + a.name + "' (speed " + std::to_string(a.speed) + ")";
+  return "'" + a.name + "'";
+}
+
+std::string property_not_violated(const model::Property& p, std::string_view within) {
+  return "'" + p.name + "' was not violated " + std::string(within);
+}
+
+int deadlock_seat(int holder, int active, int players) {
+  return holder < 0 ? -1 : (holder - active + players) % players;
+}
+
 std::string end_rule(const model::EndCondition& end, int p) {
   return "end:" + end.name + "/" + player(p);
 }

@@ -1,6 +1,6 @@
 // The rules lowered once: what the backends translate instead of walking
-// the model's IR themselves (today the Promela export and the SMT encoder;
-// the compiled generator and its C translation are to follow, issue 31).
+// the model's IR themselves (the Promela export, the compiled generator with
+// its C translation and the SMT encoder, issue 31).
 // The reference semantics (the oracle) stays the independent second
 // definition; tests/checker/lowered_test.cpp proves the two equal on every
 // fixture and seed.
@@ -169,7 +169,8 @@ enum class S : std::uint8_t {
   fire,                // the event a: every trigger of triggers_by_event[a] becomes pending
   end,                 // the player x wins (a = 1) or loses (a = 0); the game is over
   negate,              // the stack top, when its action is negatable, is removed
-  draw_without_zones,  // a draw in a game without `deck` and `hand` (an internal error)
+  draw_without_zones,  // a draw in a game without `deck` and `hand` (an internal error once
+                       // its operands, player x and count move.count, are evaluated)
 };
 
 // A card movement: `count` cards from the zone cell at places[from] to the

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "loophole/model/game.hpp"
 
@@ -14,6 +15,9 @@ namespace loophole::checker::question {
 
 // "P2" for player 1 (0-based).
 [[nodiscard]] std::string player(int p);
+// An action as findings name it: "'strike' (speed 1)", or "'strike'" when
+// it has no speed.
+[[nodiscard]] std::string action_label(const model::Action& a);
 
 // A deadlock at a control point: a reachable state that is not over and has
 // no move, at `step` (an index into Game::steps), `in_window` when the step
@@ -24,6 +28,11 @@ namespace loophole::checker::question {
 // "in 'combat · fight', no move is possible".
 [[nodiscard]] std::string deadlock_message(const model::Game& game, int step, bool in_window,
                                            int holder);
+// How deadlocks group: one finding per control point, that is the step,
+// its stage, and in a window the seat of the player holding priority
+// counted from the active player (the first state found of each is
+// reported). `holder` -1 (not in a window): -1.
+[[nodiscard]] int deadlock_seat(int holder, int active, int players);
 
 // The designer's properties (always, never, reachable).
 [[nodiscard]] std::string property_rule(const model::Property& p);  // "property:NAME"
@@ -37,6 +46,10 @@ namespace loophole::checker::question {
 [[nodiscard]] std::string property_never_reached(
     const model::Property& p);                                       // "'NAME' is never reached"
 [[nodiscard]] std::string property_holds(const model::Property& p);  // "'NAME' holds"
+// always/never with no violation where the engine looked, which was not
+// everywhere (unknown): "'NAME' was not violated in the states explored"
+// (`within` "in the states explored"), "... within depth 3".
+[[nodiscard]] std::string property_not_violated(const model::Property& p, std::string_view within);
 
 // An end condition no reachable state satisfies for `player`.
 [[nodiscard]] std::string end_rule(const model::EndCondition& end, int player);  // "end:NAME/P2"

@@ -1,10 +1,11 @@
 // One pipeline for every command that checks a ruleset (`check` and its
 // --sweep, `diff`, `graph --trace`, `explain`): structural checks on the
-// phase graph, then the chosen engine(s), then the analyses, into one
-// reports::RulesetReport, under the run's limits (checker::RunLimits: the
-// resident size of the process, the deadline of --timeout, signals). The
-// commands only load rulesets, print and pick exit codes
-// (docs/architecture.md, The pipeline).
+// phase graph, then the engine --engine names (an object behind
+// pipeline::Engine, engine.hpp, which answers per question), into one
+// reports::RulesetReport derived from those answers, under the run's
+// limits (checker::RunLimits: the resident size of the process, the
+// deadline of --timeout, signals). The commands only load rulesets, print
+// and pick exit codes (docs/architecture.md, The pipeline).
 #pragma once
 
 #include <atomic>
@@ -25,9 +26,10 @@
 
 namespace loophole::pipeline {
 
-// The engines a run may use (`--engine`): the structural checks alone, the
-// explicit search, the SMT engine, or auto (the explicit search, then the
-// SMT engine for static checks, proofs and what a limit left open).
+// The engines a run may use (`--engine`; make_engine, engine.hpp): the
+// structural checks alone, the explicit search, the SMT engine, or auto
+// (the explicit search, then the SMT engine for static checks, proofs and
+// what a limit left open).
 // `distributed` is the explicit search over MPI ranks (docs/distributed.md):
 // `check` chooses it for --engine explicit when mpirun started it.
 enum class EngineChoice : std::uint8_t { structure, explicit_search, smt, automatic, distributed };
@@ -35,10 +37,11 @@ enum class EngineChoice : std::uint8_t { structure, explicit_search, smt, automa
 [[nodiscard]] std::optional<EngineChoice> parse_engine(std::string_view name);
 [[nodiscard]] std::string_view to_string(EngineChoice e);
 
-// Whether `engine` answers question `q` about `game`. What the chosen engine
-// cannot handle is reported not checked (RulesetReport::not_checked), in
-// properties::all_questions order; the structural checks answer none of the
-// questions (they run before every engine).
+// Whether `engine` answers question `q` about `game` (make_engine(engine)->
+// can_handle, engine.hpp). What the chosen engine cannot handle is reported
+// not checked (RulesetReport::not_checked), in properties::all_questions
+// order; the structural checks answer none of the questions (they run
+// before every engine).
 [[nodiscard]] bool can_handle(EngineChoice engine, properties::Question q, const model::Game& game);
 
 // How a run checks each ruleset. One struct for every command, so a new

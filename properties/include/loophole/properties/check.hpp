@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -47,6 +48,9 @@ inline constexpr std::array<Question, 10> all_questions = {
     Question::dead_rules,        Question::user_properties};
 // "deadlocks", "response loops", ..., "user properties".
 [[nodiscard]] std::string_view to_string(Question q);
+// The question a finding of kind `k` answers (the analysis of run_checks
+// that reports it); nullopt for a structural finding.
+[[nodiscard]] std::optional<Question> question_of(Kind k);
 
 struct CheckSelection {
   bool deadlocks = true;
