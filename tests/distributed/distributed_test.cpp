@@ -25,6 +25,7 @@
 #include <mpi.h>
 
 #include "loophole/checker/explicit.hpp"
+#include "loophole/checker/state_codec.hpp"
 #include "loophole/distributed/explore.hpp"
 #include "loophole/properties/check.hpp"
 #include "loophole/properties/state_groups.hpp"
@@ -121,6 +122,10 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
   const checker::Semantics& sem = *l->sem;
   Options options;
   options.batch = 64;  // many rounds a level, even on the fixtures
+  // Many messages a round, and ranks that wait for a send slot (receiving
+  // meanwhile), even on the fixtures.
+  options.message_states = 5;
+  options.in_flight = 2;
   const auto questions = properties::state_questions(sem);
   for (const auto& q : questions) options.questions.push_back(q);
   options.traced.assign(properties::state_question_traced.begin(),
@@ -158,6 +163,17 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
   std::uint64_t owned = 0;
   for (const RankFigures& f : r.per_rank) owned += f.states;
   EXPECT_EQ(owned, r.states);
+  // Successors went to other ranks as they were generated, in messages of
+  // at most message_states states (a round's all-to-all would send all of
+  // a round's successors for a rank in one): parent, key, label and the
+  // packed state each.
+  const std::uint64_t record = (checker::StateCodec(sem.layout()).words() + 3) * 8;
+  std::uint64_t largest = 0;
+  for (const RankFigures& f : r.per_rank) largest = std::max(largest, f.largest_message);
+  EXPECT_LE(largest, options.message_states * record) << path;
+  if (size > 1 && r.states >= 800) {  // (the seeds, the larger fixtures)
+    EXPECT_EQ(largest, options.message_states * record) << path;
+  }
 
   // Every traced group's trace replays, is as long as the group's
   // shallowest depth, and ends in a state with the group's key.

@@ -411,15 +411,15 @@ void Run::gather_figures(Result& r) {
                         bytes(in_from_csr_) + bytes(in_label_csr_) + bytes(ctl_) + bytes(marks_) +
                         bytes(core_) + bytes(ball_) + bytes(leads_) + bytes(out_leads_) +
                         bytes(leads_slice_);
-  const std::array<std::uint64_t, 7> mine = {
+  const std::array<std::uint64_t, 8> mine = {
       figures_.states,        figures_.transitions, figures_.bytes_sent, figures_.messages,
-      figures_.peak_resident, figures_.store_bytes, figures_.edge_bytes};
+      figures_.peak_resident, figures_.store_bytes, figures_.edge_bytes, figures_.largest_message};
   std::vector<std::uint64_t> all(rank_ == 0 ? mine.size() * static_cast<std::size_t>(size_) : 0);
   MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_UINT64_T, all.data(),
              static_cast<int>(mine.size()), MPI_UINT64_T, 0, comm_);
   for (std::size_t at = 0; at + mine.size() <= all.size(); at += mine.size()) {
-    r.per_rank.push_back(
-        {all[at], all[at + 1], all[at + 2], all[at + 3], all[at + 4], all[at + 5], all[at + 6]});
+    r.per_rank.push_back({all[at], all[at + 1], all[at + 2], all[at + 3], all[at + 4], all[at + 5],
+                          all[at + 6], all[at + 7]});
   }
 }
 

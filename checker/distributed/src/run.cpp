@@ -14,6 +14,9 @@
 namespace loophole::distributed::detail {
 namespace {
 
+// States expanded between two looks at what has arrived.
+constexpr std::size_t k_poll_every = 64;
+
 std::uint64_t resident_bytes() {
   std::ifstream statm("/proc/self/statm");
   std::uint64_t size = 0, resident = 0;
@@ -62,8 +65,10 @@ class Watcher {
 }  // namespace
 
 // 0: go on; otherwise the checker::Completion that stops the run (the same
-// on every rank: the highest any rank asks for).
-int Run::stop_reason() {
+// on every rank: the highest any rank asks for); `any_more` whether some
+// rank has states of the level left (`more`). Two non-blocking
+// all-reduces, waited for while receiving (exchange.cpp).
+int Run::stop_reason(bool more, bool& any_more) {
   int mine = 0;
   if (options_.interrupt != nullptr && options_.interrupt->load()) {
     mine = static_cast<int>(checker::Completion::interrupted);
@@ -76,20 +81,26 @@ int Run::stop_reason() {
           options_.timeout_seconds) {
     mine = std::max(mine, static_cast<int>(checker::Completion::time_limit));
   }
-  std::array<std::uint64_t, 2> local = {store_.size(), figures_.transitions};
+  const std::array<std::uint64_t, 2> local = {store_.size(), figures_.transitions};
   std::array<std::uint64_t, 2> global{};
-  MPI_Allreduce(local.data(), global.data(), 2, MPI_UINT64_T, MPI_SUM, comm_);
+  const std::array<int, 2> flags = {mine, more ? 1 : 0};
+  std::array<int, 2> all{};
+  std::array<MPI_Request, 2> requests{};
+  MPI_Iallreduce(local.data(), global.data(), 2, MPI_UINT64_T, MPI_SUM, comm_, &requests[0]);
+  MPI_Iallreduce(flags.data(), all.data(), 2, MPI_INT, MPI_MAX, comm_, &requests[1]);
+  wait(requests[0]);
+  wait(requests[1]);
   if (rank_ == 0) {
     const std::lock_guard<std::mutex> lock(snapshot_mutex_);
     snapshot_ = {global[0], global[1], static_cast<std::uint32_t>(level_begin_.size()),
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count()};
   }
-  if (options_.max_states != 0 && static_cast<std::uint64_t>(global[0]) > options_.max_states) {
-    mine = std::max(mine, static_cast<int>(checker::Completion::state_limit));
+  int stop = all[0];
+  if (options_.max_states != 0 && global[0] > options_.max_states) {
+    stop = std::max(stop, static_cast<int>(checker::Completion::state_limit));
   }
-  int all = 0;
-  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MAX, comm_);
-  return all;
+  any_more = all[1] != 0;
+  return stop;
 }
 
 Result Run::run() {
@@ -123,18 +134,21 @@ Result Run::run() {
   for (;;) {
     level_end = store_.size();
     next_begin_ = level_end;
-    // Rounds until every rank has expanded its part of the level.
+    // Rounds until every rank has expanded its part of the level (or a
+    // stop), the successors exchanged as they are generated; a round ends
+    // in the limit checks.
     for (;;) {
       const std::size_t take = std::min(options_.batch, level_end - cursor);
-      for (std::size_t i = 0; i < take; ++i) expand(cursor + i);
+      for (std::size_t i = 0; i < take; ++i) {
+        expand(cursor + i);
+        if (i % k_poll_every == k_poll_every - 1) progress();
+      }
       cursor += take;
-      exchange();
-      stop = stop_reason();
-      int more = cursor < level_end ? 1 : 0;
-      int any = 0;
-      MPI_Allreduce(&more, &any, 1, MPI_INT, MPI_MAX, comm_);
-      if (stop != 0 || any == 0) break;
+      bool any = false;
+      stop = stop_reason(cursor < level_end, any);
+      if (stop != 0 || !any) break;
     }
+    end_level();
     if (stop != 0) break;
     std::int64_t added = static_cast<std::int64_t>(store_.size() - level_end);
     std::int64_t total = 0;

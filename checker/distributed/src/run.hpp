@@ -80,14 +80,23 @@ class Run {
   }
 
   // The packed state w with its parent, the parent's number and move index
-  // and (Options::cycles) the move's label, to w's owner.
-  void send(const std::uint64_t* w, std::uint64_t parent, std::uint64_t key, std::uint64_t label) {
-    auto& o = out_[static_cast<std::size_t>(owner(hash_words(w, words_)))];
-    o.push_back(parent);
-    o.push_back(key);
-    if (options_.cycles) o.push_back(label);  // (only the cycle phase reads it)
-    o.insert(o.end(), w, w + words_);
-  }
+  // and (Options::cycles) the move's label, to w's owner: added here if
+  // this rank owns it, else queued for a message (exchange.cpp).
+  void send(const std::uint64_t* w, std::uint64_t parent, std::uint64_t key, std::uint64_t label);
+  // Adds a successor that arrived (or was generated) for this rank.
+  void add(const std::uint64_t* w, std::uint64_t hash, std::uint64_t parent, std::uint64_t key,
+           std::uint64_t label);
+  [[nodiscard]] std::size_t record_words() const { return words_ + (options_.cycles ? 3 : 2); }
+  // The level's exchange (exchange.cpp): out_[to] sent non-blocking (empty:
+  // the end-of-level marker), once at most Options::in_flight sends are
+  // outstanding; progress() completes sends and adds what has arrived
+  // (true if anything happened); wait() completes a request while
+  // progressing; end_level() sends what is queued and the markers, then
+  // receives until every other rank's marker has come.
+  void post(std::size_t to);
+  bool progress();
+  void wait(MPI_Request& request);
+  void end_level();
   // One all-to-all of out_ (cleared): what every rank sent this one, in
   // rank order; `from` gets the number of words from each rank.
   std::vector<std::uint64_t> all_to_all(std::vector<int>* from = nullptr);
@@ -96,7 +105,6 @@ class Run {
   template <class T>
   std::vector<T> gather_on_root(const std::vector<T>& mine);
   void expand(std::size_t local);
-  void exchange();
   void number_level(std::size_t begin, std::size_t end, std::uint64_t current);
   // The cycle phase (Options::cycles).
   bool stopped_now();
@@ -110,7 +118,7 @@ class Run {
   bool leads_to();
   void gather_slice(Result& r);
   void classify(std::size_t local, const std::int32_t* s);
-  int stop_reason();
+  int stop_reason(bool more, bool& any_more);
   std::vector<checker::StateVec> path_to(std::uint64_t gid, std::uint32_t& initial);
   std::optional<checker::Trace> trace_to(std::uint64_t gid);
   void gather_groups(Result& r);
@@ -128,6 +136,13 @@ class Run {
   std::vector<std::int32_t> cur_;                      // scratch: the state expanded
   int rank_ = 0, size_ = 1;
   std::vector<std::vector<std::uint64_t>> out_;
+  // The level's sends outstanding (their buffers, which MPI reads until
+  // the request completes), spare buffers, the message being read, and
+  // the end-of-level markers received this level.
+  std::vector<MPI_Request> send_requests_;
+  std::vector<std::vector<std::uint64_t>> send_buffers_, spare_;
+  std::vector<std::uint64_t> received_;
+  int markers_ = 0;
   std::vector<std::size_t> level_begin_;
   std::size_t next_begin_ = 0;  // the first state of the level being added
   // Per state of the level being added, the smallest (parent's number << 24

@@ -92,33 +92,25 @@ std::vector<std::uint64_t> Run::all_to_all(std::vector<int>* from) {
   return recv_buf;
 }
 
-// One all-to-all round: every rank's outgoing successors to their owners,
-// which add the new ones (they belong to the next level) and keep, for each
-// state of the next level, the parent the single-process search gives it:
-// the one of the smallest number, by its move of the smallest index.
-void Run::exchange() {
-  const std::vector<std::uint64_t> recv_buf = all_to_all();
-  const std::size_t head = options_.cycles ? 3 : 2;
-  const std::size_t record = words_ + head;
-  for (std::size_t at = 0; at + record <= recv_buf.size(); at += record) {
-    const std::uint64_t parent = recv_buf[at];
-    const std::uint64_t key = recv_buf[at + 1];
-    const std::uint64_t label = options_.cycles ? recv_buf[at + 2] : 0;
-    const std::uint64_t* w = &recv_buf[at + head];
-    const auto [id, added] = store_.insert(w, hash_words(w, words_), parent);
-    if (added) {
-      level_keys_.push_back(key);
-      store_.set_parent_index(id, static_cast<std::uint32_t>(key & k_index_mask));
-    } else if (id >= next_begin_ && key < level_keys_[id - next_begin_]) {
-      level_keys_[id - next_begin_] = key;
-      store_.set_parent_index(id, static_cast<std::uint32_t>(key & k_index_mask));
-      store_.set_parent(id, parent);
-    }
-    if (options_.cycles) {
-      in_to_.push_back(static_cast<std::uint32_t>(id));
-      in_from_.push_back(parent);
-      in_label_.push_back(label);
-    }
+// A successor for this rank: the new ones belong to the next level; for
+// each state of the next level the parent the single-process search gives
+// it is kept: the one of the smallest number, by its move of the smallest
+// index (whatever the order successors arrive in).
+void Run::add(const std::uint64_t* w, std::uint64_t hash, std::uint64_t parent, std::uint64_t key,
+              std::uint64_t label) {
+  const auto [id, added] = store_.insert(w, hash, parent);
+  if (added) {
+    level_keys_.push_back(key);
+    store_.set_parent_index(id, static_cast<std::uint32_t>(key & k_index_mask));
+  } else if (id >= next_begin_ && key < level_keys_[id - next_begin_]) {
+    level_keys_[id - next_begin_] = key;
+    store_.set_parent_index(id, static_cast<std::uint32_t>(key & k_index_mask));
+    store_.set_parent(id, parent);
+  }
+  if (options_.cycles) {
+    in_to_.push_back(static_cast<std::uint32_t>(id));
+    in_from_.push_back(parent);
+    in_label_.push_back(label);
   }
 }
 
