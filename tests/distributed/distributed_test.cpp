@@ -116,7 +116,8 @@ std::size_t ends_causes_seen = 0;     // with a rule gap as cause (the forward s
 std::size_t leads_to_seen = 0;        // leads_to violations
 std::size_t leads_to_stuck_seen = 0;  // of them at a dead end (not a cycle)
 
-void compare(const std::string& path, const std::map<std::string, std::int64_t>& params) {
+void compare(const std::string& path, const std::map<std::string, std::int64_t>& params,
+             std::size_t threads = 1) {
   const auto l = test_support::load_game(path, {.params = params, .with_semantics = true});
   ASSERT_TRUE(l->game) << l->diagnostics();
   const checker::Semantics& sem = *l->sem;
@@ -126,6 +127,12 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
   // meanwhile), even on the fixtures.
   options.message_states = 5;
   options.in_flight = 2;
+  options.threads = threads;
+  options.thread_questions = [&sem] {
+    std::vector<StateQuestion> copy;
+    for (auto& q : properties::state_questions(sem)) copy.push_back(std::move(q));
+    return copy;
+  };
   const auto questions = properties::state_questions(sem);
   for (const auto& q : questions) options.questions.push_back(q);
   options.traced.assign(properties::state_question_traced.begin(),
@@ -317,6 +324,17 @@ TEST(Seeds, SameAnswersAsOneProcess) {
           {{"face_copies", 1}, {"number_copies", 1}, {"hand_target", 1}, {"ace_copies", 0}});
   compare(root + "operators.yaml", {{"item_copies", 0}, {"effect_copies", 0}});
   compare(root + "speed-biomes.yaml", {{"gear_copies", 0}, {"opening_hand", 1}});
+}
+
+// Three threads a rank (the rank's own and two more, claiming the states
+// of a round in chunks): the same graph, groups, findings and trace moves
+// as one process, whichever thread expanded which state.
+TEST(Threads, SameAnswersAsOneProcess) {
+  const std::string root = std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/";
+  compare(root + "operators.yaml", {{"item_copies", 0}, {"effect_copies", 0}}, 3);
+  compare(
+      std::string(LOOPHOLE_SOURCE_DIR) + "/tests/fixtures/findings/response-loop/ward-duel.yaml",
+      {}, 3);
 }
 
 // leads_to failing at a dead end (property-violation/alarm fails on a

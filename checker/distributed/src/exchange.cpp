@@ -66,7 +66,7 @@ void Run::post(std::size_t to) {
   send_buffers_.push_back(std::move(data));
 }
 
-bool Run::progress() {
+bool Run::progress(bool defer) {
   bool any = false;
   if (!send_requests_.empty()) {
     int done = 0;
@@ -105,15 +105,28 @@ bool Run::progress() {
       ++markers_;
       continue;
     }
-    const std::size_t head = options_.cycles ? 3 : 2;
-    const std::size_t record = record_words();
-    for (std::size_t at = 0; at + record <= received_.size(); at += record) {
-      const std::uint64_t* w = &received_[at + head];
-      add(w, hash_words(w, words_), received_[at], received_[at + 1],
-          options_.cycles ? received_[at + 2] : 0);
+    if (defer) {
+      deferred_.insert(deferred_.end(), received_.begin(), received_.end());
+      continue;
     }
+    add_records(received_);
   }
   return any;
+}
+
+void Run::add_records(const std::vector<std::uint64_t>& records) {
+  const std::size_t head = options_.cycles ? 3 : 2;
+  const std::size_t record = record_words();
+  for (std::size_t at = 0; at + record <= records.size(); at += record) {
+    const std::uint64_t* w = &records[at + head];
+    add(w, hash_words(w, words_), records[at], records[at + 1],
+        options_.cycles ? records[at + 2] : 0);
+  }
+}
+
+void Run::add_deferred() {
+  add_records(deferred_);
+  deferred_.clear();
 }
 
 void Run::wait(MPI_Request& request) {

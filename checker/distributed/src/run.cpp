@@ -14,9 +14,6 @@
 namespace loophole::distributed::detail {
 namespace {
 
-// States expanded between two looks at what has arrived.
-constexpr std::size_t k_poll_every = 64;
-
 std::uint64_t resident_bytes() {
   std::ifstream statm("/proc/self/statm");
   std::uint64_t size = 0, resident = 0;
@@ -139,10 +136,7 @@ Result Run::run() {
     // in the limit checks.
     for (;;) {
       const std::size_t take = std::min(options_.batch, level_end - cursor);
-      for (std::size_t i = 0; i < take; ++i) {
-        expand(cursor + i);
-        if (i % k_poll_every == k_poll_every - 1) progress();
-      }
+      expand_round(cursor, take);
       cursor += take;
       bool any = false;
       stop = stop_reason(cursor < level_end, any);
@@ -157,6 +151,7 @@ Result Run::run() {
     number_level(level_end, store_.size(), level_end - level_begin_.back());
     level_begin_.push_back(level_end);
   }
+  merge_groups();
   result.completion = static_cast<checker::Completion>(stop);
   figures_.states = store_.size();
   std::array<std::uint64_t, 2> local = {figures_.states, figures_.transitions};

@@ -16,11 +16,14 @@
 // the slice and the figures, to rank 0).
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include <mpi.h>
@@ -41,6 +44,30 @@ struct LocalGroup {
   std::uint64_t num = 0;
 };
 
+// One thread's part of a round (Options::threads): its scratch, its copy of
+// the questions (they keep scratch of their own) and the groups it found,
+// and, with several threads, the successors it generated ([parent, key,
+// label, packed state] each), which the rank's thread sends after the
+// round (only it touches the store and MPI).
+struct Worker {
+  Worker(std::size_t words, std::size_t unpacked, std::vector<StateQuestion> qs)
+      : cur_words(words),
+        succ_words(words),
+        cur(unpacked),
+        questions(std::move(qs)),
+        groups(questions.size()) {}
+  checker::Generator::Buffer buf;
+  std::vector<std::uint64_t> cur_words, succ_words;
+  std::vector<std::int32_t> cur;
+  std::vector<StateQuestion> questions;
+  std::vector<std::map<GroupKey, LocalGroup>> groups;
+  checker::StateVec state;
+  std::vector<GroupKey> keys;
+  std::vector<checker::MoveFields> moves;
+  std::uint64_t transitions = 0;
+  std::vector<std::uint64_t> successors;
+};
+
 class Run {
  public:
   Run(const checker::Semantics& sem, MPI_Comm comm, const Options& options)
@@ -58,6 +85,15 @@ class Run {
     MPI_Comm_size(comm_, &size_);
     out_.resize(static_cast<std::size_t>(size_));
     groups_.resize(options_.questions.size());
+    const std::size_t threads = std::max<std::size_t>(options_.threads, 1);
+    for (std::size_t t = 0; t < threads; ++t) {
+      if (t > 0 && !options_.questions.empty() && !options_.thread_questions) {
+        throw std::invalid_argument("distributed search: threads need thread_questions");
+      }
+      workers_.push_back(
+          std::make_unique<Worker>(words_, codec_.unpacked_size(),
+                                   t == 0 ? options_.questions : options_.thread_questions()));
+    }
   }
 
   Result run();
@@ -94,7 +130,7 @@ class Run {
   // progressing; end_level() sends what is queued and the markers, then
   // receives until every other rank's marker has come.
   void post(std::size_t to);
-  bool progress();
+  bool progress(bool defer = false);
   void wait(MPI_Request& request);
   void end_level();
   // One all-to-all of out_ (cleared): what every rank sent this one, in
@@ -104,7 +140,19 @@ class Run {
   // the others).
   template <class T>
   std::vector<T> gather_on_root(const std::vector<T>& mine);
-  void expand(std::size_t local);
+  // The states [begin, begin + count) of the level, on the workers'
+  // threads; then every successor sent and every group merged.
+  void expand_round(std::size_t begin, std::size_t count);
+  // Expands one state on worker w: its successors sent (`direct`, on the
+  // rank's thread) or kept in w.successors.
+  void expand(Worker& w, std::size_t local, bool direct);
+  void classify(Worker& w, std::size_t local, const std::int32_t* s);
+  // The workers' groups into groups_ (after the search).
+  void merge_groups();
+  // Received records ([parent, key, (label,) packed state] each) added;
+  // add_deferred: those progress(true) kept.
+  void add_records(const std::vector<std::uint64_t>& records);
+  void add_deferred();
   void number_level(std::size_t begin, std::size_t end, std::uint64_t current);
   // The cycle phase (Options::cycles).
   bool stopped_now();
@@ -117,7 +165,6 @@ class Run {
   bool ends_out_of_reach(Result& r);
   bool leads_to();
   void gather_slice(Result& r);
-  void classify(std::size_t local, const std::int32_t* s);
   int stop_reason(bool more, bool& any_more);
   std::vector<checker::StateVec> path_to(std::uint64_t gid, std::uint32_t& initial);
   std::optional<checker::Trace> trace_to(std::uint64_t gid);
@@ -142,6 +189,10 @@ class Run {
   std::vector<MPI_Request> send_requests_;
   std::vector<std::vector<std::uint64_t>> send_buffers_, spare_;
   std::vector<std::uint64_t> received_;
+  // Records received while workers read the store (progress(true)), added
+  // after the round.
+  std::vector<std::uint64_t> deferred_;
+  std::vector<std::unique_ptr<Worker>> workers_;
   int markers_ = 0;
   std::vector<std::size_t> level_begin_;
   std::size_t next_begin_ = 0;  // the first state of the level being added
@@ -175,9 +226,7 @@ class Run {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   RankFigures figures_;
   std::vector<std::map<GroupKey, LocalGroup>> groups_;  // per question
-  checker::StateVec state_;                             // the state asked about
-  std::vector<GroupKey> keys_;
-  std::vector<checker::MoveFields> moves_;  // the moves out of the state asked about
+  checker::StateVec state_;                             // scratch: a state asked about
   std::mutex snapshot_mutex_;
   Snapshot snapshot_;
 };

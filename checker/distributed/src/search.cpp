@@ -4,8 +4,11 @@
 // is complete its states are numbered in the single-process order.
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <exception>
 #include <limits>
 #include <stdexcept>
+#include <thread>
 
 #include "run.hpp"
 
@@ -23,34 +26,117 @@ void note(LocalGroup& g, std::uint32_t depth, std::uint64_t gid, std::uint64_t n
 
 }  // namespace
 
-// Asks every question of the state just expanded (its moves in buf_).
-void Run::classify(std::size_t local, const std::int32_t* s) {
-  if (options_.questions.empty()) return;
-  state_.assign(s, s + codec_.fields());
-  moves_.clear();
-  for (std::size_t i = 0; i < buf_.size(); ++i) moves_.push_back(buf_.move(i));
-  for (std::size_t q = 0; q < options_.questions.size(); ++q) {
-    keys_.clear();
-    options_.questions[q](state_, moves_, keys_);
-    for (const GroupKey& key : keys_)
-      note(groups_[q][key], depth_of(local), global_id(local), store_.num(local));
+void Run::merge_groups() {
+  for (const auto& w : workers_) {
+    for (std::size_t q = 0; q < w->groups.size(); ++q) {
+      for (const auto& [key, g] : w->groups[q]) {
+        LocalGroup& into = groups_[q][key];
+        if (into.states == 0 || g.num < into.num) {
+          into.depth = g.depth;
+          into.first = g.first;
+          into.num = g.num;
+        }
+        into.states += g.states;
+      }
+      w->groups[q].clear();
+    }
   }
 }
 
-void Run::expand(std::size_t local) {
-  store_.words_of(local, cur_words_.data());
-  codec_.unpack(cur_words_.data(), cur_.data());
-  gen_.successors(cur_.data(), buf_);
-  const std::size_t n = buf_.size();
-  figures_.transitions += n;
-  classify(local, cur_.data());
+// Asks every question of the state just expanded (its moves in w.buf).
+void Run::classify(Worker& w, std::size_t local, const std::int32_t* s) {
+  if (w.questions.empty()) return;
+  w.state.assign(s, s + codec_.fields());
+  w.moves.clear();
+  for (std::size_t i = 0; i < w.buf.size(); ++i) w.moves.push_back(w.buf.move(i));
+  for (std::size_t q = 0; q < w.questions.size(); ++q) {
+    w.keys.clear();
+    w.questions[q](w.state, w.moves, w.keys);
+    for (const GroupKey& key : w.keys)
+      note(w.groups[q][key], depth_of(local), global_id(local), store_.num(local));
+  }
+}
+
+void Run::expand(Worker& w, std::size_t local, bool direct) {
+  store_.words_of(local, w.cur_words.data());
+  codec_.unpack(w.cur_words.data(), w.cur.data());
+  gen_.successors(w.cur.data(), w.buf);
+  const std::size_t n = w.buf.size();
+  w.transitions += n;
+  classify(w, local, w.cur.data());
   if (n > k_index_mask) throw std::runtime_error("distributed search: more than 2^24 moves");
-  const std::uint32_t ctl = ctl_of(sem_.layout(), cur_.data());
+  const std::uint32_t ctl = ctl_of(sem_.layout(), w.cur.data());
   const std::uint64_t key = store_.num(local) << k_index_bits;
   for (std::size_t i = 0; i < n; ++i) {
-    codec_.pack_from(cur_.data(), cur_words_.data(), buf_.state(i), succ_words_.data());
-    send(succ_words_.data(), global_id(local), key | i, label_of(i, buf_.move(i), ctl));
+    codec_.pack_from(w.cur.data(), w.cur_words.data(), w.buf.state(i), w.succ_words.data());
+    const std::uint64_t label = label_of(i, w.buf.move(i), ctl);
+    if (direct) {
+      send(w.succ_words.data(), global_id(local), key | i, label);
+    } else {
+      w.successors.insert(w.successors.end(), {global_id(local), key | i, label});
+      w.successors.insert(w.successors.end(), w.succ_words.begin(), w.succ_words.end());
+    }
   }
+}
+
+// One thread: the states one after the other, looking at what has arrived
+// every k_poll_every. Several: the round's states claimed in chunks (of at
+// most k_poll_every) by
+// the workers' threads, the rank's thread among them; while they read the
+// store the rank's thread only receives (progress(true) keeps what
+// arrives), and once they are done it sends their successors in worker
+// order and adds what arrived. Which thread expands which state does not
+// matter: a state's number and parent are fixed by the keys (add), and a
+// group keeps its smallest-numbered state.
+void Run::expand_round(std::size_t begin, std::size_t count) {
+  constexpr std::size_t k_poll_every = 64;
+  if (workers_.size() == 1) {
+    Worker& w = *workers_[0];
+    for (std::size_t i = 0; i < count; ++i) {
+      expand(w, begin + i, true);
+      if (i % k_poll_every == k_poll_every - 1) progress();
+    }
+    figures_.transitions += w.transitions;
+    w.transitions = 0;
+    return;
+  }
+  // (Chunks small enough for every thread to get several.)
+  const std::size_t chunk = std::clamp<std::size_t>(count / (4 * workers_.size()), 1, k_poll_every);
+  std::atomic<std::size_t> next{0};
+  std::vector<std::exception_ptr> errors(workers_.size());
+  const auto work = [&](std::size_t t, bool poll) {
+    try {
+      for (;;) {
+        const std::size_t at = next.fetch_add(chunk);
+        if (at >= count) return;
+        for (std::size_t i = at; i < std::min(count, at + chunk); ++i) {
+          expand(*workers_[t], begin + i, false);
+        }
+        if (poll) progress(true);
+      }
+    } catch (...) {
+      errors[t] = std::current_exception();
+    }
+  };
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t t = 1; t < workers_.size(); ++t) threads.emplace_back(work, t, false);
+    work(0, true);
+  }
+  for (const auto& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+  const std::size_t record = words_ + 3;
+  for (const auto& w : workers_) {
+    for (std::size_t at = 0; at + record <= w->successors.size(); at += record) {
+      const std::uint64_t* r = &w->successors[at];
+      send(r + 3, r[0], r[1], r[2]);
+    }
+    w->successors.clear();
+    figures_.transitions += w->transitions;
+    w->transitions = 0;
+  }
+  add_deferred();
 }
 
 std::vector<std::uint64_t> Run::all_to_all(std::vector<int>* from) {

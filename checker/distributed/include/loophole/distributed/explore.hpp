@@ -79,6 +79,12 @@ struct Options {
   // may have outstanding before it waits for one to complete.
   std::size_t message_states = 4096;
   std::size_t in_flight = 8;
+  // Threads expanding a rank's states (0 and 1: the rank's own only); the
+  // questions are asked on every thread, each with its own copy:
+  // thread_questions() makes one (the same list as `questions`; a
+  // question may keep scratch that one thread at a time may use).
+  std::size_t threads = 1;
+  std::function<std::vector<StateQuestion>()> thread_questions;
   // Set by a signal handler (SIGINT; SIGTERM, which mpirun sends every rank
   // when it is interrupted or a rank dies): the run stops at the next round
   // with Completion::interrupted.
