@@ -6,9 +6,11 @@
 // state-local questions of `check` asked of every state. Run it under
 // mpirun; rank 0 prints:
 //
-//   mpirun -np N distributed_bench [--batch N] [--threads N] [--cycles] [--param NAME=V]...
-//   RULESET.yaml
+//   mpirun -np N distributed_bench [--batch N] [--message N] [--threads N]
+//       [--cycles] [--param NAME=V]... RULESET.yaml
 //
+// --batch: states a rank expands a round; --message: states a message
+// carries at most; --threads: threads a rank.
 // --cycles: also the cycle phase (Options::cycles) and, on rank 0, the cycle
 // analyses on the gathered slice: its size and the time they took.
 //
@@ -36,8 +38,8 @@ using namespace loophole;
 [[noreturn]] void usage(const char* why) {
   std::fprintf(
       stderr,
-      "distributed_bench: %s\nusage: mpirun -np N distributed_bench [--batch N] [--threads N] "
-      "[--cycles] [--param NAME=V]... RULESET.yaml\n",
+      "distributed_bench: %s\nusage: mpirun -np N distributed_bench [--batch N] [--message N] "
+      "[--threads N] [--cycles] [--param NAME=V]... RULESET.yaml\n",
       why);
   MPI_Abort(MPI_COMM_WORLD, 2);
   std::exit(2);
@@ -64,6 +66,8 @@ int main(int argc, char** argv) {
       options.cycles = true;
     } else if (a == "--threads") {
       options.threads = static_cast<std::size_t>(std::max(1, std::atoi(value().c_str())));
+    } else if (a == "--message") {
+      options.message_states = static_cast<std::size_t>(std::max(1, std::atoi(value().c_str())));
     } else if (a == "--batch") {
       options.batch = static_cast<std::size_t>(std::max(1, std::atoi(value().c_str())));
     } else if (a == "--param") {

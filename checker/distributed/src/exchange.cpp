@@ -15,6 +15,7 @@
 // blocking collective there could deadlock against a rank waiting for its
 // send slot.
 #include <algorithm>
+#include <chrono>
 #include <thread>
 
 #include "run.hpp"
@@ -25,6 +26,21 @@ namespace {
 constexpr int k_tag_states = 38;
 
 }  // namespace
+
+// A wait's step that found nothing to do yields the core, and after a
+// while sleeps: ranks share cores with each other and other work (4
+// ranks on 2 cores in the tests), and a rank that spins while it waits
+// takes the core the rank it waits for needs.
+void Run::idle(bool busy) {
+  constexpr unsigned k_spins = 64;
+  if (busy) {
+    idle_spins_ = 0;
+  } else if (++idle_spins_ < k_spins) {
+    std::this_thread::yield();
+  } else {
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
 
 void Run::send(const std::uint64_t* w, std::uint64_t parent, std::uint64_t key,
                std::uint64_t label) {
@@ -44,7 +60,7 @@ void Run::send(const std::uint64_t* w, std::uint64_t parent, std::uint64_t key,
 
 void Run::post(std::size_t to) {
   while (send_requests_.size() >= std::max<std::size_t>(options_.in_flight, 1)) {
-    if (!progress()) std::this_thread::yield();
+    idle(progress());
   }
   std::vector<std::uint64_t> data;
   data.swap(out_[to]);
@@ -134,7 +150,7 @@ void Run::wait(MPI_Request& request) {
     int done = 0;
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
     if (done != 0) return;
-    if (!progress()) std::this_thread::yield();
+    idle(progress());
   }
 }
 
@@ -145,7 +161,7 @@ void Run::end_level() {
     post(to);  // (out_[to] is empty now: the marker)
   }
   while (markers_ < size_ - 1 || !send_requests_.empty()) {
-    if (!progress()) std::this_thread::yield();
+    idle(progress());
   }
   markers_ = 0;
 }

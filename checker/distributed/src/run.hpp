@@ -133,6 +133,7 @@ class Run {
   bool progress(bool defer = false);
   void wait(MPI_Request& request);
   void end_level();
+  void idle(bool busy);  // after a wait's step: busy, whether it did anything
   // One all-to-all of out_ (cleared): what every rank sent this one, in
   // rank order; `from` gets the number of words from each rank.
   std::vector<std::uint64_t> all_to_all(std::vector<int>* from = nullptr);
@@ -194,6 +195,7 @@ class Run {
   std::vector<std::uint64_t> deferred_;
   std::vector<std::unique_ptr<Worker>> workers_;
   int markers_ = 0;
+  unsigned idle_spins_ = 0;
   std::vector<std::size_t> level_begin_;
   std::size_t next_begin_ = 0;  // the first state of the level being added
   // Per state of the level being added, the smallest (parent's number << 24
