@@ -425,7 +425,9 @@ TEST(Limits, InterruptInTheCyclePhaseStopsEveryRank) {
 }  // namespace loophole::distributed
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  // (Options::threads: only the calling thread calls MPI.)
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   ::testing::InitGoogleTest(&argc, argv);
   ::testing::AddGlobalTestEnvironment(new loophole::distributed::CycleFindingsCompared);
   int rank = 0;

@@ -83,6 +83,7 @@ struct Options {
   // questions are asked on every thread, each with its own copy:
   // thread_questions() makes one (the same list as `questions`; a
   // question may keep scratch that one thread at a time may use).
+  // Only the calling thread calls MPI (MPI_THREAD_FUNNELED is enough).
   std::size_t threads = 1;
   std::function<std::vector<StateQuestion>()> thread_questions;
   // Set by a signal handler (SIGINT; SIGTERM, which mpirun sends every rank
