@@ -6,8 +6,11 @@
 // state-local questions of `check` asked of every state. Run it under
 // mpirun; rank 0 prints:
 //
-//   mpirun -np N distributed_bench [--batch N] [--cycles] [--param NAME=V]... RULESET.yaml
+//   mpirun -np N distributed_bench [--batch N] [--message N] [--threads N]
+//       [--cycles] [--param NAME=V]... RULESET.yaml
 //
+// --batch: states a rank expands a round; --message: states a message
+// carries at most; --threads: threads a rank.
 // --cycles: also the cycle phase (Options::cycles) and, on rank 0, the cycle
 // analyses on the gathered slice: its size and the time they took.
 //
@@ -33,10 +36,11 @@ namespace {
 using namespace loophole;
 
 [[noreturn]] void usage(const char* why) {
-  std::fprintf(stderr,
-               "distributed_bench: %s\nusage: mpirun -np N distributed_bench [--batch N] "
-               "[--cycles] [--param NAME=V]... RULESET.yaml\n",
-               why);
+  std::fprintf(
+      stderr,
+      "distributed_bench: %s\nusage: mpirun -np N distributed_bench [--batch N] [--message N] "
+      "[--threads N] [--cycles] [--param NAME=V]... RULESET.yaml\n",
+      why);
   MPI_Abort(MPI_COMM_WORLD, 2);
   std::exit(2);
 }
@@ -44,7 +48,9 @@ using namespace loophole;
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  // (Options::threads: only the calling thread calls MPI.)
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -60,6 +66,10 @@ int main(int argc, char** argv) {
     };
     if (a == "--cycles") {
       options.cycles = true;
+    } else if (a == "--threads") {
+      options.threads = static_cast<std::size_t>(std::max(1, std::atoi(value().c_str())));
+    } else if (a == "--message") {
+      options.message_states = static_cast<std::size_t>(std::max(1, std::atoi(value().c_str())));
     } else if (a == "--batch") {
       options.batch = static_cast<std::size_t>(std::max(1, std::atoi(value().c_str())));
     } else if (a == "--param") {
@@ -85,6 +95,11 @@ int main(int argc, char** argv) {
   const checker::Semantics sem(*game);
   // The state-local questions, as `check` asks them.
   for (auto& q : properties::state_questions(sem)) options.questions.push_back(std::move(q));
+  options.thread_questions = [&sem] {
+    std::vector<distributed::StateQuestion> copy;
+    for (auto& q : properties::state_questions(sem)) copy.push_back(std::move(q));
+    return copy;
+  };
   options.traced.assign(properties::state_question_traced.begin(),
                         properties::state_question_traced.end());
   if (options.cycles) {

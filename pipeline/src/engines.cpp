@@ -382,6 +382,14 @@ class DistributedEngine final : public Engine {
     }
     d.interrupt = o.interrupted;
     for (auto& q : properties::state_questions(sem)) d.questions.push_back(std::move(q));
+    // -j N: N threads a rank (by default one: one rank a core is the usual
+    // layout under mpirun), each with its own copy of the questions.
+    d.threads = o.explore.threads > 0 ? static_cast<std::size_t>(o.explore.threads) : 1;
+    d.thread_questions = [&sem] {
+      std::vector<distributed::StateQuestion> copy;
+      for (auto& q : properties::state_questions(sem)) copy.push_back(std::move(q));
+      return copy;
+    };
     d.traced.assign(properties::state_question_traced.begin(),
                     properties::state_question_traced.end());
     if (o.write_partial) {

@@ -4,7 +4,8 @@
     cli_test.py MPIEXEC LOOPHOLE
 
 - On fixtures of every kind the distributed search answers (the
-  state-local ones and the cycle analyses), for 2 and 4 ranks: the same
+  state-local ones and the cycle analyses), for 2 ranks of two threads
+  (`-j 2`) and 4 ranks of one: the same
   states and transitions and the same findings of those kinds (kind, rule,
   verdict, message, details, classification, trace length and loop start)
   as one process without symmetry reduction, ends out of reach included
@@ -108,7 +109,9 @@ def same_answers(tmp: str) -> None:
         single = json.loads(one.stdout)
         for np in (2, 4):
             out = os.path.join(tmp, f"np{np}.json")
-            run = mpirun(np, ["--format", "json", "-o", out, fixture])
+            # (-np 2 with two threads a rank, -np 4 with one.)
+            threads = ["-j", "2"] if np == 2 else []
+            run = mpirun(np, [*threads, "--format", "json", "-o", out, fixture])
             if run.returncode not in (0, 1):
                 fail(f"{fixture} -np {np}: exit {run.returncode}: {run.stderr[-2000:]}")
                 continue
@@ -127,7 +130,7 @@ def same_answers(tmp: str) -> None:
                           for f in rs["findings"])
             if run.returncode != (1 if failing else 0):
                 fail(f"{fixture} -np {np}: exit {run.returncode}, findings failing: {failing}")
-        print(f"ok: {fixture}: {len(summary(single))} findings, identical for -np 2 and 4")
+        print(f"ok: {fixture}: {len(summary(single))} findings, identical for -np 2 -j 2 and -np 4")
 
 
 def refusals() -> None:

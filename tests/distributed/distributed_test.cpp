@@ -25,6 +25,7 @@
 #include <mpi.h>
 
 #include "loophole/checker/explicit.hpp"
+#include "loophole/checker/state_codec.hpp"
 #include "loophole/distributed/explore.hpp"
 #include "loophole/properties/check.hpp"
 #include "loophole/properties/state_groups.hpp"
@@ -115,12 +116,23 @@ std::size_t ends_causes_seen = 0;     // with a rule gap as cause (the forward s
 std::size_t leads_to_seen = 0;        // leads_to violations
 std::size_t leads_to_stuck_seen = 0;  // of them at a dead end (not a cycle)
 
-void compare(const std::string& path, const std::map<std::string, std::int64_t>& params) {
+void compare(const std::string& path, const std::map<std::string, std::int64_t>& params,
+             std::size_t threads = 1) {
   const auto l = test_support::load_game(path, {.params = params, .with_semantics = true});
   ASSERT_TRUE(l->game) << l->diagnostics();
   const checker::Semantics& sem = *l->sem;
   Options options;
   options.batch = 64;  // many rounds a level, even on the fixtures
+  // Many messages a round, and ranks that wait for a send slot (receiving
+  // meanwhile), even on the fixtures.
+  options.message_states = 5;
+  options.in_flight = 2;
+  options.threads = threads;
+  options.thread_questions = [&sem] {
+    std::vector<StateQuestion> copy;
+    for (auto& q : properties::state_questions(sem)) copy.push_back(std::move(q));
+    return copy;
+  };
   const auto questions = properties::state_questions(sem);
   for (const auto& q : questions) options.questions.push_back(q);
   options.traced.assign(properties::state_question_traced.begin(),
@@ -158,6 +170,17 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
   std::uint64_t owned = 0;
   for (const RankFigures& f : r.per_rank) owned += f.states;
   EXPECT_EQ(owned, r.states);
+  // Successors went to other ranks as they were generated, in messages of
+  // at most message_states states (a round's all-to-all would send all of
+  // a round's successors for a rank in one): parent, key, label and the
+  // packed state each.
+  const std::uint64_t record = (checker::StateCodec(sem.layout()).words() + 3) * 8;
+  std::uint64_t largest = 0;
+  for (const RankFigures& f : r.per_rank) largest = std::max(largest, f.largest_message);
+  EXPECT_LE(largest, options.message_states * record) << path;
+  if (size > 1 && r.states >= 800) {  // (the seeds, the larger fixtures)
+    EXPECT_EQ(largest, options.message_states * record) << path;
+  }
 
   // Every traced group's trace replays, is as long as the group's
   // shallowest depth, and ends in a state with the group's key.
@@ -303,6 +326,17 @@ TEST(Seeds, SameAnswersAsOneProcess) {
   compare(root + "speed-biomes.yaml", {{"gear_copies", 0}, {"opening_hand", 1}});
 }
 
+// Three threads a rank (the rank's own and two more, claiming the states
+// of a round in chunks): the same graph, groups, findings and trace moves
+// as one process, whichever thread expanded which state.
+TEST(Threads, SameAnswersAsOneProcess) {
+  const std::string root = std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/";
+  compare(root + "operators.yaml", {{"item_copies", 0}, {"effect_copies", 0}}, 3);
+  compare(
+      std::string(LOOPHOLE_SOURCE_DIR) + "/tests/fixtures/findings/response-loop/ward-duel.yaml",
+      {}, 3);
+}
+
 // leads_to failing at a dead end (property-violation/alarm fails on a
 // cycle), a second leads_to property that holds beside it.
 TEST(LeadsTo, StuckSameAsOneProcess) {
@@ -391,7 +425,9 @@ TEST(Limits, InterruptInTheCyclePhaseStopsEveryRank) {
 }  // namespace loophole::distributed
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  // (Options::threads: only the calling thread calls MPI.)
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   ::testing::InitGoogleTest(&argc, argv);
   ::testing::AddGlobalTestEnvironment(new loophole::distributed::CycleFindingsCompared);
   int rank = 0;

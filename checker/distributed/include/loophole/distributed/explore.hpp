@@ -2,9 +2,11 @@
 // states are hash-partitioned over the ranks of a communicator by a hash of
 // the whole state, each rank expands the states it owns with the compiled
 // generator and sends every successor to its owner. The search is
-// level-synchronous: a level is expanded in rounds of at most `batch`
-// states a rank, one all-to-all exchange a round, so that messages stay
-// bounded (a few thousand states) whatever the level's size, and an
+// level-synchronous, and the exchange overlaps expansion: successors for
+// another rank go in messages of a few thousand states, sent non-blocking
+// as soon as that many are queued and received between expansions, and a
+// level ends once every rank has every other rank's end-of-level marker.
+// A level is expanded in rounds of at most `batch` states a rank, and an
 // all-reduce a round carries the stop flags (a limit, a signal) so that
 // every rank stops at the same round.
 //
@@ -71,7 +73,19 @@ struct Options {
   std::uint64_t max_states = 0;    // 0: no limit (a global count, checked a round)
   double timeout_seconds = 0;      // 0: none (rank 0's clock decides)
   std::uint64_t max_resident = 0;  // bytes a rank may hold resident; 0: none
-  std::size_t batch = 4096;        // states a rank expands per round
+  std::size_t batch = 4096;        // states a rank expands per round (between limit checks)
+  // States a message to another rank carries at most (it is sent once so
+  // many are queued, the rest at the level's end), and the sends a rank
+  // may have outstanding before it waits for one to complete.
+  std::size_t message_states = 4096;
+  std::size_t in_flight = 8;
+  // Threads expanding a rank's states (0 and 1: the rank's own only); the
+  // questions are asked on every thread, each with its own copy:
+  // thread_questions() makes one (the same list as `questions`; a
+  // question may keep scratch that one thread at a time may use).
+  // Only the calling thread calls MPI (MPI_THREAD_FUNNELED is enough).
+  std::size_t threads = 1;
+  std::function<std::vector<StateQuestion>()> thread_questions;
   // Set by a signal handler (SIGINT; SIGTERM, which mpirun sends every rank
   // when it is interrupted or a rank dies): the run stops at the next round
   // with Completion::interrupted.
@@ -128,13 +142,14 @@ struct Options {
 };
 
 struct RankFigures {
-  std::uint64_t states = 0;         // owned
-  std::uint64_t transitions = 0;    // generated from owned states
-  std::uint64_t bytes_sent = 0;     // to other ranks
-  std::uint64_t messages = 0;       // nonempty sends to other ranks
-  std::uint64_t peak_resident = 0;  // of the process (VmHWM)
-  std::uint64_t store_bytes = 0;    // the state store's chunks and index, numbers, move indices
-  std::uint64_t edge_bytes = 0;     // Options::cycles: the moves kept (in and out) and marks
+  std::uint64_t states = 0;           // owned
+  std::uint64_t transitions = 0;      // generated from owned states
+  std::uint64_t bytes_sent = 0;       // to other ranks
+  std::uint64_t messages = 0;         // nonempty sends to other ranks
+  std::uint64_t peak_resident = 0;    // of the process (VmHWM)
+  std::uint64_t store_bytes = 0;      // the state store's chunks and index, numbers, move indices
+  std::uint64_t edge_bytes = 0;       // Options::cycles: the moves kept (in and out) and marks
+  std::uint64_t largest_message = 0;  // bytes, of the search's messages (message_states bounds it)
 };
 
 struct Result {

@@ -1,0 +1,426 @@
+// What is gathered to rank 0 (run.hpp): the groups and their traces, each
+// rebuilt by following its parent chain from owner to owner; the slice of
+// the graph the cycle analyses read; each rank's figures.
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "run.hpp"
+
+namespace loophole::distributed::detail {
+namespace {
+
+std::uint64_t peak_resident_bytes() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+  }
+  return 0;
+}
+
+// The part of the graph rank 0 gathers for the cycle analyses
+// (Options::cycles): its states numbered in the single-process order.
+class Slice final : public checker::ExploredGraph {
+ public:
+  explicit Slice(const checker::Semantics& sem) : sem_(sem) {}
+  [[nodiscard]] const checker::Semantics& semantics() const override { return sem_; }
+  [[nodiscard]] std::uint64_t size() const override { return states.size(); }
+  [[nodiscard]] std::uint32_t initial_count() const override { return initials; }
+  [[nodiscard]] checker::StateVec state(checker::StateId id) const override { return states[id]; }
+  [[nodiscard]] std::vector<checker::Edge> edges(checker::StateId id) const override {
+    return moves[id];
+  }
+  [[nodiscard]] std::uint64_t expanded() const override { return states.size(); }
+  [[nodiscard]] checker::StateId parent(checker::StateId id) const override { return parents[id]; }
+  [[nodiscard]] std::uint32_t parent_index(checker::StateId id) const override {
+    return parent_indices[id];
+  }
+  [[nodiscard]] std::uint32_t depth(checker::StateId id) const override { return depths[id]; }
+  [[nodiscard]] bool numbered_by_depth() const override { return true; }
+  [[nodiscard]] checker::Completion completion() const override {
+    return checker::Completion::complete;
+  }
+  [[nodiscard]] const checker::Statistics& statistics() const override { return stats; }
+
+  std::vector<checker::StateVec> states;
+  std::vector<std::vector<checker::Edge>> moves;
+  std::vector<checker::StateId> parents;
+  std::vector<std::uint32_t> parent_indices, depths;
+  std::uint32_t initials = 0;
+  checker::Statistics stats;
+
+ private:
+  const checker::Semantics& sem_;
+};
+
+}  // namespace
+
+template <class T>
+std::vector<T> Run::gather_on_root(const std::vector<T>& mine) {
+  static_assert(std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint64_t>);
+  const MPI_Datatype type = std::is_same_v<T, std::int64_t> ? MPI_INT64_T : MPI_UINT64_T;
+  const int count = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<std::size_t>(size_)), displs(static_cast<std::size_t>(size_));
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
+  std::vector<T> all;
+  if (rank_ == 0) {
+    int at = 0;
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+      displs[i] = at;
+      at += counts[i];
+    }
+    all.resize(static_cast<std::size_t>(at));
+  }
+  MPI_Gatherv(mine.data(), count, type, all.data(), counts.data(), displs.data(), type, 0, comm_);
+  return all;
+}
+
+// The states from an initial state to `gid`, followed from owner to owner:
+// each step, the owner of the current state broadcasts it with its parent.
+std::vector<checker::StateVec> Run::path_to(std::uint64_t gid, std::uint32_t& initial) {
+  std::vector<checker::StateVec> path;
+  std::vector<std::uint64_t> msg(words_ + 1);
+  for (;;) {
+    const int root = static_cast<int>(gid >> k_rank_shift);
+    if (root == rank_) {
+      const std::size_t local = gid & ((std::uint64_t{1} << k_rank_shift) - 1);
+      msg[0] = store_.parent(local);
+      store_.words_of(local, &msg[1]);
+    }
+    MPI_Bcast(msg.data(), static_cast<int>(msg.size()), MPI_UINT64_T, root, comm_);
+    codec_.unpack(&msg[1], cur_.data());
+    path.emplace_back(cur_.begin(), cur_.begin() + static_cast<std::ptrdiff_t>(codec_.fields()));
+    const std::uint64_t parent = msg[0];
+    if ((parent & k_initial) != 0) {
+      initial = static_cast<std::uint32_t>(parent & ~k_initial);
+      break;
+    }
+    gid = parent;
+  }
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+
+// The trace to `gid` (rank 0; the others take part in the broadcasts and
+// return nothing): at each state the first successor equal to the next one,
+// then replayed on the reference semantics by trace_of_moves.
+std::optional<checker::Trace> Run::trace_to(std::uint64_t gid) {
+  std::uint32_t initial = 0;
+  const auto path = path_to(gid, initial);
+  if (rank_ != 0) return std::nullopt;
+  std::vector<std::uint32_t> moves;
+  for (std::size_t k = 0; k + 1 < path.size(); ++k) {
+    gen_.successors(path[k].data(), buf_);
+    std::size_t i = 0;
+    while (i < buf_.size() && std::memcmp(buf_.state(i), path[k + 1].data(),
+                                          codec_.fields() * sizeof(std::int32_t)) != 0) {
+      ++i;
+    }
+    if (i == buf_.size()) throw std::logic_error("distributed trace: a parent link is not a move");
+    moves.push_back(static_cast<std::uint32_t>(i));
+  }
+  return checker::trace_of_moves(sem_, initial, moves, path.back());
+}
+
+// Rank 0 merges every rank's groups (per key: the states summed, the
+// shallowest first state, the first in the single-process order); then every
+// rank takes part in rebuilding each group's trace. A group travels as
+// [question, key length, key..., states, depth, first, its number].
+void Run::gather_groups(Result& r) {
+  std::vector<std::int64_t> mine;
+  const auto put = [&](std::size_t q, const GroupKey& key, const LocalGroup& g) {
+    mine.push_back(static_cast<std::int64_t>(q));
+    mine.push_back(static_cast<std::int64_t>(key.size()));
+    mine.insert(mine.end(), key.begin(), key.end());
+    mine.insert(mine.end(),
+                {static_cast<std::int64_t>(g.states), static_cast<std::int64_t>(g.depth),
+                 static_cast<std::int64_t>(g.first), static_cast<std::int64_t>(g.num)});
+  };
+  // Calls each(q, key, group) for every group in `v`.
+  const auto read = [](const std::vector<std::int64_t>& v, const auto& each) {
+    for (std::size_t at = 0; at + 2 <= v.size();) {
+      const auto q = static_cast<std::size_t>(v[at]);
+      const auto len = static_cast<std::size_t>(v[at + 1]);
+      const GroupKey key(v.begin() + static_cast<std::ptrdiff_t>(at + 2),
+                         v.begin() + static_cast<std::ptrdiff_t>(at + 2 + len));
+      const std::size_t tail = at + 2 + len;
+      each(q, key,
+           LocalGroup{static_cast<std::uint64_t>(v[tail]), static_cast<std::uint32_t>(v[tail + 1]),
+                      static_cast<std::uint64_t>(v[tail + 2]),
+                      static_cast<std::uint64_t>(v[tail + 3])});
+      at = tail + 4;
+    }
+  };
+  for (std::size_t q = 0; q < groups_.size(); ++q) {
+    for (const auto& [key, g] : groups_[q]) put(q, key, g);
+  }
+  const std::vector<std::int64_t> all = gather_on_root(mine);
+  std::vector<std::map<GroupKey, LocalGroup>> merged(options_.questions.size());
+  read(all, [&](std::size_t q, const GroupKey& key, const LocalGroup& g) {
+    LocalGroup& into = merged[q][key];
+    if (into.states == 0 || g.num < into.num) {
+      into.depth = g.depth;
+      into.first = g.first;
+      into.num = g.num;
+    }
+    into.states += g.states;
+  });
+  mine.clear();
+  for (std::size_t q = 0; q < merged.size(); ++q) {
+    for (const auto& [key, g] : merged[q]) put(q, key, g);
+  }
+  int n = static_cast<int>(mine.size());
+  MPI_Bcast(&n, 1, MPI_INT, 0, comm_);
+  mine.resize(static_cast<std::size_t>(n));
+  MPI_Bcast(mine.data(), n, MPI_INT64_T, 0, comm_);
+  r.answers.resize(options_.questions.size());
+  read(mine, [&](std::size_t q, const GroupKey& key, const LocalGroup& g) {
+    Group out;
+    out.states = g.states;
+    out.depth = g.depth;
+    if (options_.traced.empty() || (q < options_.traced.size() && options_.traced[q])) {
+      out.trace = trace_to(g.first);
+    }
+    r.answers[q][key] = std::move(out);
+  });
+}
+
+// Rank 0 gathers the states on or between cycles (core_) with their moves,
+// then, round by round, the states it lacks: those the moves lead to and
+// the parents of every state it has, until it reaches the initial states.
+// A state travels as [global id, number, depth, parent's id, parent index,
+// marks, core bits, leads_to bits, moves (for a core state, else 0), (to, label) per
+// move, the packed state].
+void Run::gather_slice(Result& r) {
+  const std::size_t n = store_.size();
+  std::vector<std::uint8_t> sent(n, 0);
+  std::vector<std::size_t> want;
+  std::set<std::uint64_t> asked;  // rank 0
+  std::vector<std::uint64_t> mine, all, requests;
+  std::uint64_t core = 0;
+  for (std::size_t v = 0; v < n; ++v) {
+    if ((core_[v] & k_gathered_cores) != 0) {
+      want.push_back(v);
+      ++core;
+    } else if (!ball_.empty() && ball_[v] != 0) {
+      want.push_back(v);
+    }
+  }
+  MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : &core, &core, 1, MPI_UINT64_T, MPI_SUM, 0, comm_);
+  // The stack-overflow gap states, per site: how many, and the first
+  // k_overflows_gathered in the single-process order (unbounded chains
+  // read their chains back).
+  {
+    std::map<std::int64_t, std::vector<std::pair<std::uint64_t, std::size_t>>> sites;
+    const auto& gaps = sem_.gaps();
+    for (std::size_t v = 0; v < n; ++v) {
+      if (ctl_fields(ctl_[v]).over != 2) continue;
+      store_.words_of(v, cur_words_.data());
+      codec_.unpack(cur_words_.data(), cur_.data());
+      const int gap = cur_[static_cast<std::size_t>(sem_.layout().gap)];
+      if (gap <= 0 || static_cast<std::size_t>(gap) > gaps.size() ||
+          gaps[static_cast<std::size_t>(gap) - 1].kind != checker::GapSite::Kind::stack_overflow) {
+        continue;
+      }
+      sites[gap].emplace_back(store_.num(v), v);
+    }
+    // [site, states, then (number, global id) of the first ones, 0-ended]
+    std::vector<std::uint64_t> firsts;
+    for (auto& [gap, list] : sites) {
+      std::sort(list.begin(), list.end());
+      firsts.push_back(static_cast<std::uint64_t>(gap));
+      firsts.push_back(list.size());
+      for (std::size_t i = 0; i < list.size() && i < k_overflows_gathered; ++i) {
+        firsts.push_back(list[i].first);
+        firsts.push_back(global_id(list[i].second));
+      }
+      firsts.push_back(k_initial);
+    }
+    all = gather_on_root(firsts);
+    std::vector<std::uint64_t> chosen;
+    if (rank_ == 0) {
+      std::map<std::int64_t, std::vector<std::pair<std::uint64_t, std::uint64_t>>> merged;
+      for (std::size_t at = 0; at < all.size();) {
+        const auto gap = static_cast<std::int64_t>(all[at]);
+        r.overflows[static_cast<int>(gap)] += all[at + 1];
+        auto& list = merged[gap];
+        for (at += 2; all[at] != k_initial; at += 2) list.emplace_back(all[at], all[at + 1]);
+        ++at;
+      }
+      for (auto& [gap, list] : merged) {
+        std::sort(list.begin(), list.end());
+        for (std::size_t i = 0; i < list.size() && i < k_overflows_gathered; ++i) {
+          chosen.push_back(list[i].second);
+        }
+      }
+    }
+    int chosen_count = static_cast<int>(chosen.size());
+    MPI_Bcast(&chosen_count, 1, MPI_INT, 0, comm_);
+    chosen.resize(static_cast<std::size_t>(chosen_count));
+    MPI_Bcast(chosen.data(), chosen_count, MPI_UINT64_T, 0, comm_);
+    for (const std::uint64_t gid : chosen) {
+      if (rank_of(gid) == rank_) want.push_back(local_of(gid));
+      asked.insert(gid);
+    }
+  }
+  struct Rec {
+    std::uint64_t num, depth, parent, parent_index, marks, leads;
+    std::vector<std::uint64_t> moves;  // to, label
+    std::vector<std::uint64_t> words;
+  };
+  std::map<std::uint64_t, Rec> have;  // rank 0: by global id
+  for (;;) {
+    mine.clear();
+    for (const std::size_t v : want) {
+      if (sent[v] != 0) continue;
+      sent[v] = 1;
+      mine.insert(mine.end(), {global_id(v), store_.num(v), depth_of(v), store_.parent(v),
+                               store_.parent_index(v), marks_[v], core_[v],
+                               leads_slice_.empty() ? 0 : leads_slice_[v]});
+      if ((core_[v] & k_gathered_cores) != 0 || (!ball_.empty() && ball_[v] == 1)) {
+        mine.push_back(out_begin_[v + 1] - out_begin_[v]);
+        for (std::uint64_t e = out_begin_[v]; e < out_begin_[v + 1]; ++e) {
+          mine.push_back(out_to_[e]);
+          mine.push_back(out_label_[e]);
+        }
+      } else {
+        mine.push_back(0);
+      }
+      const std::size_t at = mine.size();
+      mine.resize(at + words_);
+      store_.words_of(v, &mine[at]);
+    }
+    want.clear();
+    all = gather_on_root(mine);
+    requests.clear();
+    if (rank_ == 0) {
+      const auto ask = [&](std::uint64_t gid) {
+        if (asked.insert(gid).second) requests.push_back(gid);
+      };
+      for (std::size_t at = 0; at < all.size();) {
+        const std::uint64_t gid = all[at];
+        asked.insert(gid);
+        Rec rec{all[at + 1], all[at + 2], all[at + 3], all[at + 4],
+                all[at + 5], all[at + 7], {},          {}};
+        const std::uint64_t moves = all[at + 8];
+        at += 9;
+        rec.moves.assign(all.begin() + static_cast<std::ptrdiff_t>(at),
+                         all.begin() + static_cast<std::ptrdiff_t>(at + 2 * moves));
+        at += 2 * moves;
+        rec.words.assign(all.begin() + static_cast<std::ptrdiff_t>(at),
+                         all.begin() + static_cast<std::ptrdiff_t>(at + words_));
+        at += words_;
+        if ((rec.parent & k_initial) == 0) ask(rec.parent);
+        for (std::size_t m = 0; m < rec.moves.size(); m += 2) ask(rec.moves[m]);
+        have.emplace(gid, std::move(rec));
+      }
+    }
+    int asks = static_cast<int>(requests.size());
+    MPI_Bcast(&asks, 1, MPI_INT, 0, comm_);
+    if (asks == 0) break;
+    requests.resize(static_cast<std::size_t>(asks));
+    MPI_Bcast(requests.data(), asks, MPI_UINT64_T, 0, comm_);
+    for (const std::uint64_t gid : requests) {
+      if (rank_of(gid) == rank_) want.push_back(local_of(gid));
+    }
+  }
+  if (rank_ != 0) return;
+  r.core_states = core;
+  // Numbered by the single-process numbers.
+  std::vector<const std::pair<const std::uint64_t, Rec>*> order;
+  for (const auto& entry : have) order.push_back(&entry);
+  std::sort(order.begin(), order.end(),
+            [](const auto* a, const auto* b) { return a->second.num < b->second.num; });
+  std::map<std::uint64_t, checker::StateId> id;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    id[order[i]->first] = static_cast<checker::StateId>(i);
+  }
+  auto slice = std::make_unique<Slice>(sem_);
+  const auto players = static_cast<std::size_t>(sem_.game().players);
+  r.doomed.assign(players, std::vector<bool>(order.size(), false));
+  r.can_finish.assign(order.size(), false);
+  const bool ends = static_cast<bool>(options_.end_marks);
+  const std::size_t end_shift = 1 + 2 * players;
+  if (ends) {
+    r.can_end.assign(order.size(), false);
+    r.endless.assign(order.size(), false);
+    r.can_lose.assign(players, std::vector<bool>(order.size(), false));
+    r.can_win = r.can_lose;
+  }
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const Rec& rec = order[i]->second;
+    codec_.unpack(rec.words.data(), cur_.data());
+    slice->states.emplace_back(cur_.begin(),
+                               cur_.begin() + static_cast<std::ptrdiff_t>(codec_.fields()));
+    std::vector<checker::Edge> edges;
+    for (std::size_t m = 0; m < rec.moves.size(); m += 2) {
+      checker::Edge e = edge_of(rec.moves[m + 1]);
+      e.to = id.at(rec.moves[m]);
+      edges.push_back(e);
+    }
+    slice->stats.transitions += edges.size();
+    slice->moves.push_back(std::move(edges));
+    const bool initial = (rec.parent & k_initial) != 0;
+    slice->parents.push_back(initial ? checker::no_state : id.at(rec.parent));
+    slice->parent_indices.push_back(static_cast<std::uint32_t>(rec.parent_index));
+    slice->depths.push_back(static_cast<std::uint32_t>(rec.depth));
+    if (rec.depth == 0) ++slice->initials;
+    const auto marks = static_cast<std::uint32_t>(rec.marks);
+    r.can_finish[i] = (marks & 1U) != 0;
+    for (std::size_t p = 0; p < players; ++p) {
+      r.doomed[p][i] = ((marks >> (1 + 2 * p)) & 1U) != 0 && ((marks >> (2 + 2 * p)) & 1U) == 0;
+    }
+    if (ends) {
+      const auto bit = [&](std::size_t b) { return ((rec.marks >> b) & 1U) != 0; };
+      r.can_end[i] = bit(end_shift);
+      r.endless[i] = bit(63);
+      for (std::size_t p = 0; p < players; ++p) {
+        r.can_lose[p][i] = bit(end_shift + 1 + 2 * p);
+        r.can_win[p][i] = bit(end_shift + 2 + 2 * p);
+      }
+    }
+  }
+  if (options_.leads_marks) {
+    r.leads_bits.resize(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) r.leads_bits[i] = order[i]->second.leads;
+    r.leads_bad.assign(leads_bad_num_.size(), checker::no_state);
+    for (std::size_t k = 0; k < leads_bad_num_.size(); ++k) {
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        if (order[i]->second.num == leads_bad_num_[k]) {
+          r.leads_bad[k] = static_cast<checker::StateId>(i);
+          break;
+        }
+      }
+    }
+  }
+  slice->stats.states = order.size();
+  r.slice = std::move(slice);
+}
+
+void Run::gather_figures(Result& r) {
+  figures_.peak_resident = peak_resident_bytes();
+  figures_.store_bytes = store_.memory();
+  const auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+  figures_.edge_bytes = bytes(out_begin_) + bytes(out_to_) + bytes(out_label_) + bytes(in_begin_) +
+                        bytes(in_from_csr_) + bytes(in_label_csr_) + bytes(ctl_) + bytes(marks_) +
+                        bytes(core_) + bytes(ball_) + bytes(leads_) + bytes(out_leads_) +
+                        bytes(leads_slice_);
+  const std::array<std::uint64_t, 8> mine = {
+      figures_.states,        figures_.transitions, figures_.bytes_sent, figures_.messages,
+      figures_.peak_resident, figures_.store_bytes, figures_.edge_bytes, figures_.largest_message};
+  std::vector<std::uint64_t> all(rank_ == 0 ? mine.size() * static_cast<std::size_t>(size_) : 0);
+  MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_UINT64_T, all.data(),
+             static_cast<int>(mine.size()), MPI_UINT64_T, 0, comm_);
+  for (std::size_t at = 0; at + mine.size() <= all.size(); at += mine.size()) {
+    r.per_rank.push_back({all[at], all[at + 1], all[at + 2], all[at + 3], all[at + 4], all[at + 5],
+                          all[at + 6], all[at + 7]});
+  }
+}
+
+}  // namespace loophole::distributed::detail
