@@ -182,6 +182,20 @@ TEST(Symmetry, SlotNumbersBreakIt) {
   EXPECT_FALSE(on->reduced());
 }
 
+// The decision reads the lowered rules: 'opponent' and 'next(active)' are
+// the same lowered player, so one binder indexing both is one owner's.
+TEST(Symmetry, OwnersCompareAsLowered) {
+  const auto l = load("same-owner.yaml");
+  const Symmetry sym(*l->game, l->sem->layout().fields.size(), true);
+  EXPECT_EQ(sym.summary(), "slots of units");
+  ASSERT_EQ(sym.groups().size(), 2U);
+  const auto off = run(*l->sem, false);
+  const auto on = run(*l->sem, true);
+  EXPECT_EQ(off->size(), 994U);
+  EXPECT_EQ(on->size(), 445U);  // (the IR decision, two owners, stored 994)
+  expect_same_depths(*off, *on);
+}
+
 TEST(Symmetry, NothingToSayWithoutArrays) {
   const auto l = test_support::load_game(
       std::string(LOOPHOLE_SOURCE_DIR) + "/tests/fixtures/findings/deadlock/clean.yaml",

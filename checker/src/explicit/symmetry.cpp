@@ -1,7 +1,9 @@
 // Which arrays of records are interchangeable (a syntactic pass over every
-// rule, end condition, property and the setup), and the canonical form that
-// sorts their records. symmetry.hpp says what breaks an array's symmetry;
-// docs/symmetry.md says why the rest is sound.
+// rule, end condition, property and the setup, in their lowered form:
+// loophole/checker/lowered.hpp; the model's IR only names and locates what
+// the summary reports), and the canonical form that sorts their records.
+// symmetry.hpp says what breaks an array's symmetry; docs/symmetry.md says
+// why the rest is sound.
 #include "symmetry.hpp"
 
 #include <algorithm>
@@ -15,15 +17,103 @@ namespace loophole::checker {
 
 namespace {
 
+using lowered::S;
+using lowered::X;
+
 std::string at(const model::SourceSpan& w) {
   return w.known() ? fmt::format("{}:{}:{}", w.file, w.line, w.col) : "<rules>";
 }
 
-bool is_order(model::Op op) {
-  using model::Op;
-  return op == Op::lt || op == Op::le || op == Op::gt || op == Op::ge || op == Op::eq ||
-         op == Op::ne;
+// Where the rules wrote a node (its origin, kept for diagnostics).
+const model::SourceSpan& where(const lowered::Expr& e) {
+  return static_cast<const model::Expr*>(e.origin)->where;
 }
+const model::SourceSpan& where(const lowered::Stmt& s) {
+  return static_cast<const model::Stmt*>(s.origin)->where;
+}
+
+bool is_quantifier(X op) {
+  return op == X::exists || op == X::forall || op == X::count_of || op == X::sum;
+}
+
+// The lowered form with what the analysis asks of it: which variable or
+// zone a place is in (from the layout of the declarations), and which read
+// node reads a place.
+class View {
+ public:
+  explicit View(const lowered::Lowered& low) : low(low) {
+    const model::Game& g = *low.game;
+    const std::size_t fields = low.layout.fields.size();
+    var_.assign(fields, -1);
+    zone_.assign(fields, -1);
+    for (std::size_t v = 0; v < g.vars.size(); ++v) {
+      const model::VarDecl& d = g.vars[v];
+      const int n =
+          (d.per_player ? g.players : 1) * std::max(d.array, 1) * static_cast<int>(d.fields.size());
+      for (int f = d.first_slot; f < d.first_slot + n; ++f) mark(var_, f, static_cast<int>(v));
+    }
+    for (std::size_t z = 0; z < g.zones.size(); ++z) {
+      const model::ZoneDecl& d = g.zones[z];
+      const int n = (d.per_player ? g.players : 1) * low.kinds;
+      for (int f = d.first_slot; f < d.first_slot + n; ++f) mark(zone_, f, static_cast<int>(z));
+    }
+    reader_.assign(low.places.size(), -1);
+    for (std::size_t i = 0; i < low.exprs.size(); ++i) {
+      const lowered::Expr& e = low.exprs[i];
+      if (e.op == X::read && reader_[static_cast<std::size_t>(e.a)] < 0) {
+        reader_[static_cast<std::size_t>(e.a)] = static_cast<int>(i);
+      }
+    }
+  }
+
+  // The variable (or zone) whose slot `slot` is; -1 for none.
+  [[nodiscard]] int var(int slot) const { return at(var_, slot); }
+  [[nodiscard]] int zone(int slot) const { return at(zone_, slot); }
+  [[nodiscard]] const lowered::Expr& expr(int i) const {
+    return low.exprs[static_cast<std::size_t>(i)];
+  }
+  [[nodiscard]] const lowered::Place& place(int i) const {
+    return low.places[static_cast<std::size_t>(i)];
+  }
+  // The node that reads place `i` (an assignment's target), or -1.
+  [[nodiscard]] int reader(int i) const { return reader_[static_cast<std::size_t>(i)]; }
+
+  // The operand a place's variable is selected by last: its index, else its
+  // owner (-1: none).
+  [[nodiscard]] static int last_operand(const lowered::Place& pl) {
+    return pl.index >= 0 ? pl.index : pl.player;
+  }
+
+  // A key equal for equal expressions (an owner as the rules compute it).
+  [[nodiscard]] std::string key(int i) const {
+    if (i < 0) return "-";
+    const lowered::Expr& e = expr(i);
+    std::string k = fmt::format("({} {} {} {}", static_cast<int>(e.op), e.k, e.a, e.b);
+    if (e.op == X::read || e.op == X::count) {
+      const lowered::Place& pl = place(e.a);
+      k += fmt::format(" [{} {} {} {} {}]", pl.base, key(pl.player), pl.player_stride,
+                       key(pl.index), pl.index_stride);
+    }
+    for (const int x : e.x) k += " " + key(x);
+    return k + ")";
+  }
+
+  const lowered::Lowered& low;
+
+ private:
+  static void mark(std::vector<int>& to, int slot, int id) {
+    if (slot >= 0 && static_cast<std::size_t>(slot) < to.size()) {
+      to[static_cast<std::size_t>(slot)] = id;
+    }
+  }
+  static int at(const std::vector<int>& of, int slot) {
+    return slot >= 0 && static_cast<std::size_t>(slot) < of.size()
+               ? of[static_cast<std::size_t>(slot)]
+               : -1;
+  }
+
+  std::vector<int> var_, zone_, reader_;
+};
 
 // Whether a `for` over slots gives the same result in any order of its
 // iterations (it runs them in slot order, which sorting changes), decided
@@ -33,128 +123,149 @@ bool is_order(model::Op op) {
 // read; nothing else (no choice, draw, event, win or loss).
 class LoopOrder {
  public:
-  explicit LoopOrder(int slot) : slot_(slot) {}
+  LoopOrder(const View& view, int slot) : view_(view), slot_(slot) {}
 
   // "" when the order does not matter, else why it may.
-  std::string why(const model::Stmt& loop) {
-    for (const auto& b : loop.bodies) stmt(b.get());
+  std::string why(const lowered::Stmt& loop) {
+    for (const int b : loop.body) stmt(b);
     if (!why_.empty()) return why_;
-    for (const model::Expr* e : reads_) {
-      if (e->kind == model::ExprKind::zone_count) {
-        if (zones_.count(e->ref) != 0) return fail("reads a zone it moves cards of", *e);
+    for (const Read& r : reads_) {
+      if (r.zone >= 0) {
+        if (zones_.count(r.zone) != 0) return fail("reads a zone it moves cards of", *r.node);
         continue;
       }
-      const bool own = own_record(*e);
-      if (counters_.count(e->ref) != 0) return fail("reads a variable it adds to", *e);
-      if (records_.count(e->ref) != 0 && !own) return fail("reads another slot it writes", *e);
+      if (counters_.count(r.var) != 0) return fail("reads a variable it adds to", *r.node);
+      if (records_.count(r.var) != 0 && !r.own) {
+        return fail("reads another slot it writes", *r.node);
+      }
     }
     return "";
   }
 
  private:
-  std::string fail(const char* what, const model::Expr& e) {
-    return fmt::format("the 'for' over slots {} at {}", what, at(e.where));
+  // A variable or a zone count read (one of them >= 0), and whether it is
+  // the record the loop is at.
+  struct Read {
+    int var = -1, zone = -1;
+    bool own = false;
+    const lowered::Expr* node = nullptr;
+  };
+
+  std::string fail(const char* what, const lowered::Expr& e) {
+    return fmt::format("the 'for' over slots {} at {}", what, at(where(e)));
   }
-  std::string fail(const char* what, const model::Stmt& s) {
-    if (why_.empty()) why_ = fmt::format("the 'for' over slots {} at {}", what, at(s.where));
+  std::string fail(const char* what, const lowered::Stmt& s) {
+    if (why_.empty()) why_ = fmt::format("the 'for' over slots {} at {}", what, at(where(s)));
     return why_;
   }
 
-  // A variable reference indexed by the loop's binder.
-  [[nodiscard]] bool own_record(const model::Expr& var) const {
-    if (var.kind != model::ExprKind::var || var.args.empty()) return false;
-    const model::Expr& index = *var.args.back();
-    return index.kind == model::ExprKind::bound && index.ref == slot_;
+  // A variable's place selected by the loop's binder.
+  [[nodiscard]] bool own_record(const lowered::Place& pl) const {
+    const int last = View::last_operand(pl);
+    return last >= 0 && view_.expr(last).op == X::local && view_.expr(last).a == slot_;
   }
 
-  void read(const model::Expr* e) {
-    if (e == nullptr) return;
-    if (e->kind == model::ExprKind::var || e->kind == model::ExprKind::zone_count) {
-      reads_.push_back(e);
+  void read(int i) {
+    if (i < 0) return;
+    const lowered::Expr& e = view_.expr(i);
+    if (e.op == X::field) {
+      if (const int v = view_.var(e.a); v >= 0) reads_.push_back(Read{v, -1, false, &e});
+      if (const int z = view_.zone(e.a); z >= 0) reads_.push_back(Read{-1, z, false, &e});
+    } else if (e.op == X::read || e.op == X::count) {
+      const lowered::Place& pl = view_.place(e.a);
+      if (const int v = view_.var(pl.base); v >= 0) {
+        reads_.push_back(Read{v, -1, own_record(pl), &e});
+      } else {
+        reads_.push_back(Read{-1, view_.zone(pl.base), false, &e});
+      }
+      read(pl.player);
+      read(pl.index);
     }
-    for (const auto& a : e->args) read(a.get());
+    for (const int x : e.x) read(x);
   }
 
-  void stmt(const model::Stmt* s) {
-    if (s == nullptr) return;
-    using model::StmtKind;
-    switch (s->kind) {
-      case StmtKind::block:
-      case StmtKind::if_:
-      case StmtKind::for_:
-      case StmtKind::skip:
-      case StmtKind::shuffle:
+  void stmt(int i) {
+    if (i < 0) return;
+    const lowered::Stmt& s = view_.low.stmts[static_cast<std::size_t>(i)];
+    switch (s.op) {
+      case S::seq:
+      case S::for_:
         break;
-      case StmtKind::assign: {
-        const model::Expr& target = *s->target;
-        for (const auto& a : target.args) read(a.get());
-        if (own_record(target)) {
-          records_.insert(target.ref);
-          if (s->op != model::Op::none) reads_.push_back(&target);
-        } else if (s->op == model::Op::add || s->op == model::Op::sub) {
-          counters_.insert(target.ref);
+      case S::if_:
+        for (const int c : s.conds) read(c);
+        break;
+      case S::assign: {
+        const lowered::Place& pl = view_.place(s.a);
+        const int var = view_.var(pl.base);
+        read(pl.player);
+        read(pl.index);
+        if (own_record(pl)) {
+          records_.insert(var);
+          if (s.assign_op != model::Op::none) {
+            reads_.push_back(Read{var, -1, true, &view_.expr(view_.reader(s.a))});
+          }
+        } else if (s.assign_op == model::Op::add || s.assign_op == model::Op::sub) {
+          counters_.insert(var);
         } else {
-          fail("assigns what is not its slot", *s);
+          fail("assigns what is not its slot", s);
         }
-        read(s->value.get());
+        read(s.x);
         return;
       }
-      case StmtKind::move_kind:
-      case StmtKind::move_any:
-        for (std::size_t i = 0; i < s->args.size(); ++i) {
-          const model::Expr& a = *s->args[i];
-          if (i < 2 && a.kind == model::ExprKind::zone_count) {
-            zones_.insert(a.ref);
-            for (const auto& o : a.args) read(o.get());
-          } else {
-            read(&a);
-          }
+      case S::move:
+        if (s.move.chooser == Chooser::nature) {
+          fail("makes a choice, draws, fires an event or ends the game", s);
+          return;
         }
-        if (s->kind == StmtKind::move_any) fail("lets a player choose cards", *s);
+        zones_.insert(s.move.from_zone);
+        read(view_.place(s.move.from).player);
+        zones_.insert(s.move.to_zone);
+        read(view_.place(s.move.to).player);
+        read(s.move.kind);
+        read(s.move.count);
+        if (s.move.chooser == Chooser::player) fail("lets a player choose cards", s);
         return;
       default:
-        fail("makes a choice, draws, fires an event or ends the game", *s);
+        fail("makes a choice, draws, fires an event or ends the game", s);
         return;
     }
-    read(s->target.get());
-    read(s->value.get());
-    for (const auto& a : s->args) read(a.get());
-    for (const auto& c : s->conds) read(c.get());
-    for (const auto& b : s->bodies) stmt(b.get());
+    for (const int b : s.body) stmt(b);
   }
 
+  const View& view_;
   int slot_;
   std::string why_;
-  std::vector<const model::Expr*> reads_;
+  std::vector<Read> reads_;
   std::set<int> records_, counters_, zones_;
 };
 
-// One pass over the rules: for each binder, which array (and owner, as
-// written) it indexes and whether it is used otherwise.
+// One pass over the rules: for each binder, which array (and owner) it
+// indexes and whether it is used otherwise.
 class Analysis {
  public:
-  explicit Analysis(const model::Game& game) : game_(game), broken_(game.vars.size()) {}
+  explicit Analysis(const View& view) : view_(view), broken_(view.low.game->vars.size()) {}
 
   void run() {
-    stmt(game_.setup.get());
-    for (const auto& s : game_.steps) {
-      stmt(s.effects.get());
-      expr(s.repeat_while.get());
-      expr(s.end_turn_if.get());
+    const lowered::Rules& r = view_.low.rules;
+    stmt(r.setup);
+    for (std::size_t i = 0; i < r.step_effect.size(); ++i) {
+      stmt(r.step_effect[i]);
+      expr(r.step_repeat[i]);
+      expr(r.step_end_turn[i]);
     }
-    for (const auto& a : game_.actions) {
-      expr(a.guard.get());
-      stmt(a.cost.get());
-      stmt(a.effect.get());
+    for (std::size_t i = 0; i < r.action_guard.size(); ++i) {
+      expr(r.action_guard[i]);
+      stmt(r.action_cost[i]);
+      stmt(r.action_effect[i]);
     }
-    for (const auto& t : game_.triggers) {
-      expr(t.condition.get());
-      stmt(t.effect.get());
+    for (std::size_t i = 0; i < r.trigger_condition.size(); ++i) {
+      expr(r.trigger_condition[i]);
+      stmt(r.trigger_effect[i]);
     }
-    for (const auto& c : game_.end_conditions) expr(c.condition.get());
-    for (const auto& p : game_.properties) {
-      expr(p.expr.get());
-      expr(p.to.get());
+    for (const int c : r.end_condition) expr(c);
+    for (std::size_t i = 0; i < r.property_expr.size(); ++i) {
+      expr(r.property_expr[i]);
+      expr(r.property_to[i]);
     }
   }
 
@@ -163,12 +274,13 @@ class Analysis {
 
  private:
   struct Binder {
-    std::string name;
-    const model::Domain* domain = nullptr;
-    std::vector<int> vars;              // the arrays it indexes
-    std::string owner;                  // their owner as written
-    std::string misuse;                 // why it breaks them ("" when it does not)
-    const model::Stmt* loop = nullptr;  // the `for` that binds it, if one does
+    std::string name;     // as written
+    std::string written;  // its domain as written (diagnostics only)
+    const lowered::Domain* domain;
+    std::vector<int> vars;                // the arrays it indexes
+    std::string owner;                    // their owner (View::key)
+    std::string misuse;                   // why it breaks them ("" when it does not)
+    const lowered::Stmt* loop = nullptr;  // the `for` that binds it, if one does
   };
 
   void brk(int var, const std::string& why) {
@@ -181,16 +293,22 @@ class Analysis {
     return it == binders_.end() || it->second.empty() ? nullptr : &it->second.back();
   }
 
-  void open(int slot, const std::string& name, const model::Domain& domain,
-            const model::Stmt* loop = nullptr) {
-    binders_[slot].push_back(Binder{name, &domain, {}, {}, {}, loop});
+  void open(int slot, const std::string& name, const model::Domain& written, int domain,
+            const lowered::Stmt* loop = nullptr) {
+    binders_[slot].push_back(Binder{name,
+                                    written.text,
+                                    &view_.low.domains[static_cast<std::size_t>(domain)],
+                                    {},
+                                    {},
+                                    {},
+                                    loop});
   }
 
   void close(int slot) {
     Binder b = std::move(binders_[slot].back());
     binders_[slot].pop_back();
     if (b.misuse.empty() && b.loop != nullptr && !b.vars.empty()) {
-      b.misuse = LoopOrder(slot).why(*b.loop);
+      b.misuse = LoopOrder(view_, slot).why(*b.loop);
     }
     if (b.misuse.empty()) return;
     for (const int v : b.vars) brk(v, b.misuse);
@@ -201,98 +319,139 @@ class Analysis {
     // (Arrays indexed later by the same binder are broken at close().)
   }
 
-  void index_use(const model::Expr& var, const model::Expr& index) {
-    const model::VarDecl& v = game_.vars[static_cast<std::size_t>(var.ref)];
-    std::string owner = v.per_player ? model::to_string(*var.args[0]) : std::string();
-    if (index.kind != model::ExprKind::bound) {
-      brk(var.ref, fmt::format("'{}' indexed by an expression, not a binder, at {}", v.name,
-                               at(index.where)));
-      expr(&index);
+  void index_use(int var, const lowered::Place& pl) {
+    const model::VarDecl& v = view_.low.game->vars[static_cast<std::size_t>(var)];
+    const std::string owner = v.per_player ? view_.key(pl.player) : std::string();
+    const lowered::Expr& index = view_.expr(pl.index);
+    if (index.op != X::local) {
+      brk(var, fmt::format("'{}' indexed by an expression, not a binder, at {}", v.name,
+                           at(where(index))));
+      expr(pl.index);
       return;
     }
-    Binder* b = binder(index.ref);
+    Binder* b = binder(index.a);
     if (b == nullptr) {
-      brk(var.ref, fmt::format("'{}' indexed at {}", v.name, at(index.where)));
+      brk(var, fmt::format("'{}' indexed at {}", v.name, at(where(index))));
       return;
     }
-    const model::Domain& d = *b->domain;
-    if (d.kind != model::Domain::Kind::range || d.lo != 0 || d.hi != v.array - 1) {
-      brk(var.ref, fmt::format("'{}' indexed by '{}' over {} at {}", v.name, b->name, d.text,
-                               at(index.where)));
+    // (An enum's values and the kinds lower to a range too, but the checker
+    // lets only an int index an array.)
+    const lowered::Domain& d = *b->domain;
+    if (d.kind != lowered::Domain::Kind::range || d.lo != 0 || d.size != v.array) {
+      brk(var, fmt::format("'{}' indexed by '{}' over {} at {}", v.name, b->name, b->written,
+                           at(where(index))));
     }
-    if (std::find(b->vars.begin(), b->vars.end(), var.ref) == b->vars.end()) {
-      b->vars.push_back(var.ref);
-    }
+    if (std::find(b->vars.begin(), b->vars.end(), var) == b->vars.end()) b->vars.push_back(var);
     if (b->vars.size() > 1) {
-      misuse(*b, fmt::format("'{}' indexes two arrays at {}", b->name, at(index.where)));
+      misuse(*b, fmt::format("'{}' indexes two arrays at {}", b->name, at(where(index))));
     } else if (b->vars.size() == 1 && b->owner.empty()) {
       b->owner = owner;
     } else if (b->owner != owner) {
       misuse(*b,
-             fmt::format("'{}' indexes two owners' '{}' at {}", b->name, v.name, at(index.where)));
+             fmt::format("'{}' indexes two owners' '{}' at {}", b->name, v.name, at(where(index))));
     }
   }
 
-  void value_use(const model::Expr& e) {
-    Binder* b = binder(e.ref);
-    if (b != nullptr) misuse(*b, fmt::format("'{}' used as a value at {}", b->name, at(e.where)));
+  void value_use(const lowered::Expr& e) {
+    Binder* b = binder(e.a);
+    if (b != nullptr) misuse(*b, fmt::format("'{}' used as a value at {}", b->name, at(where(e))));
   }
 
-  void expr(const model::Expr* e) {
-    if (e == nullptr) return;
-    using model::ExprKind;
-    switch (e->kind) {
-      case ExprKind::var: {
-        const model::VarDecl& v = game_.vars[static_cast<std::size_t>(e->ref)];
-        const std::size_t index = v.per_player ? 1 : 0;
-        if (v.per_player && !e->args.empty()) expr(e->args[0].get());
-        if (v.array > 0 && e->args.size() > index) {
-          index_use(*e, *e->args[index]);
+  void expr(int i) {
+    if (i < 0) return;
+    const lowered::Expr& e = view_.expr(i);
+    switch (e.op) {
+      case X::read:
+      case X::count: {
+        const lowered::Place& pl = view_.place(e.a);
+        expr(pl.player);
+        const int var = view_.var(pl.base);
+        if (var >= 0 && view_.low.game->vars[static_cast<std::size_t>(var)].array > 0) {
+          index_use(var, pl);
         } else {
-          for (std::size_t i = index; i < e->args.size(); ++i) expr(e->args[i].get());
+          expr(pl.index);
         }
         return;
       }
-      case ExprKind::bound:
-        value_use(*e);
+      case X::local:
+        value_use(e);
         return;
-      case ExprKind::binary:
+      case X::eq:
+      case X::ne:
+      case X::lt:
+      case X::le:
+      case X::gt:
+      case X::ge:
         // Two binders compared inside a pick's or choice's `where`: the
         // "lowest free slot" idiom (`forall j in 0..n - 1: j >= i or
         // slots[j].used`), accepted (docs/symmetry.md says when it is sound).
-        if (is_order(e->op) && where_ > 0 && e->args.size() == 2 &&
-            e->args[0]->kind == ExprKind::bound && e->args[1]->kind == ExprKind::bound) {
+        if (where_ > 0 && view_.expr(e.x[0]).op == X::local && view_.expr(e.x[1]).op == X::local) {
           return;
         }
         break;
-      case ExprKind::quant:
-        open(e->ref, e->text, e->domain);
-        for (const auto& a : e->args) expr(a.get());
-        close(e->ref);
-        return;
+      default:
+        if (is_quantifier(e.op)) {
+          const auto& origin = *static_cast<const model::Expr*>(e.origin);
+          open(e.b, origin.text, origin.domain, e.a);
+          expr(e.x[0]);
+          close(e.b);
+          return;
+        }
+        break;
+    }
+    for (const int x : e.x) expr(x);
+  }
+
+  void stmt(int i) {
+    if (i < 0) return;
+    const lowered::Stmt& s = view_.low.stmts[static_cast<std::size_t>(i)];
+    const bool binds = s.op == S::for_ || s.op == S::choose || s.op == S::pick;
+    if (binds) {
+      const auto& origin = *static_cast<const model::Stmt*>(s.origin);
+      open(s.b, origin.text, origin.domain, s.a, s.op == S::for_ ? &s : nullptr);
+    }
+    switch (s.op) {
+      case S::assign: {
+        // The target as a read of its place (a constant place reads nothing).
+        const lowered::Place& pl = view_.place(s.a);
+        if (pl.player >= 0 || pl.index >= 0) expr(view_.reader(s.a));
+        expr(s.x);
+        break;
+      }
+      case S::if_:
+        for (const int c : s.conds) expr(c);
+        break;
+      case S::choose:
+      case S::pick:
+        ++where_;
+        expr(s.x);
+        --where_;
+        break;
+      case S::move:
+        if (s.move.chooser == Chooser::nature) {  // draw(player, count)
+          expr(s.x);
+        } else {
+          expr(view_.place(s.move.from).player);
+          expr(view_.place(s.move.to).player);
+          expr(s.move.kind);
+        }
+        expr(s.move.count);
+        break;
+      case S::end:
+        expr(s.x);
+        break;
+      case S::draw_without_zones:
+        expr(s.x);
+        expr(s.move.count);
+        break;
       default:
         break;
     }
-    for (const auto& a : e->args) expr(a.get());
+    for (const int b : s.body) stmt(b);
+    if (binds) close(s.b);
   }
 
-  void stmt(const model::Stmt* s) {
-    if (s == nullptr) return;
-    using model::StmtKind;
-    const bool binds =
-        s->kind == StmtKind::for_ || s->kind == StmtKind::choose || s->kind == StmtKind::pick;
-    if (binds) open(s->ref, s->text, s->domain, s->kind == StmtKind::for_ ? s : nullptr);
-    expr(s->target.get());
-    expr(s->value.get());
-    for (const auto& a : s->args) expr(a.get());
-    if (binds && s->kind != StmtKind::for_) ++where_;
-    for (const auto& c : s->conds) expr(c.get());
-    if (binds && s->kind != StmtKind::for_) --where_;
-    for (const auto& b : s->bodies) stmt(b.get());
-    if (binds) close(s->ref);
-  }
-
-  const model::Game& game_;
+  const View& view_;
   std::vector<std::string> broken_;
   std::map<int, std::vector<Binder>> binders_;
   int where_ = 0;  // inside a pick's or choice's `where`
@@ -301,7 +460,11 @@ class Analysis {
 }  // namespace
 
 Symmetry::Symmetry(const model::Game& game, std::size_t fields, bool enabled)
+    : Symmetry(lowered::lower(game), fields, enabled) {}
+
+Symmetry::Symmetry(const lowered::Lowered& low, std::size_t fields, bool enabled)
     : dirty_((fields + 63) / 64, 0) {
+  const model::Game& game = *low.game;
   bool any = false;
   for (const auto& v : game.vars) any = any || v.array > 1;
   if (!any) return;
@@ -309,7 +472,8 @@ Symmetry::Symmetry(const model::Game& game, std::size_t fields, bool enabled)
     summary_ = "off (--no-symmetry)";
     return;
   }
-  Analysis analysis(game);
+  const View view(low);
+  Analysis analysis(view);
   analysis.run();
   std::vector<std::string> off;
   for (std::size_t i = 0; i < game.vars.size(); ++i) {

@@ -5,13 +5,15 @@
 // per orbit: the one with each owner's records sorted (canonicalise()), and
 // a trace is made concrete again by following canonical forms (traces.cpp).
 //
-// Whether an array qualifies is decided from the rules' text, conservatively
-// (docs/symmetry.md): every index of it must be a binder ranging over the
-// whole array, used for nothing but indexing that one array of one owner; a
-// literal index, a binder used as a value (`defends := i`) or compared
-// outside a pick's `where` (the "lowest free slot" idiom is accepted there),
-// one binder indexing two arrays, or a `for` over the slots whose result may
-// depend on the order of its iterations, breaks the symmetry of the array.
+// Whether an array qualifies is decided from the rules' lowered form
+// (loophole/checker/lowered.hpp), conservatively (docs/symmetry.md): every
+// index of it must be a binder ranging over the whole array, used for
+// nothing but indexing that one array of one owner (owners compared as
+// lowered: `opponent` is `next(active)`); a literal index, a binder used as
+// a value (`defends := i`) or compared outside a pick's `where` (the "lowest
+// free slot" idiom is accepted there), one binder indexing two arrays, or a
+// `for` over the slots whose result may depend on the order of its
+// iterations, breaks the symmetry of the array.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "loophole/checker/lowered.hpp"
 #include "loophole/model/game.hpp"
 
 #include "packer.hpp"
@@ -33,8 +36,11 @@ class Symmetry {
     int first = 0, count = 0, width = 0;
   };
 
-  // The arrays of `game` whose records may be sorted (none when `enabled` is
-  // false); `fields` is the layout's field count (data fields first).
+  // The arrays of the lowered rules `low` whose records may be sorted (none
+  // when `enabled` is false); `fields` is the layout's field count (data
+  // fields first).
+  Symmetry(const lowered::Lowered& low, std::size_t fields, bool enabled);
+  // The same for `game`, lowered here.
   Symmetry(const model::Game& game, std::size_t fields, bool enabled);
 
   [[nodiscard]] bool active() const { return !groups_.empty(); }

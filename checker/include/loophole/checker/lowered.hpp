@@ -1,6 +1,6 @@
 // The rules lowered once: what the backends translate instead of walking
 // the model's IR themselves (the Promela export, the compiled generator with
-// its C translation and the SMT encoder, issue 31).
+// its C translation, the SMT encoder and the symmetry check; issue 31).
 // The reference semantics (the oracle) stays the independent second
 // definition; tests/checker/lowered_test.cpp proves the two equal on every
 // fixture and seed.
