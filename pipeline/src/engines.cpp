@@ -191,6 +191,7 @@ class ExplicitEngine final : public Engine {
     }
     run_options.timeout_seconds = limits.seconds_left();
     run_options.interrupt = &limits.stop();
+    run_options.limits = &limits;
     auto graph = checker::explore(semantics, run_options);
     const std::uint64_t search_peak = checker::peak_resident_bytes();
     clear(o);  // before any warning below

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include "loophole/checker/limits.hpp"
+
 #include "fake_systems.hpp"
 #include "load_ruleset.hpp"
 
@@ -178,6 +180,35 @@ void expect_identical(const TransitionSystem& sys) {
     if (!same) first_difference = id;
   }
   EXPECT_EQ(no_state, first_difference);
+}
+
+// Hash compaction: the caches that rebuild states for the analyses count
+// in the graph's memory budget, and when the run's limits have no room for
+// them, every state is still rebuilt right, in no more than was held.
+TEST(Explicit, CompactCachesCountInTheBudget) {
+  const testing::Torus sys(60);  // 3600 states, levels up to 60 wide
+  const ReferenceGraph ref = testing::reference_bfs(sys);
+  {
+    ExplicitOptions o;
+    o.compact = true;
+    const auto g = run(sys, o);
+    ASSERT_EQ(ref.states.size(), g->size());
+    const std::uint64_t before = g->budget().used();
+    expect_matches(ref, *g);  // a pass in id order: a level (two while moving on) held
+    EXPECT_GE(g->budget().used(), before + 2 * 60 * sizeof(Word));
+  }
+  {
+    RunLimits limits(1, std::nullopt, nullptr);  // (no room for anything)
+    ExplicitOptions o;
+    o.compact = true;
+    o.limits = &limits;
+    const auto g = run(sys, o);
+    const std::uint64_t before = g->budget().used();
+    expect_matches(ref, *g);
+    for (StateId id = g->size(); id-- > 0;) ASSERT_EQ(ref.states[id], g->state(id)) << id;
+    EXPECT_EQ(before, g->budget().used());  // nothing reserved: a ring of 64 states
+    EXPECT_EQ(Completion::memory_limit, limits.reason());
+  }
 }
 
 // Numbering must not depend on how levels are cut into chunks and tasks.

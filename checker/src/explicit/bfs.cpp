@@ -208,7 +208,7 @@ std::unique_ptr<ExplicitGraph> explore_system(const TransitionSystem& system,
     const auto n = static_cast<double>(stats.states);
     stats.compact = true;
     stats.omission_probability = std::min(1.0, std::ldexp(n * std::max(0.0, n - 1), -65));
-    graph->set_regenerator(system);
+    graph->set_regenerator(system, options.limits);
   } else if (const Symmetry* sym = graph->symmetry()) {
     std::vector<Word> w(graph->packer().words());
     for (StateId s = 0; s < graph->size(); ++s) {

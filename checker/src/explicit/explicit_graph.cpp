@@ -24,10 +24,10 @@ ExplicitGraph::ExplicitGraph(const Layout& layout, const Semantics* semantics,
 
 ExplicitGraph::~ExplicitGraph() = default;
 
-void ExplicitGraph::set_regenerator(const TransitionSystem& system) {
+void ExplicitGraph::set_regenerator(const TransitionSystem& system, RunLimits* limits) {
   frontier_.reset();
-  regenerator_ =
-      std::make_unique<Regenerator>(system, packer_, symmetry_.get(), store_, edges_, levels_);
+  regenerator_ = std::make_unique<Regenerator>(system, packer_, symmetry_.get(), store_, edges_,
+                                               levels_, budget_, limits);
 }
 
 void ExplicitGraph::load(StateId id, Word* out) const {

@@ -21,6 +21,7 @@
 namespace loophole::checker {
 
 class Regenerator;       // regenerate.hpp
+class RunLimits;         // limits.hpp
 class TransitionSystem;  // bfs.hpp
 
 class ExplicitGraph final : public ExploredGraph {
@@ -75,10 +76,11 @@ class ExplicitGraph final : public ExploredGraph {
   void finish(Completion completion, const Statistics& statistics);
   // Hash compaction: the levels' packed states while searching (null
   // otherwise), and then what rebuilds states from `system` (which must
-  // outlive the graph, or be kept by it).
+  // outlive the graph, or be kept by it); its caches count in budget() and
+  // ask `limits` (may be null) before they grow.
   [[nodiscard]] Frontier* frontier() { return frontier_.get(); }
   [[nodiscard]] bool compact() const { return compact_; }
-  void set_regenerator(const TransitionSystem& system);
+  void set_regenerator(const TransitionSystem& system, RunLimits* limits = nullptr);
   void keep(std::unique_ptr<TransitionSystem> system) { kept_system_ = std::move(system); }
   // State `id`'s packed words (packer().words() of them).
   void load(StateId id, Word* out) const;

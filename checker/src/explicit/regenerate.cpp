@@ -8,6 +8,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "loophole/checker/limits.hpp"
+
 namespace loophole::checker {
 
 namespace {
@@ -24,6 +26,12 @@ constexpr std::uint64_t advance_ratio = 64;
 // States each thread keeps of those rebuilt one by one (with their
 // ancestors): 2^16, a few MiB at the seeds' state sizes.
 constexpr std::uint32_t known_capacity = std::uint32_t{1} << 16;
+// What a thread keeps instead when the budget has no room for those: a
+// few KiB, not counted.
+constexpr std::uint32_t known_fallback = 64;
+// The bytes of an entry of the map of those states beside its words: the
+// node (allocated, 32 bytes) and its bucket.
+constexpr std::uint64_t known_entry_bytes = sizeof(StateId) + 40;
 
 }  // namespace
 
@@ -73,6 +81,10 @@ struct Regenerator::Cache {
   // have cost no more (so a pass that reads few states of each level costs
   // at most twice what the cheaper way would).
   std::uint64_t spent = 0;
+  // The bytes reserved for its buffers (in the budget), and whether it ran
+  // out of room: it then no longer moves its level on.
+  std::uint64_t held = 0;
+  bool starved = false;
   // The states rebuilt one by one, and their ancestors rebuilt on the way,
   // the latest known_capacity of them: id -> slot of known_words (a ring,
   // its oldest entry overwritten). Random reads share ancestors, so a read
@@ -80,6 +92,7 @@ struct Regenerator::Cache {
   std::unordered_map<StateId, std::uint32_t> known;
   std::vector<StateId> known_ids;  // by slot
   std::vector<Word> known_words;
+  std::uint32_t known_size = 0;  // slots: known_capacity, or known_fallback
   std::uint32_t known_next = 0;
   std::vector<StateId> path;
   std::vector<Word> next_words;
@@ -88,13 +101,16 @@ struct Regenerator::Cache {
 
 Regenerator::Regenerator(const TransitionSystem& system, const Packer& packer,
                          const Symmetry* symmetry, const StateStore& store, const EdgeStore& edges,
-                         const std::vector<StateId>& levels)
+                         const std::vector<StateId>& levels, MemoryBudget& budget,
+                         RunLimits* limits)
     : system_(system),
       packer_(packer),
       symmetry_(symmetry),
       store_(store),
       edges_(edges),
-      levels_(levels) {
+      levels_(levels),
+      budget_(budget),
+      limits_(limits) {
   // Level 0 as the search inserted it: the initial states' canonical forms
   // in order, each the first time its fingerprint occurs.
   const std::size_t words = packer_.words();
@@ -115,7 +131,44 @@ Regenerator::Regenerator(const TransitionSystem& system, const Packer& packer,
   if (seen.size() != initial) fail("the initial states are not those explored");
 }
 
-Regenerator::~Regenerator() = default;
+Regenerator::~Regenerator() {
+  for (const auto& [thread, c] : caches_) budget_.release(c->held);
+}
+
+bool Regenerator::grow(Cache& c, std::uint64_t bytes) const {
+  if (bytes == 0) return true;
+  if (c.starved) return false;
+  bool room = budget_.acquire(bytes);
+  if (room && limits_ != nullptr && !limits_->afford(bytes)) {  // (afford stops the run)
+    budget_.release(bytes);
+    room = false;
+  }
+  if (!room) {
+    if (limits_ != nullptr) limits_->trip(Completion::memory_limit);
+    c.starved = true;
+    return false;
+  }
+  c.held += bytes;
+  return true;
+}
+
+// (A buffer grows by at least an eighth, so a pass whose levels widen one
+// by one asks the limits a few dozen times, not once a level.)
+bool Regenerator::fit(Cache& c, std::vector<Word>& v, std::uint64_t n) const {
+  if (n <= v.capacity()) return true;
+  const std::uint64_t want = std::max<std::uint64_t>(n, v.capacity() + v.capacity() / 8);
+  if (!grow(c, (want - v.capacity()) * sizeof(Word))) return false;
+  v.reserve(want);
+  return true;
+}
+
+bool Regenerator::fit(Cache& c, std::vector<bool>& v, std::uint64_t n) const {
+  if (n <= v.capacity()) return true;
+  const std::uint64_t want = std::max<std::uint64_t>(n, v.capacity() + v.capacity() / 8);
+  if (!grow(c, (want - v.capacity() + 63) / 64 * 8)) return false;
+  v.reserve(want);
+  return true;
+}
 
 std::uint32_t Regenerator::depth(StateId id) const {
   const auto it = std::upper_bound(levels_.begin(), levels_.end(), id);
@@ -147,16 +200,23 @@ void Regenerator::check(StateId id, const Word* words) const {
 Regenerator::Cache& Regenerator::cache() const {
   const std::lock_guard lock(mutex_);
   auto& c = caches_[std::this_thread::get_id()];
-  if (!c) c = std::make_unique<Cache>(system_, packer_, symmetry_, initial_);
+  if (!c) {
+    c = std::make_unique<Cache>(system_, packer_, symmetry_, initial_);
+    (void)grow(*c, c->level_words.capacity() * sizeof(Word));  // (level 0: a few states)
+  }
   return *c;
 }
 
 // Level d + 1 from level d: each of its states is the successor of its
-// parent by the parent's first edge to it.
-void Regenerator::advance(Cache& c) const {
+// parent by the parent's first edge to it. False when there is no room for
+// it (then nothing changed).
+bool Regenerator::advance(Cache& c) const {
   const std::size_t words = packer_.words();
   const StateId from = level_begin(c.level), to = level_begin(c.level + 1);
   const StateId end = level_end(c.level + 1);
+  if (!fit(c, c.next_words, std::uint64_t{end - to} * words) || !fit(c, c.filled, end - to)) {
+    return false;
+  }
   c.next_words.assign(std::uint64_t{end - to} * words, 0);
   c.filled.assign(end - to, false);
   for (StateId u = from; u < to && u < edges_.states(); ++u) {
@@ -179,13 +239,18 @@ void Regenerator::advance(Cache& c) const {
   ++c.level;
   c.served = 0;
   c.spent = 0;
+  return true;
 }
 
 const Word* Regenerator::chain(Cache& c, StateId id) const {
   const std::size_t words = packer_.words();
-  if (c.known_ids.empty()) {
-    c.known_ids.assign(known_capacity, no_state);
-    c.known_words.resize(std::uint64_t{known_capacity} * words);
+  if (c.known_size == 0) {
+    const std::uint64_t ring =
+        std::uint64_t{known_capacity} * (words * sizeof(Word) + known_entry_bytes);
+    c.known_size = grow(c, ring) ? known_capacity : known_fallback;
+    c.known_ids.assign(c.known_size, no_state);
+    c.known_words.resize(std::uint64_t{c.known_size} * words);
+    c.known.reserve(c.known_size);
   }
   // Up to the nearest ancestor known: in the level held, rebuilt before,
   // or in level 0.
@@ -217,7 +282,7 @@ const Word* Regenerator::chain(Cache& c, StateId id) const {
     const std::uint32_t index = parent_index(s);
     if (index >= c.successors.count()) fail("state " + std::to_string(s) + " does not rebuild");
     const std::uint32_t slot = c.known_next;
-    c.known_next = (c.known_next + 1) % known_capacity;
+    c.known_next = (c.known_next + 1) % c.known_size;
     if (c.known_ids[slot] != no_state) c.known.erase(c.known_ids[slot]);
     c.known_ids[slot] = s;
     c.known[s] = slot;
@@ -236,6 +301,7 @@ void Regenerator::load(StateId id, Word* out) const {
   // A pass starting again (from level 0, the levels before the one held
   // are rebuilt as it reads them).
   if (d < c.level) {
+    (void)fit(c, c.level_words, initial_.size());  // (a few states: assigned even so)
     c.level_words.assign(initial_.begin(), initial_.end());
     c.level = 0;
     c.served = 0;
@@ -246,7 +312,7 @@ void Regenerator::load(StateId id, Word* out) const {
   while (d > c.level) {
     const std::uint64_t width = level_end(c.level) - level_begin(c.level);
     if (!(d == c.level + 1 && width <= advance_ratio * (c.served + 1)) && c.spent < width) break;
-    advance(c);
+    if (!advance(c)) break;  // no room: state by state (and the run stops)
   }
   const Word* w = nullptr;
   if (d == c.level) {

@@ -13,6 +13,13 @@
 // each the child of the one before; random reads share ancestors near the
 // initial states). So the analyses hold one level and a few MiB per thread,
 // not every state.
+//
+// Those caches count in the graph's MemoryBudget and ask the run's limits
+// (RunLimits::afford) before they grow. When either says no, the run stops
+// (memory_limit, so the analyses end with a partial report) and the thread
+// serves what it is still asked state by state from its ancestors, in the
+// memory it already holds (or, without even the 2^16 states', in a ring of
+// 64): slower, but within the limit and still checked.
 #pragma once
 
 #include <cstdint>
@@ -24,11 +31,14 @@
 
 #include "bfs.hpp"
 #include "edge_store.hpp"
+#include "memory_budget.hpp"
 #include "packer.hpp"
 #include "state_store.hpp"
 #include "symmetry.hpp"
 
 namespace loophole::checker {
+
+class RunLimits;  // limits.hpp
 
 // The packed (and, under symmetry, canonical) successors of a packed state,
 // in successor order, as the search stores them.
@@ -51,9 +61,11 @@ class PackedSuccessors {
 
 class Regenerator {
  public:
-  // The graph's parts: `store` holds one fingerprint word per state.
+  // The graph's parts: `store` holds one fingerprint word per state. The
+  // caches count in `budget` and ask `limits` (may be null) before they grow.
   Regenerator(const TransitionSystem& system, const Packer& packer, const Symmetry* symmetry,
-              const StateStore& store, const EdgeStore& edges, const std::vector<StateId>& levels);
+              const StateStore& store, const EdgeStore& edges, const std::vector<StateId>& levels,
+              MemoryBudget& budget, RunLimits* limits);
   ~Regenerator();
   Regenerator(const Regenerator&) = delete;
   Regenerator& operator=(const Regenerator&) = delete;
@@ -69,8 +81,13 @@ class Regenerator {
   [[nodiscard]] StateId level_end(std::uint32_t d) const;
   [[nodiscard]] std::uint32_t parent_index(StateId id) const;
   void check(StateId id, const Word* words) const;  // against the stored fingerprint
-  void advance(Cache& c) const;                     // its level to the next
-  const Word* chain(Cache& c, StateId id) const;    // rebuilt from the nearest ancestor known
+  // Reserves `bytes` more for c: false (and nothing reserved; the run
+  // stopped for memory_limit) when the budget or the limit would be passed.
+  bool grow(Cache& c, std::uint64_t bytes) const;
+  bool fit(Cache& c, std::vector<Word>& v, std::uint64_t n) const;  // capacity >= n
+  bool fit(Cache& c, std::vector<bool>& v, std::uint64_t n) const;
+  bool advance(Cache& c) const;                   // its level to the next (false: no room)
+  const Word* chain(Cache& c, StateId id) const;  // rebuilt from the nearest ancestor known
 
   const TransitionSystem& system_;
   const Packer& packer_;
@@ -78,6 +95,8 @@ class Regenerator {
   const StateStore& store_;
   const EdgeStore& edges_;
   const std::vector<StateId>& levels_;
+  MemoryBudget& budget_;
+  RunLimits* limits_;
   std::vector<Word> initial_;  // level 0, packed
   mutable std::mutex mutex_;
   mutable std::map<std::thread::id, std::unique_ptr<Cache>> caches_;

@@ -17,6 +17,8 @@
 
 namespace loophole::checker {
 
+class RunLimits;  // limits.hpp
+
 // A snapshot of a running exploration, for a progress line.
 struct Progress {
   std::uint64_t states = 0;
@@ -46,6 +48,10 @@ struct ExplicitOptions {
   std::uint64_t max_memory_bytes = 0;            // 0 = 80% of the memory available at the start
   double timeout_seconds = 0;                    // 0 = none
   const std::atomic<bool>* interrupt = nullptr;  // set (e.g. by SIGINT) to stop early
+  // The whole run's limits (may be null): under hash compaction, what
+  // rebuilds states for the analyses asks them before its caches grow, and
+  // stops the run (memory_limit) when they would pass the limit.
+  RunLimits* limits = nullptr;
   // Run the compiled generator's programs as machine code, compiled by the
   // system's C compiler (cached); the same results, faster at large scopes.
   NativeMode native = NativeMode::off;
