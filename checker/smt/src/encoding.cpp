@@ -305,7 +305,10 @@ z3::expr Encoding::eval_int(int node, Ev& ev) {
     }
     case X::read: {
       const auto& pl = low.places[static_cast<std::size_t>(e.a)];
-      const auto [player, index] = place_terms(pl, ev);
+      // (Not a structured binding: clang 14 cannot capture one in a lambda.)
+      const auto terms = place_terms(pl, ev);
+      const z3::expr& player = terms.first;
+      const z3::expr& index = terms.second;
       return select(player, place_players(pl), [&](int p) {
         return select(index, place_indices(pl),
                       [&](int i) { return s[static_cast<std::size_t>(slot(pl, p, i))]; });
@@ -313,7 +316,10 @@ z3::expr Encoding::eval_int(int node, Ev& ev) {
     }
     case X::count: {
       const auto& pl = low.places[static_cast<std::size_t>(e.a)];
-      const auto [player, index] = place_terms(pl, ev);
+      // (Not a structured binding: clang 14 cannot capture one in a lambda.)
+      const auto terms = place_terms(pl, ev);
+      const z3::expr& player = terms.first;
+      const z3::expr& index = terms.second;
       z3::expr total = ctx.int_val(0);
       for (int k : low.lists[static_cast<std::size_t>(e.b)]) {
         total = total + select(player, place_players(pl), [&](int p) {

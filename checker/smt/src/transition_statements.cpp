@@ -144,7 +144,10 @@ void Exec::exec(int node, const Cont* k) {
 void Exec::exec_assign(const Stmt& s, const Cont* k) {
   const auto& pl = p_.places[static_cast<std::size_t>(s.a)];
   Ev ev = env(self_);
-  const auto [player, index] = en_.place_terms(pl, ev);
+  // (Not a structured binding: clang 14 cannot capture one in a lambda.)
+  const auto terms = en_.place_terms(pl, ev);
+  const z3::expr& player = terms.first;
+  const z3::expr& index = terms.second;
   const z3::expr value = en_.eval_int(s.x, ev);
   const z3::expr err = ev.err.simplify();
   branch(
