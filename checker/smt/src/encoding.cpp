@@ -316,10 +316,10 @@ z3::expr Encoding::eval_int(int node, Ev& ev) {
     }
     case X::count: {
       const auto& pl = low.places[static_cast<std::size_t>(e.a)];
-      // (Not a structured binding: clang 14 cannot capture one in a lambda.)
+      // (Not a structured binding: clang 14 cannot capture one in a lambda.
+      // The index term is built for its failure sites; a count reads a row.)
       const auto terms = place_terms(pl, ev);
       const z3::expr& player = terms.first;
-      const z3::expr& index = terms.second;
       z3::expr total = ctx.int_val(0);
       for (int k : low.lists[static_cast<std::size_t>(e.b)]) {
         total = total + select(player, place_players(pl), [&](int p) {
