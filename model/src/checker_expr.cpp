@@ -197,6 +197,10 @@ Type ExprChecker::check(ExprPtr& e, const CheckContext& ctx, std::optional<Type>
       return x.type = Type::int_();
     case ExprKind::top_action:
       return x.type = Type::action();
+    case ExprKind::stack_entry:
+      return x.type = x.value == 0 ? Type::action() : Type::player();
+    case ExprKind::action_speed:
+      return x.type = Type::int_();
     case ExprKind::unary: {
       const bool is_not = x.op == Op::not_;
       const Type want = is_not ? Type::bool_() : Type::int_();

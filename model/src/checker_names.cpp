@@ -475,6 +475,34 @@ Type ExprChecker::check_call(ExprPtr& e, const CheckContext& ctx) {
     x.text.clear();
     return x.type = ok ? Type::player() : Type{};
   }
+  if (fn == "stack_action" || fn == "stack_controller") {
+    if (!arity(1, "(position)")) return x.type = Type{};
+    if (ctx.constant) {
+      not_constant(x.where, fn + "(...)");
+      return x.type = Type{};
+    }
+    const bool ok = expect(x.args[0], ctx, Type::int_(), ordinal_argument(0, fn));
+    x.kind = ExprKind::stack_entry;
+    x.value = fn == "stack_action" ? 0 : 1;
+    x.text.clear();
+    if (!ok) return x.type = Type{};
+    return x.type = x.value == 0 ? Type::action() : Type::player();
+  }
+  if (fn == "speed") {
+    if (!arity(1, "(action)")) return x.type = Type{};
+    if (ctx.constant) {
+      not_constant(x.where, "speed(...)");
+      return x.type = Type{};
+    }
+    if (!expect(x.args[0], ctx, Type::action(), ordinal_argument(0, fn))) return x.type = Type{};
+    if (game_.speeds.empty()) {
+      sink_.error(x.where, "speed(...) needs the game to declare 'speeds'");
+      return x.type = Type{};
+    }
+    x.kind = ExprKind::action_speed;
+    x.text.clear();
+    return x.type = Type::int_();
+  }
   if (fn == "tag") {
     sink_.error(x.where, "'tag t' is only allowed as the second argument of count(...)");
     return x.type = Type{};

@@ -182,8 +182,16 @@ void ExprChecker::check_call_stmt(Stmt& s, const CheckContext& ctx) {
   }
   if (fn == "negate") {
     s.kind = StmtKind::negate;
-    if (!arity(0, "")) return;
-    if (!ctx.negate) sink_.error(s.where, "negate() is only allowed in an action's effect");
+    if (s.args.size() > 1) {
+      sink_.error(s.where, "negate takes 0 or 1 arguments () or (position), found " +
+                               std::to_string(s.args.size()));
+      return;
+    }
+    if (!ctx.negate) {
+      sink_.error(s.where, "negate() is only allowed in an action's effect");
+      return;
+    }
+    if (s.args.size() == 1) expect(s.args[0], ctx, Type::int_(), ordinal_argument(0, fn));
     return;
   }
   if (fn == "shuffle") {

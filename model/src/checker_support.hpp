@@ -17,7 +17,8 @@ using Category = NameDecl::Category;
 
 inline constexpr std::string_view k_builtin_values[] = {
     "active", "opponent", "self", "turn_number", "stack_size", "top_action", "top_controller"};
-inline constexpr std::string_view k_functions[] = {"count", "min", "max", "abs", "clamp", "next"};
+inline constexpr std::string_view k_functions[] = {
+    "count", "min", "max", "abs", "clamp", "next", "speed", "stack_action", "stack_controller"};
 inline constexpr std::string_view k_statements[] = {"draw", "move",   "fire",    "win",
                                                     "lose", "negate", "shuffle", "skip"};
 // The domains `for`/`pick`/`count` range over besides integer ranges.

@@ -11,6 +11,7 @@
 //   (min A B)  (max A B)  (abs A)  (clamp A B C)
 //   (enum #E V text)  (player P1)  (kind #K text)  (action #A text)
 //   (active) (opponent) (self) (turn_number) (stack_size) (top_action) (top_controller) (next A)
+//   (stack_action I) (stack_controller I) (speed A)
 //   (var #V text .F A...)          .F only for a record field other than 0; A = player/array
 //   indexes (zone_count #Z text A... all)  last item: all | kind #K | tag #T (bound #S text)
 // Ids of resolved declarations print as #N; a trailing `text` appears only
@@ -108,6 +109,14 @@ class Printer {
         break;
       case ExprKind::next_player:
         open("next");
+        args(e);
+        break;
+      case ExprKind::stack_entry:
+        open(e.value == 0 ? "stack_action" : "stack_controller");
+        args(e);
+        break;
+      case ExprKind::action_speed:
+        open("speed");
         args(e);
         break;
       case ExprKind::var:

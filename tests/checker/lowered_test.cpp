@@ -318,11 +318,19 @@ class LExec {
       }
       case S::negate: {
         const int size = l_.ctl.stack_size < 0 ? 0 : w_[l_.ctl.stack_size];
-        if (size > 0) {
-          const int at = l_.ctl.stack_base + 2 * (size - 1);
+        std::int64_t i = size - 1;
+        if (n.x >= 0) {
+          LEnv e = env();
+          i = ev_.eval(n.x, e);
+          if (e.error >= 0) return gap(e.error);
+        }
+        if (i >= 0 && i < size) {
+          const int at = l_.ctl.stack_base + 2 * static_cast<int>(i);
           if (l_.game->actions[w_[at]].negatable) {
-            w_[at] = 0;
-            w_[at + 1] = 0;
+            const int top = l_.ctl.stack_base + 2 * (size - 1);
+            for (int j = at; j < top; ++j) w_[j] = w_[j + 2];
+            w_[top] = 0;
+            w_[top + 1] = 0;
             w_[l_.ctl.stack_size] = size - 1;
           }
         }
@@ -602,6 +610,7 @@ class Compare {
         return;
       }
       case S::end:
+      case S::negate:
         expr(n.x);
         return;
       case S::draw_without_zones:
@@ -609,7 +618,6 @@ class Compare {
         expr(n.move.count);
         return;
       case S::fire:
-      case S::negate:
         return;
     }
   }

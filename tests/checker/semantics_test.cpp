@@ -1227,6 +1227,70 @@ turn:
   EXPECT_EQ(sem.where(pre), "T1 P1 main · draw");
 }
 
+// The stack queries and negate(i) (tests/fixtures/semantics/stack-queries
+// .yaml: bolt 0, shock 1, ward 2, unravel 3). P2's unravel over P1's bolt and
+// P2's shock negates the bottom entry: shock moves down to position 0 and
+// then hits the controller of the bottom entry, now itself.
+TEST(SemanticsYaml, StackQueriesAndNegateAtAPosition) {
+  const auto g = load(fixture("stack-queries.yaml"));
+  ASSERT_TRUE(g.has_value());
+  Semantics sem(*g);
+  const auto c = explore(sem);
+  EXPECT_EQ(c.states, 755u);
+  EXPECT_EQ(c.transitions, 955u);
+
+  auto st = [&](std::initializer_list<std::pair<std::string, int>> v) {
+    StateVec s = state(sem, v);
+    s[field(sem, "ctl.turn")] = 1;
+    s[field(sem, "ctl.stage")] = 2;
+    return s;
+  };
+  // P2 holds priority over [bolt P1, shock P2]: unravel answers (its guard
+  // reads stack_controller(0)); ward does not (stack_controller(1) is P2),
+  // nor shock (its limit is used).
+  const StateVec answer = st({{"ctl.holder", 1},
+                              {"ctl.stack_size", 2},
+                              {"ctl.stack[0].action", 0},
+                              {"ctl.stack[0].controller", 0},
+                              {"ctl.stack[1].action", 1},
+                              {"ctl.stack[1].controller", 1},
+                              {"ctl.uses[bolt][P1]", 1},
+                              {"ctl.window_uses[shock][P2]", 1}});
+  std::vector<Successor> out;
+  sem.successors(answer, out);
+  ASSERT_EQ(moves(sem, out), "action unravel P2, pass P2");
+  EXPECT_EQ(sem.describe(answer, out[0], 0).text, "P2 answers with 'unravel' (speed 3)");
+  // Everyone passed: unravel resolves and negates bolt at position 0.
+  const StateVec resolve = st({{"ctl.passes", 1},
+                               {"ctl.stack_size", 3},
+                               {"ctl.stack[0].action", 0},
+                               {"ctl.stack[0].controller", 0},
+                               {"ctl.stack[1].action", 1},
+                               {"ctl.stack[1].controller", 1},
+                               {"ctl.stack[2].action", 3},
+                               {"ctl.stack[2].controller", 1},
+                               {"ctl.uses[bolt][P1]", 1},
+                               {"ctl.uses[unravel][P2]", 1},
+                               {"ctl.window_uses[shock][P2]", 1}});
+  sem.successors(resolve, out);
+  ASSERT_EQ(moves(sem, out), "action ward P1, resolve unravel P1");
+  EXPECT_EQ(sem.describe(resolve, out[1], 1).text, "'unravel' resolves; 'bolt' is negated");
+  const StateVec after = out[1].state;
+  EXPECT_EQ(after[field(sem, "ctl.stack_size")], 1);
+  EXPECT_EQ(after[field(sem, "ctl.stack[0].action")], 1);
+  EXPECT_EQ(after[field(sem, "ctl.stack[0].controller")], 1);
+  EXPECT_EQ(after[field(sem, "ctl.stack[1].action")], 0);
+  EXPECT_EQ(after[field(sem, "ctl.stack[2].action")], 0);
+  EXPECT_EQ(after[field(sem, "ctl.stack[2].controller")], 0);
+  // Properties: speed 2 never answers speed 3, both witnesses are reached,
+  // and an empty position reads as 0 (bolt, P1).
+  ASSERT_EQ(g->properties.size(), 4u);
+  EXPECT_FALSE(sem.holds(*g->properties[0].expr, resolve));
+  EXPECT_TRUE(sem.holds(*g->properties[2].expr, after));
+  EXPECT_TRUE(sem.holds(*g->properties[3].expr, after));
+  EXPECT_FALSE(sem.holds(*g->properties[1].expr, after));
+}
+
 // Speed 3 answering speed 3 forever: the chain grows until the stack is
 // full, and the push past it is a stack-overflow gap, reached by a
 // replayable trace.

@@ -656,7 +656,9 @@ TEST(BadInput, WrongArityOfDraw) {
 }
 
 TEST(BadInput, WrongArityOfNegate) {
-  EXPECT_FIRST(step_do("negate(1)"), "negate takes 0 arguments, found 1", "25:16");
+  EXPECT_FIRST(step_do("negate(1, 2)"), "negate takes 0 or 1 arguments () or (position), found 2",
+               "25:16");
+  EXPECT_FIRST(step_do("negate(1)"), "negate() is only allowed in an action's effect", "25:16");
 }
 
 TEST(BadInput, WrongArityOfMove) {
@@ -676,6 +678,31 @@ TEST(BadInput, UnknownStatement) {
 
 TEST(BadInput, UnknownFunction) {
   EXPECT_FIRST(step_do("coins := mx(1, 2)"), "unknown function 'mx'; did you mean 'max'?", "25:25");
+}
+
+TEST(BadInput, StackQueryPositionIsAnInt) {
+  EXPECT_FIRST(step_do("coins := if stack_action(P1) == top_action then 1 else 0"),
+               "argument 1 of 'stack_action' must be int, found player", "25:41");
+}
+
+TEST(BadInput, StackQueryArity) {
+  EXPECT_FIRST(step_do("coins := if stack_controller() == P1 then 1 else 0"),
+               "stack_controller takes 1 argument (position), found 0", "25:28");
+}
+
+TEST(BadInput, StackQueryMisspelt) {
+  EXPECT_FIRST(step_do("coins := if stack_acton(0) == top_action then 1 else 0"),
+               "unknown function 'stack_acton'; did you mean 'stack_action'?", "25:28");
+}
+
+TEST(BadInput, SpeedOfANonAction) {
+  EXPECT_FIRST(step_do("coins := speed(P1)"), "argument 1 of 'speed' must be action, found player",
+               "25:31");
+}
+
+TEST(BadInput, SpeedWithoutSpeeds) {
+  EXPECT_FIRST(step_do("coins := speed(top_action)"),
+               "speed(...) needs the game to declare 'speeds'", "25:25");
 }
 
 TEST(BadInput, FireUnknownEvent) {
@@ -733,6 +760,12 @@ TEST(BadInput, CallsLoadWhenRight) {
   const Loaded ok = with_calls("zap(P1); coins := min(5, hurt(P2, 3))");
   EXPECT_TRUE(ok.game.has_value()) << ok.rendered;
   EXPECT_TRUE(ok.diags.empty()) << ok.rendered;
+}
+
+TEST(BadInput, NegatePositionIsAnInt) {
+  // Checked in the macro's definition, where negate may stand.
+  EXPECT_FIRST(with_calls("coins := 1", "life[p] := hurt(p, 1)", "negate(p)"),
+               "argument 1 of 'negate' must be int, found player", "34:17");
 }
 
 TEST(BadInput, MacroArity) {

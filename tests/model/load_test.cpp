@@ -297,6 +297,21 @@ const std::map<std::string, Facts>& example_facts() {
                                       "discard[P1].spark 0..2 = 0", "discard[P1].wall 0..1 = 0",
                                       "discard[P2].spark 0..2 = 0", "discard[P2].wall 0..1 = 0"}));
        }},
+      {"stack_queries.yaml",
+       [](const Game& g) {
+         // Calls resolved: speed(a) and the entries by position, in guards,
+         // effects and properties.
+         ASSERT_EQ(g.actions.size(), 4U);
+         EXPECT_EQ(to_string(*g.actions[1].guard), "(<= (speed (top_action)) (int 2))");
+         EXPECT_EQ(to_string(*g.actions[3].effect), "(block (negate (int 0)))");
+         EXPECT_EQ(to_string(*g.actions[2].guard),
+                   "(!= (stack_controller (- (stack_size) (int 1))) (self))");
+         ASSERT_EQ(g.properties.size(), 1U);
+         EXPECT_EQ(to_string(*g.properties[0].expr),
+                   "(exists #0 i (range 1 4) (and (and (< (bound #0 i) (stack_size)) (== (speed "
+                   "(stack_action (bound #0 i))) (int 2))) (== (speed (stack_action (- (bound #0 "
+                   "i) (int 1)))) (int 3))))");
+       }},
       {"trace.yaml",
        [](const Game& g) {
          ASSERT_EQ(g.trace.size(), 3U);

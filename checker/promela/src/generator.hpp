@@ -107,6 +107,7 @@ class Generator {
   void gap_check(std::string& out, const std::string& code) const;
   void stmt(std::string& out, int s, const Ctx& c) const;  // -1: nothing
   void stmt_assign(std::string& out, const lowered::Stmt& s, const Ctx& c) const;
+  void stmt_negate_at(std::string& out, const lowered::Stmt& s, const Ctx& c) const;
   void stmt_choose(std::string& out, const lowered::Stmt& s, const Ctx& c) const;
   void stmt_draw(std::string& out, const lowered::Stmt& s, const Ctx& c) const;
   void stmt_move(std::string& out, const lowered::Stmt& s, const Ctx& c) const;

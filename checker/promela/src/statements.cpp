@@ -67,6 +67,7 @@ void Generator::stmt(std::string& out, int i, const Ctx& c) const {
       return;
     case S::negate: {
       if (p_.ctl.stack_size < 0) return;
+      if (s.x >= 0) return stmt_negate_at(out, s, c);
       std::string alts;
       for (int k = 1; k <= p_.ctl.stack_capacity; ++k) {
         std::string negatable;
@@ -87,6 +88,35 @@ void Generator::stmt(std::string& out, int i, const Ctx& c) const {
       throw std::logic_error("promela: draw() without deck and hand");
   }
   throw std::logic_error("promela: statement cannot be exported");
+}
+
+// negate(i): the entry at position i (lh_v), when there and negatable, is
+// removed and the entries above it move down one place.
+void Generator::stmt_negate_at(std::string& out, const lowered::Stmt& s, const Ctx& c) const {
+  gap_check(out, gap(s.x, c));
+  out += "lh_v = " + val(s.x, c) + ";\n";
+  std::string alts;
+  for (int k = 1; k <= p_.ctl.stack_capacity; ++k) {
+    for (int i = 0; i < k; ++i) {
+      std::string negatable;
+      for (std::size_t a = 0; a < g_.actions.size(); ++a) {
+        if (!g_.actions[a].negatable) continue;
+        negatable +=
+            (negatable.empty() ? "" : " || ") + stack_entry(i, 0) + " == " + std::to_string(a);
+      }
+      if (negatable.empty()) continue;
+      std::string shift;
+      for (int j = i; j + 1 < k; ++j) {
+        shift += stack_entry(j, 0) + " = " + stack_entry(j + 1, 0) + "; " + stack_entry(j, 1) +
+                 " = " + stack_entry(j + 1, 1) + "; ";
+      }
+      alts += ":: " + f(p_.ctl.stack_size) + " == " + std::to_string(k) +
+              " && lh_v == " + std::to_string(i) + " && (" + negatable + ") ->\n" + shift +
+              stack_entry(k - 1, 0) + " = 0; " + stack_entry(k - 1, 1) + " = 0; " +
+              f(p_.ctl.stack_size) + " = " + std::to_string(k - 1) + ";\n";
+    }
+  }
+  if (!alts.empty()) out += "if\n" + alts + ":: else -> skip\nfi;\n";
 }
 
 void Generator::stmt_assign(std::string& out, const lowered::Stmt& s, const Ctx& c) const {

@@ -120,6 +120,37 @@ void Exec::exec(int node, const Cont* k) {
     }
     case S::negate: {
       const auto& ctl = p_.ctl;
+      if (s->x >= 0) {
+        // negate(i): the entry at position i, those above it moving down.
+        Ev ev = env(self_);
+        const z3::expr pos = en_.eval_int(s->x, ev);
+        const z3::expr err = ev.err.simplify();
+        return branch(
+            err != -1, [&] { gap(err); },
+            [&] {
+              with_field(ctl.stack_size, [&](int size) {
+                if (size == 0) return cont(k);
+                branch(
+                    pos >= 0 && pos < size,
+                    [&] {
+                      with_value(pos, 0, size - 1, [&](int i) {
+                        const int slot = ctl.stack_base + 2 * i;
+                        with_field(slot, [&](int a) {
+                          if (en_.game.actions[static_cast<std::size_t>(a)].negatable) {
+                            const int top = ctl.stack_base + 2 * (size - 1);
+                            for (int j = slot; j < top; ++j) put(j, at(j + 2));
+                            put(top, num(0));
+                            put(top + 1, num(0));
+                            put(ctl.stack_size, num(size - 1));
+                          }
+                          cont(k);
+                        });
+                      });
+                    },
+                    [&] { cont(k); });
+              });
+            });
+      }
       return with_field(ctl.stack_size, [&](int size) {
         if (size == 0) return cont(k);
         const int slot = ctl.stack_base + 2 * (size - 1);

@@ -773,11 +773,23 @@ class Runner : ExprMachine {
         }
         case S::negate: {
           const int size = get(w_, ctl_.stack_size);
-          if (size > 0) {
-            const int at = ctl_.stack_base + 2 * (size - 1);
+          std::int64_t at_pos = size - 1;
+          if (i.a >= 0) {
+            int error = -1;
+            at_pos = value(i.a, error);
+            if (error >= 0) {
+              gap(error);
+              alive = false;
+              break;
+            }
+          }
+          if (at_pos >= 0 && at_pos < size) {
+            const int at = ctl_.stack_base + 2 * static_cast<int>(at_pos);
             if (g_.actions[w_[at]].negatable) {
-              set(at, 0);
-              set(at + 1, 0);
+              const int top = ctl_.stack_base + 2 * (size - 1);
+              for (int j = at; j < top; ++j) set(j, w_[j + 2]);
+              set(top, 0);
+              set(top + 1, 0);
               set(ctl_.stack_size, size - 1);
             }
           }

@@ -961,6 +961,7 @@ class Compiler {
         return;
       case LS::negate:
         i.op = S::negate;
+        i.a = expr(s.x);
         sadd(i);
         return;
     }

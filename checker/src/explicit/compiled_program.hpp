@@ -147,9 +147,9 @@ enum class S : std::uint8_t {
                 // f kind expr or -1 (chosen), g count expr, e site
   fire,         // a event
   end,          // a player expr, b win
-  negate,
-  no_zones,  // draw without deck and hand: the reference's internal error
-  done,      // the effect is over: continue the move after it
+  negate,       // a position expr or -1 (the top)
+  no_zones,     // draw without deck and hand: the reference's internal error
+  done,         // the effect is over: continue the move after it
 };
 
 struct SIns {

@@ -438,6 +438,7 @@ class Analysis {
         expr(s.move.count);
         break;
       case S::end:
+      case S::negate:
         expr(s.x);
         break;
       case S::draw_without_zones:

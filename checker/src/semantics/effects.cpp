@@ -408,15 +408,25 @@ void Run::exec_end(const Stmt& s) {
   output(sc_.work);
 }
 
-void Run::exec_negate(const Stmt&, const Cont* k) {
+void Run::exec_negate(const Stmt& s, const Cont* k) {
   std::int32_t* w = sc_.work.data();
   const int size = get(w, p_.ctl.stack_size);
-  if (size > 0) {
-    const int at = p_.ctl.stack_base + 2 * (size - 1);
+  // negate() is the top entry; negate(i) the entry at position i from the
+  // bottom, the entries above it moving down one place.
+  std::int64_t i = size - 1;
+  if (!s.args.empty()) {
+    Env e = env(self_);
+    i = ev_.eval(*s.args[0], e);
+    if (e.error >= 0) return gap(e.error);
+  }
+  if (i >= 0 && i < size) {
+    const int at = p_.ctl.stack_base + 2 * static_cast<int>(i);
     const int action = w[at];
     if (p_.game.actions[action].negatable) {
-      w[at] = 0;
-      w[at + 1] = 0;
+      const int top = p_.ctl.stack_base + 2 * (size - 1);
+      for (int j = at; j < top; ++j) w[j] = w[j + 2];
+      w[top] = 0;
+      w[top + 1] = 0;
       w[p_.ctl.stack_size] = size - 1;
       note("'" + p_.game.actions[action].name + "' is negated");
     }

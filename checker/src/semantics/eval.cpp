@@ -123,6 +123,16 @@ std::int64_t Evaluator::eval(const Expr& e, Env& env) const {
     }
     case ExprKind::next_player:
       return (eval(*e.args[0], env) + 1) % p_.players;
+    case ExprKind::stack_entry: {
+      const std::int64_t i = eval(*e.args[0], env);
+      if (i < 0 || i >= get(s, ctl.stack_size)) return 0;
+      return s[ctl.stack_base + 2 * static_cast<int>(i) + static_cast<int>(e.value)];
+    }
+    case ExprKind::action_speed: {
+      const std::int64_t a = eval(*e.args[0], env);
+      const auto n = static_cast<std::int64_t>(p_.game.actions.size());
+      return a < 0 || a >= n ? 0 : p_.game.actions[static_cast<std::size_t>(a)].speed;
+    }
     case ExprKind::var: {
       const int slot = var_slot(e, env);
       return slot < 0 ? 0 : s[slot];

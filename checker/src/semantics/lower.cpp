@@ -2,6 +2,7 @@
 // statements, their names resolved against the tables of Prepared, into the
 // flat node arrays every backend translates. The one place besides the
 // oracle (eval.cpp, effects.cpp) that reads the model's rule bodies.
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -137,6 +138,43 @@ class Lowering {
       }
       case ExprKind::next_player:
         return op(X::next_player, e, expr(*e.args[0]));
+      case ExprKind::stack_entry: {
+        // if 0 <= i and i < stack_size then stack[i].action (or .controller) else 0:
+        // the entry read where the guard keeps it in range.
+        if (p_.ctl.stack_size < 0) return konst(0, e);
+        const int inside = op(X::and_, e, op(X::ge, e, expr(*e.args[0]), konst(0, e)),
+                              op(X::lt, e, expr(*e.args[0]), field(p_.ctl.stack_size, e)));
+        Place pl;
+        pl.base = p_.ctl.stack_base + static_cast<int>(e.value);
+        pl.index = expr(*e.args[0]);
+        pl.index_stride = 2;
+        pl.bound = p_.ctl.stack_capacity;
+        Expr n;
+        n.op = X::read;
+        n.a = place(pl);
+        return op(X::cond, e, inside, add(n, e), konst(0, e));
+      }
+      case ExprKind::action_speed: {
+        // A table lookup: if a == x or a == y then speed(x) elif ... else the
+        // last speed, grouped by speed in the order of first use.
+        std::vector<int> speeds;
+        for (const auto& a : p_.game.actions) {
+          if (std::find(speeds.begin(), speeds.end(), a.speed) == speeds.end())
+            speeds.push_back(a.speed);
+        }
+        if (speeds.empty()) return konst(0, e);
+        int out = konst(speeds.back(), e);
+        for (std::size_t i = speeds.size() - 1; i-- > 0;) {
+          int test = -1;
+          for (std::size_t a = 0; a < p_.game.actions.size(); ++a) {
+            if (p_.game.actions[a].speed != speeds[i]) continue;
+            const int eq = op(X::eq, e, expr(*e.args[0]), konst(static_cast<std::int64_t>(a), e));
+            test = test < 0 ? eq : op(X::or_, e, test, eq);
+          }
+          out = op(X::cond, e, test, konst(speeds[i], e), out);
+        }
+        return out;
+      }
       case ExprKind::var: {
         const auto& v = p_.game.vars[e.ref];
         const int nf = static_cast<int>(v.fields.size());
@@ -398,6 +436,7 @@ class Lowering {
         break;
       case StmtKind::negate:
         n.op = S::negate;
+        if (!s.args.empty()) n.x = expr(*s.args[0]);
         break;
       case StmtKind::call:
         throw std::logic_error("loophole: internal error: unchecked statement '" + s.text +

@@ -168,7 +168,9 @@ enum class S : std::uint8_t {
   move,                // a card movement (Stmt::move; a draw's player is also x)
   fire,                // the event a: every trigger of triggers_by_event[a] becomes pending
   end,                 // the player x wins (a = 1) or loses (a = 0); the game is over
-  negate,              // the stack top, when its action is negatable, is removed
+  negate,              // the stack entry at position x from the bottom (-1: the top), when it
+                       // is there and its action is negatable, is removed (x's failure first);
+                       // the entries above it move down one place
   draw_without_zones,  // a draw in a game without `deck` and `hand` (an internal error once
                        // its operands, player x and count move.count, are evaluated)
 };

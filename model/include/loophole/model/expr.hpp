@@ -53,6 +53,10 @@ enum class ExprKind : std::uint8_t {
   top_action,
   top_controller,
   next_player,  // args[0] player
+  // the stack entry at position args[0] (0 = bottom): its action (value 0) or
+  // controller (value 1); 0 when no entry is there
+  stack_entry,
+  action_speed,  // the declared speed of the action args[0]
   // variables: ref = VarDecl id; args = [player index expr if per player]
   // [array index expr if array]; field = record field index (0 if not a record)
   var,
