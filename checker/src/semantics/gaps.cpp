@@ -293,6 +293,18 @@ class Collector {
       case ExprKind::self:
       case ExprKind::next_player:
         return players;
+      case ExprKind::stack_size:
+        return {0, game_.scope.stack};
+      case ExprKind::stack_entry:
+        return e.value == 0
+                   ? Interval{0, std::max<std::int64_t>(
+                                     0, static_cast<std::int64_t>(game_.actions.size()) - 1)}
+                   : players;
+      case ExprKind::action_speed: {
+        Interval out{0, 0};
+        for (const auto& a : game_.actions) out = hull(out, Interval{a.speed, a.speed});
+        return out;
+      }
       case ExprKind::var: {
         const auto& f = game_.vars[e.ref].fields[static_cast<std::size_t>(e.field)];
         return {f.lo, f.hi};
