@@ -315,10 +315,11 @@ void agrees_on_every_fixture_and_example(bool native) {
     if (!l->game) continue;
     ++loaded;
     const Semantics sem(*l->game);
-    // The two big ones are checked on their first states here (the pool game
+    // The big ones are checked on their first states here (the pool game
     // in full at a reduced scope below).
     const bool big = path == "tests/fixtures/cli/big.yaml" ||
-                     path == "rulesets/examples/speed-biomes-pool-game.yaml";
+                     path == "rulesets/examples/speed-biomes-pool-game.yaml" ||
+                     path == "rulesets/examples/priority-stack.yaml";
     const Agreement a = agree(sem, path, 20000, native);
     EXPECT_EQ(a.complete, !big) << path;
     states += a.states;

@@ -38,6 +38,7 @@
 #include "loophole/properties/finding.hpp"
 
 #include "loaded_game.hpp"
+#include "sanitized.hpp"
 
 namespace loophole {
 namespace {
@@ -731,6 +732,45 @@ INSTANTIATE_TEST_SUITE_P(
 // durability 1 (10,882 states): an agent of power 1 takes a sector below
 // 0 only with the invented "+1 power"; a detail line names the text, the
 // next gives the seed's real silence; the empty-deck gap names nothing.
+// The priority/stack skeleton (rulesets/examples/priority-stack.yaml) at its
+// default scope, as docs/games.md describes it: the pinned graph, its one
+// finding (P1 always decks first: P2 can never lose by decking), and the
+// transcript of the shortest way to a counterspell answering a spell.
+TEST(ExampleGames, PriorityStackAtItsDefaultScope) {
+  LOOPHOLE_RELEASE_ONLY("the priority/stack skeleton's 83,546 states at its default scope");
+  auto l = test_support::load_game(ruleset_path("examples/priority-stack.yaml"));
+  ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
+  EXPECT_TRUE(l->sink.all().empty()) << l->sink.render(l->sources);
+  const checker::Semantics sem(*l->game);
+  const auto g = checker::explore(sem, checker::ExplicitOptions{});
+  ASSERT_EQ(g->completion(), checker::Completion::complete);
+  EXPECT_EQ(g->size(), 83546U);
+  EXPECT_EQ(g->statistics().transitions, 93771U);
+  std::vector<std::string> findings;
+  for (const properties::Finding& f : properties::check_all(*g, properties::CheckSelection{})) {
+    findings.push_back(describe(f));
+  }
+  EXPECT_EQ(join(findings), join({"unreachable-win end:decking/P2 warning 108:11"}));
+
+  const auto& props = l->game->properties;
+  ASSERT_EQ(props.size(), 2U);
+  ASSERT_EQ(props[1].name, "counter_answers");
+  checker::StateId witness = checker::no_state;
+  for (checker::StateId id = 0; id < g->size() && witness == checker::no_state; ++id) {
+    if (sem.holds(*props[1].expr, g->state(id))) witness = id;
+  }
+  ASSERT_NE(witness, checker::no_state);
+  const checker::Trace t = g->trace_to(witness);
+  std::vector<std::string> lines;
+  for (const checker::TraceStep& step : t.steps) lines.push_back(step.text);
+  if (std::getenv("LOOPHOLE_SEEDS_PRINT") != nullptr) std::cout << join(lines) << "\n";
+  // 69 moves: P2 bolts in its draw step, P1 (not the active player) answers.
+  ASSERT_EQ(lines.size(), 69U) << join(lines);
+  EXPECT_EQ(lines[67].rfind("P2 plays 'cast_bolt' (speed 2), playing 'bolt'", 0), 0U) << lines[67];
+  EXPECT_EQ(lines[68].rfind("P1 answers with 'cast_counter' (speed 2), playing 'counter'", 0), 0U)
+      << lines[68];
+}
+
 TEST(SeedInvented, SpeedBiomesDurabilityGapSaysItUsesTheInventedBoost) {
   auto l = test_support::load_game(ruleset_path("speed-biomes.yaml"),
                                    {.params = {{"gear_copies", 0}, {"sector_durability", 1}}});
