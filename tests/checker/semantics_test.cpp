@@ -1236,8 +1236,8 @@ TEST(SemanticsYaml, StackQueriesAndNegateAtAPosition) {
   ASSERT_TRUE(g.has_value());
   Semantics sem(*g);
   const auto c = explore(sem);
-  EXPECT_EQ(c.states, 843u);
-  EXPECT_EQ(c.transitions, 1047u);
+  EXPECT_EQ(c.states, 179u);
+  EXPECT_EQ(c.transitions, 201u);
 
   auto st = [&](std::initializer_list<std::pair<std::string, int>> v) {
     StateVec s = state(sem, v);
