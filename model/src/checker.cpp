@@ -79,6 +79,7 @@ class DeclChecker {
     fold_kinds(checker);
     fold_vars(checker);
     fold_zones(checker);
+    fold_events(checker);
 
     resolve_windows();
     resolve_steps();
@@ -419,7 +420,7 @@ class DeclChecker {
   void declare_events() {
     const auto add = [this](EventDecl::Kind kind, std::string name, int phase, int step,
                             SourceSpan where) {
-      game_.events.push_back(EventDecl{kind, std::move(name), phase, step, std::move(where)});
+      game_.events.push_back(EventDecl{kind, std::move(name), phase, step, std::move(where), {}});
       return static_cast<int>(game_.events.size()) - 1;
     };
     add(EventDecl::Kind::begin_turn, "begin_turn", -1, -1, game_.where);
@@ -441,14 +442,88 @@ class DeclChecker {
       }
     }
     std::map<std::string, SourceSpan> seen;
-    for (const Text& e : rules_.events) {
+    for (RawEvent& re : rules_.events) {
+      const Text& e = re.name;
       if (e.value == "begin_turn" || e.value == "end_turn") {
         sink_.error(e.where, quote_name(e.value) + " is a built-in event");
         continue;
       }
       if (!first_of(seen, "event", e.value, e.where)) continue;
       not_reserved("an event", e.value, e.where);
-      add(EventDecl::Kind::custom, e.value, -1, -1, e.where);
+      const int id = add(EventDecl::Kind::custom, e.value, -1, -1, e.where);
+      if (!re.args.empty()) event_args_.emplace_back(id, &re);
+    }
+  }
+
+  // The typed arguments of custom events: a type word (player, kind, bool,
+  // an enum's name) or an int with a constant range.
+  void fold_events(ExprChecker& checker) {
+    for (auto& [id, re] : event_args_) {
+      EventDecl& ev = game_.events[static_cast<std::size_t>(id)];
+      std::map<std::string, SourceSpan> seen;
+      for (RawField& ra : re->args) {
+        const std::string what =
+            "argument " + quote_name(ra.name.value) + " of event " + quote_name(ev.name);
+        first_of(seen, "argument of event " + quote_name(ev.name), ra.name.value, ra.where);
+        EventArg a{ra.name.value, {}, 0, 0, ra.where};
+        if (!ra.type) {
+          sink_.error(ra.where, what + " needs a type");
+          continue;
+        }
+        const std::string& type = ra.type->value;
+        if (type != "int" && ra.range_where.known()) {
+          sink_.error(ra.range_where, "'range' only applies to int arguments");
+          continue;
+        }
+        if (type == "int") {
+          if (!ra.lo || !ra.hi) {
+            if (!ra.range_where.known()) sink_.error(ra.where, "int " + what + " needs a 'range'");
+            continue;
+          }
+          auto lo = bounded(checker, ra.lo, "range bound", " of " + what, INT32_MIN, INT32_MAX);
+          auto hi = bounded(checker, ra.hi, "range bound", " of " + what, INT32_MIN, INT32_MAX);
+          if (!lo || !hi) continue;
+          if (*lo > *hi) {
+            sink_.error(ra.range_where, "range [" + std::to_string(*lo) + ", " +
+                                            std::to_string(*hi) + "] of " + what + " is empty");
+            continue;
+          }
+          if (*hi - *lo >= (std::int64_t{1} << 31)) {
+            sink_.error(ra.range_where,
+                        "range of " + what + " is too wide (more than 2^31 values)");
+            continue;
+          }
+          a.type = Type::int_();
+          a.lo = static_cast<std::int32_t>(*lo);
+          a.hi = static_cast<std::int32_t>(*hi);
+        } else if (type == "bool") {
+          a.type = Type::bool_();
+          a.hi = 1;
+        } else if (type == "player") {
+          a.type = Type::player();
+          a.hi = game_.players - 1;
+        } else if (type == "kind" && !game_.kinds.empty()) {
+          a.type = Type::kind();
+          a.hi = static_cast<std::int32_t>(game_.kinds.size()) - 1;
+        } else {
+          std::vector<std::pair<std::string, SourceSpan>> candidates = {
+              {"int", {}}, {"bool", {}}, {"player", {}}};
+          if (!game_.kinds.empty()) candidates.emplace_back("kind", SourceSpan{});
+          for (std::size_t i = 0; i < game_.enums.size(); ++i) {
+            if (game_.enums[i].name == type) {
+              a.type = Type::enum_of(static_cast<int>(i));
+              a.hi = static_cast<std::int32_t>(game_.enums[i].values.size()) - 1;
+            }
+            candidates.emplace_back(game_.enums[i].name, game_.enums[i].where);
+          }
+          if (a.type.base == BaseType::error) {
+            unknown(ra.type->where, "type", type, candidates);
+            continue;
+          }
+        }
+        ev.args.push_back(std::move(a));
+      }
+      if (ev.args.size() != re->args.size()) ev.args.clear();
     }
   }
 
@@ -818,16 +893,75 @@ class DeclChecker {
         events.emplace_back(e.name, e.kind == EventDecl::Kind::custom ? e.where : SourceSpan{});
       }
     }
+    trigger_on_where_.assign(rules_.triggers.size(), SourceSpan{});
     for (std::size_t i = 0; i < rules_.triggers.size(); ++i) {
       const Text& on = rules_.triggers[i].on;
       if (on.value.empty() && !on.where.known()) continue;  // missing, reported by the loader
-      game_.triggers[i].event = resolve_event(on, events);
+      trigger_on_where_[i] = on.where;
+      game_.triggers[i].event = resolve_event(on, events, game_.triggers[i].params);
     }
   }
 
-  int resolve_event(const Text& on, const std::vector<std::pair<std::string, SourceSpan>>& events) {
+  // `on: damaged(p, n)`: a custom event binding its arguments, one name each.
+  int bind_event_args(const Text& on, const EventDecl& ev, int id, std::size_t open,
+                      std::vector<std::string>& params) {
+    const std::string& text = on.value;
+    const auto close = text.rfind(')');
+    if (close == std::string::npos || close < open || !trim(text.substr(close + 1)).empty()) {
+      sink_.error(on.where, "malformed event " + quote_name(text) + "; expected e.g. " +
+                                quote_name(ev.name + "(p)"));
+      return -1;
+    }
+    std::vector<std::string> names;
+    std::size_t from = open + 1;
+    const std::string inner = trim(text.substr(from, close - from));
+    while (!inner.empty()) {
+      const auto comma = std::min(text.find(',', from), close);
+      std::string name = text.substr(from, comma - from);
+      const auto lead = name.find_first_not_of(" \t");
+      const auto at = static_cast<std::uint32_t>(from + (lead == std::string::npos ? 0 : lead));
+      name = trim(name);
+      const SourceSpan where = on.where.shifted(at, static_cast<std::uint32_t>(name.size()));
+      if (!is_identifier(name)) {
+        sink_.error(where, "expected a name to bind an argument of " + quote_name(ev.name) +
+                               ", found " + quote_name(name));
+        return -1;
+      }
+      if (std::find(names.begin(), names.end(), name) != names.end()) {
+        sink_.error(where, quote_name(name) + " is bound twice");
+        return -1;
+      }
+      names.push_back(name);
+      if (comma >= close) break;
+      from = comma + 1;
+    }
+    if (names.size() != ev.args.size()) {
+      std::string list;
+      for (const EventArg& a : ev.args) list += (list.empty() ? "" : ", ") + a.name;
+      sink_.error(on.where, "event " + quote_name(ev.name) + " has " +
+                                std::to_string(ev.args.size()) + " argument" +
+                                (ev.args.size() == 1 ? "" : "s") +
+                                (list.empty() ? "" : " (" + list + ")") + ", but " +
+                                quote_name(trim(text)) + " binds " + std::to_string(names.size()));
+      return -1;
+    }
+    params = std::move(names);
+    return id;
+  }
+
+  int resolve_event(const Text& on, const std::vector<std::pair<std::string, SourceSpan>>& events,
+                    std::vector<std::string>& params) {
     const std::string text = on.value;
     const auto open = text.find('(');
+    if (open != std::string::npos) {
+      const std::string head = trim(text.substr(0, open));
+      for (std::size_t e = 0; e < game_.events.size(); ++e) {
+        const EventDecl& ev = game_.events[e];
+        if (ev.kind == EventDecl::Kind::custom && ev.name == head) {
+          return bind_event_args(on, ev, static_cast<int>(e), open, params);
+        }
+      }
+    }
     if (open == std::string::npos) {
       for (std::size_t e = 0; e < game_.events.size(); ++e) {
         const EventDecl& ev = game_.events[e];
@@ -943,6 +1077,40 @@ class DeclChecker {
 
   // ---- pass 4: expressions and statements --------------------------------------------
 
+  // `win: EXPR` / `lose: EXPR`: the condition, checked with `self`, holds
+  // for a player only when EXPR (checked without `self`: it names a player,
+  // not a role) names that player; a constant EXPR is the only player the
+  // analyses ask about.
+  void expand_end_player(ExprChecker& checker, EndCondition& c, const CheckContext& plain) {
+    const Type t = checker.check(c.player_expr, plain, Type::player());
+    if (t.base == BaseType::error) return;
+    if (t != Type::player()) {
+      sink_.error(c.player_expr->where,
+                  "end condition " + quote_name(c.name) + ": '" + (c.win ? "win" : "lose") +
+                      "' needs a role or a player, found " + type_name(game_, t));
+      return;
+    }
+    if (auto v = ExprChecker::fold(*c.player_expr)) c.player = static_cast<int>(*v);
+    if (!c.condition) return;
+    const SourceSpan at = c.player_expr->where;
+    auto node = [&](ExprKind kind, Op op, Type type) {
+      auto e = std::make_unique<Expr>();
+      e->kind = kind;
+      e->op = op;
+      e->type = type;
+      e->where = at;
+      return e;
+    };
+    auto is = node(ExprKind::binary, Op::eq, Type::bool_());
+    is->args.push_back(node(ExprKind::self, Op::none, Type::player()));
+    is->args.push_back(std::move(c.player_expr));
+    auto both = node(ExprKind::binary, Op::and_, Type::bool_());
+    both->where = c.condition->where;
+    both->args.push_back(std::move(is));
+    both->args.push_back(std::move(c.condition));
+    c.condition = std::move(both);
+  }
+
   void check_bodies(ExprChecker& checker) {
     const CheckContext plain;
     CheckContext with_self;
@@ -970,12 +1138,20 @@ class DeclChecker {
       checker.check_stmt(a.cost, with_self);
       checker.check_stmt(a.effect, effect);
     }
-    for (Trigger& t : game_.triggers) {
+    for (std::size_t i = 0; i < game_.triggers.size(); ++i) {
+      Trigger& t = game_.triggers[i];
+      // `on: damaged(p, n)`: p and n are binders 0..k-1 of `when` and `do`.
+      for (std::size_t k = 0; k < t.params.size(); ++k) {
+        const EventArg& a = game_.events[static_cast<std::size_t>(t.event)].args[k];
+        checker.bind(t.params[k], a.type, trigger_on_where_[i]);
+      }
       if (t.condition) checker.check_condition(t.condition, with_self);
       checker.check_stmt(t.effect, with_self);
+      checker.unbind(t.params.size());
     }
     for (EndCondition& c : game_.end_conditions) {
       if (c.condition) checker.check_condition(c.condition, with_self);
+      if (c.player_expr) expand_end_player(checker, c, plain);
     }
     for (Property& p : game_.properties) {
       if (p.expr) checker.check_condition(p.expr, plain);
@@ -988,8 +1164,10 @@ class DeclChecker {
   DiagnosticSink& sink_;
   Game game_;
   std::vector<SourceSpan> tag_where_;
-  std::vector<std::optional<Text>> step_windows_;  // per global step id
-  OwnerInit owner_init_;                           // per zone: `init` per player, if given
+  std::vector<std::optional<Text>> step_windows_;      // per global step id
+  std::vector<std::pair<int, RawEvent*>> event_args_;  // custom events with `args`, by event id
+  std::vector<SourceSpan> trigger_on_where_;           // per trigger: its `on`
+  OwnerInit owner_init_;                               // per zone: `init` per player, if given
 };
 
 }  // namespace

@@ -84,6 +84,11 @@ class ExprChecker {
 
   [[nodiscard]] int binder_slots() const { return max_binders_; }
 
+  // Names bound around a rule's bodies (a trigger's event arguments, binders
+  // 0..k-1 of its `when` and `do`); unbind(n) drops the last n.
+  void bind(const std::string& name, Type type, const SourceSpan& where);
+  void unbind(std::size_t n);
+
   // The functions and macros (resolved signatures); then check_callables()
   // checks each body once with its parameters as typed names, so an error
   // in a body is reported where it is written even if nothing uses it.
@@ -127,6 +132,7 @@ class ExprChecker {
   bool check_zone_ref(ExprPtr& e, const CheckContext& ctx);
   bool check_domain(Domain& d, std::vector<ExprPtr>& bounds, const CheckContext& ctx);
   void check_call_stmt(Stmt& s, const CheckContext& ctx);
+  void check_event_args(Stmt& s, const CheckContext& ctx);
   void check_assign(Stmt& s, const CheckContext& ctx);
   bool expect(ExprPtr& e, const CheckContext& ctx, Type want, const std::string& what);
   // "unknown <what> 'name'" with a did-you-mean note among `categories`

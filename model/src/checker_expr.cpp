@@ -141,6 +141,14 @@ void ExprChecker::push_binder(const std::string& name, Type type, const SourceSp
 
 void ExprChecker::pop_binder() { binders_.pop_back(); }
 
+void ExprChecker::bind(const std::string& name, Type type, const SourceSpan& where) {
+  push_binder(name, type, where);
+}
+
+void ExprChecker::unbind(std::size_t n) {
+  for (std::size_t i = 0; i < n && !binders_.empty(); ++i) pop_binder();
+}
+
 Type ExprChecker::decl_type(const NameDecl& d) const {
   switch (d.category) {
     case Category::param:

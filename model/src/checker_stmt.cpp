@@ -130,6 +130,47 @@ void ExprChecker::check_assign(Stmt& s, const CheckContext& ctx) {
   }
 }
 
+// `fire(damaged(self, 2))`: one argument per declared one, of its type; a
+// constant int outside the declared range is refused here, any other int is
+// checked when it fires (a rule gap).
+void ExprChecker::check_event_args(Stmt& s, const CheckContext& ctx) {
+  const EventDecl& ev = game_.events[static_cast<std::size_t>(s.ref)];
+  ExprPtr call = std::move(s.args[0]);
+  s.args.clear();
+  std::string list;
+  for (const EventArg& a : ev.args) list += (list.empty() ? "" : ", ") + a.name;
+  if (call->args.size() != ev.args.size()) {
+    const std::size_t n = ev.args.size();
+    sink_.error(call->where, "event " + quote_name(ev.name) + " takes " + std::to_string(n) +
+                                 " argument" + (n == 1 ? "" : "s") +
+                                 (n == 0 ? "" : " (" + list + ")") + ", found " +
+                                 std::to_string(call->args.size()));
+    return;
+  }
+  for (std::size_t i = 0; i < ev.args.size(); ++i) {
+    const EventArg& a = ev.args[i];
+    ExprPtr& x = call->args[i];
+    const Type t = check(x, ctx, a.type);
+    if (is_error(t)) return;
+    if (t != a.type) {
+      sink_.error(x->where, "argument " + quote_name(a.name) + " of event " + quote_name(ev.name) +
+                                " is " + type_name(game_, a.type) + ", found " +
+                                type_name(game_, t));
+      return;
+    }
+    if (a.type == Type::int_()) {
+      if (auto v = fold(*x); v && (*v < a.lo || *v > a.hi)) {
+        sink_.error(x->where, "argument " + quote_name(a.name) + " of event " +
+                                  quote_name(ev.name) + " is " + std::to_string(*v) +
+                                  ", outside its range " + std::to_string(a.lo) + ".." +
+                                  std::to_string(a.hi));
+        return;
+      }
+    }
+  }
+  s.args = std::move(call->args);
+}
+
 void ExprChecker::check_call_stmt(Stmt& s, const CheckContext& ctx) {
   const std::string fn = s.text;
   if (Callable* c = find_callable(fn)) {
@@ -204,14 +245,14 @@ void ExprChecker::check_call_stmt(Stmt& s, const CheckContext& ctx) {
     s.kind = StmtKind::fire;
     if (!arity(1, "(event)")) return;
     const Expr& arg = *s.args[0];
-    if (arg.kind != ExprKind::name) {
+    if (arg.kind != ExprKind::name && arg.kind != ExprKind::call) {
       sink_.error(arg.where, "fire needs the name of a custom event");
       return;
     }
     for (const NameDecl* d : lookup(arg.text)) {
       if (d->category == Category::event) {
         s.ref = d->id;
-        s.args.clear();
+        check_event_args(s, ctx);
         return;
       }
     }

@@ -142,12 +142,7 @@ bool Loader::read_root(const YamlReader& r, const YAML::Node& root, bool main) {
     } else if (e.key == "state") {
       read_state(r, e);
     } else if (e.key == "events") {
-      if (auto items = r.list(e)) {
-        for (const auto& item : *items) {
-          if (auto name = r.identifier(item, r.span(item), "an event name"))
-            out_.events.push_back(*name);
-        }
-      }
+      read_events(r, e);
     } else if (e.key == "functions" || e.key == "macros") {
       read_callables(r, e, e.key == "macros");
     } else if (e.key == "setup") {

@@ -129,6 +129,8 @@ class Loader {
 
   void read_windows(const YamlReader& r, const Entry& e);
 
+  void read_events(const YamlReader& r, const Entry& e);
+  void read_end_who(const YamlReader& r, const Entry& e, EndCondition& c);
   std::optional<Role> read_role(const YamlReader& r, const Entry& e,
                                 std::initializer_list<Role> allowed);
 

@@ -144,6 +144,50 @@ void Loader::read_field(const YamlReader& r, const MapView& m, RawField& f) {
   if (const Entry* init = m.get("init")) f.init = r.expr(*init);
 }
 
+// `events:` entries: a name, or a map with `name` and typed `args`, each
+// a type word (`player`, `kind`, `bool`, an enum's name) or a map like a
+// variable's (`{type: int, range: [1, 3]}`).
+void Loader::read_events(const YamlReader& r, const Entry& e) {
+  auto items = r.list(e);
+  if (!items) return;
+  for (const auto& item : *items) {
+    RawEvent ev;
+    if (!item.IsMap()) {
+      auto name = r.identifier(item, r.span(item), "an event name");
+      if (!name) continue;
+      ev.name = *name;
+      out_.events.push_back(std::move(ev));
+      continue;
+    }
+    auto m = r.map(item, r.span(item), "each entry of 'events'", {"name", "args"},
+                   named("event", peek_name(item)));
+    if (!m) continue;
+    auto name = entry_name(r, *m, "event");
+    if (!name) continue;
+    ev.name = *name;
+    if (const Entry* args = m->get("args")) {
+      if (auto am = r.map(*args, {}, "'args' of event " + quote_name(name->value))) {
+        for (const Entry& ae : am->entries()) {
+          auto aname = r.key_identifier(ae, "argument");
+          if (!aname) continue;
+          RawField arg;
+          arg.name = *aname;
+          arg.where = aname->where;
+          if (ae.value.IsMap()) {
+            auto fm = r.map(ae, {"type", "range"}, "argument " + quote_name(aname->value));
+            if (!fm) continue;
+            read_field(r, *fm, arg);
+          } else if (auto t = r.identifier(ae)) {
+            arg.type = *t;
+          }
+          ev.args.push_back(std::move(arg));
+        }
+      }
+    }
+    out_.events.push_back(std::move(ev));
+  }
+}
+
 void Loader::read_state(const YamlReader& r, const Entry& e) {
   auto m = r.map(e, {}, "'state'");
   if (!m) return;

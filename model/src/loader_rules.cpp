@@ -204,6 +204,33 @@ std::optional<Role> Loader::read_role(const YamlReader& r, const Entry& e,
   return std::nullopt;
 }
 
+// `win:`/`lose:` of an end condition: a role, or else a player expression
+// (`P1`, `next(P2)`) the checker types and expands. A bare word one typo
+// from a role is still reported as a role.
+void Loader::read_end_who(const YamlReader& r, const Entry& e, EndCondition& c) {
+  const std::initializer_list<Role> roles = {Role::active, Role::opponent, Role::each,
+                                             Role::others};
+  auto word = r.string(e);
+  if (!word) return;
+  std::vector<std::string> choices;
+  for (const RoleWord& rw : k_roles) {
+    if (std::find(roles.begin(), roles.end(), rw.role) == roles.end()) continue;
+    if (rw.word == word->value) {
+      c.who = rw.role;
+      return;
+    }
+    choices.emplace_back(rw.word);
+  }
+  if (word->value == "any" ||
+      (is_identifier(word->value) && !suggest_name(word->value, choices).empty())) {
+    sink_.error(word->where, unknown_word("role", word->value, choices));
+    return;
+  }
+  c.who = Role::each;
+  c.player_text = word->value;
+  c.player_expr = r.expr(e);
+}
+
 // The `name` of a list entry; reports a missing one at the entry.
 std::optional<Text> Loader::entry_name(const YamlReader& r, const MapView& m,
                                        std::string_view category) {
@@ -316,10 +343,7 @@ void Loader::read_end(const YamlReader& r, const YAML::Node& item) {
                 "end condition " + quote_name(c.name) + " needs exactly one of 'win' and 'lose'");
   } else {
     c.win = win != nullptr;
-    if (auto role = read_role(r, win != nullptr ? *win : *lose,
-                              {Role::active, Role::opponent, Role::each, Role::others})) {
-      c.who = *role;
-    }
+    read_end_who(r, win != nullptr ? *win : *lose, c);
   }
   if (const Entry* when = m->get("when")) {
     c.condition = r.expr(*when);

@@ -379,8 +379,9 @@ std::vector<std::string> step_detail(const Game& game, int s) {
 std::string end_conditions_note(const Game& game) {
   std::string text = "end conditions (checked after every move):";
   for (const EndCondition& e : game.end_conditions) {
-    text += fmt::format("\n{} {} '{}'{}", role_phrase(e.who), e.win ? "wins by" : "loses by",
-                        e.name, e.where.line != 0 ? fmt::format(" (line {})", e.where.line) : "");
+    const std::string who = e.player_text.empty() ? role_phrase(e.who) : e.player_text;
+    text += fmt::format("\n{} {} '{}'{}", who, e.win ? "wins by" : "loses by", e.name,
+                        e.where.line != 0 ? fmt::format(" (line {})", e.where.line) : "");
   }
   return text;
 }

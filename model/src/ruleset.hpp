@@ -55,6 +55,13 @@ struct RawField {
   SourceSpan where, range_where;
 };
 
+// A custom event as declared: `name`, or `{name: n, args: {who: player,
+// amount: {type: int, range: [1, 3]}}}` (each argument a RawField).
+struct RawEvent {
+  Text name;
+  std::vector<RawField> args;
+};
+
 struct RawVar {
   VarDecl decl;
   ExprPtr array;
@@ -128,7 +135,7 @@ struct Ruleset {
   std::vector<RawKind> kinds;
   std::vector<RawZone> zones;
   std::vector<RawVar> vars;
-  std::vector<Text> events;
+  std::vector<RawEvent> events;
   std::vector<RawCallable> callables;  // functions and macros, in declaration order
   std::vector<StmtPtr> setup;          // one per file that has `setup`, in merge order
   std::vector<RawPhase> phases;

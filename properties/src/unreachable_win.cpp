@@ -18,6 +18,15 @@ void find_unreachable_wins(const Context& cx, std::vector<Finding>& out) {
   if (conditions.empty()) return;
   std::vector<bool> seen(conditions.size() * static_cast<std::size_t>(players), false);
   std::size_t missing = seen.size();
+  // A condition that names one player (`win: P1`) is no question for another.
+  for (std::size_t c = 0; c < conditions.size(); ++c) {
+    if (conditions[c].player < 0) continue;
+    for (int p = 0; p < players; ++p) {
+      if (p == conditions[c].player) continue;
+      seen[c * static_cast<std::size_t>(players) + static_cast<std::size_t>(p)] = true;
+      --missing;
+    }
+  }
   std::vector<GroupKey> reached, keys;
   checker::StateVec state;
   for (StateId v = 0; v < cx.size() && missing > 0; ++v) {

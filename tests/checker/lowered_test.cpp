@@ -290,20 +290,36 @@ class LExec {
       case S::move:
         return move(n, k);
       case S::fire: {
+        const auto& decl = l_.game->events[n.a].args;
+        std::vector<std::int64_t> args;
+        for (std::size_t i = 0; i < n.conds.size(); ++i) {
+          LEnv e = env();
+          const std::int64_t v = ev_.eval(n.conds[i], e);
+          if (e.error >= 0) return gap(e.error);
+          if (n.site >= 0 && (v < decl[i].lo || v > decl[i].hi)) return gap(n.site);
+          args.push_back(v);
+        }
         const int active = w_[l_.ctl.active];
         for (int t : l_.triggers_by_event[n.a]) {
           const int base = l_.ctl.pending[t];
           if (base < 0) continue;
+          const int k = static_cast<int>(l_.game->triggers[t].params.size());
+          const int kept = l_.ctl.pending_args[t];
           for (int i = 0; i < l_.players; ++i) {
             const int c = (active + i) % l_.players;
             if (!model::covers(l_.game->triggers[t].controller, c, active, l_.players) ||
                 w_[base + c] != 0)
               continue;
+            for (int j = 0; j < k; ++j) aux_[j] = args[j];
             LEnv e{w_.data(), aux_.data(), c, -1};
             const int cond = l_.rules.trigger_condition[t];
             const bool holds = cond < 0 || ev_.eval(cond, e) != 0;
             if (e.error >= 0) return gap(e.error);
-            if (holds) w_[base + c] = 1;
+            if (!holds) continue;
+            w_[base + c] = 1;
+            for (int j = 0; j < k && kept >= 0; ++j) {
+              w_[kept + c * k + j] = static_cast<std::int32_t>(args[j]);
+            }
           }
         }
         return k();
@@ -463,8 +479,11 @@ class Compare {
         stmt(r.action_effect[i]);
       }
       for (std::size_t i = 0; i < r.trigger_condition.size(); ++i) {
-        expr(r.trigger_condition[i]);
-        stmt(r.trigger_effect[i]);
+        // With its event's arguments (locals 0..k-1) bound to every value.
+        each_event_args(g_.triggers[i], 0, [&] {
+          expr(r.trigger_condition[i]);
+          stmt(r.trigger_effect[i]);
+        });
       }
       for (int e : r.end_condition) expr(e);
       for (std::size_t i = 0; i < r.property_expr.size(); ++i) {
@@ -555,6 +574,18 @@ class Compare {
     }
   }
 
+  // Binds a trigger's event arguments, locals j.., to each combination of
+  // their declared values in turn.
+  template <class F>
+  void each_event_args(const model::Trigger& t, std::size_t j, F&& f) {
+    if (j >= t.params.size()) return f();
+    const auto& a = g_.events[static_cast<std::size_t>(t.event)].args[j];
+    for (std::int64_t v = a.lo; v <= a.hi && err_.empty(); ++v) {
+      lbind_[j] = obind_[j] = v;
+      each_event_args(t, j + 1, f);
+    }
+  }
+
   // Binds local b (the oracle's binder b) to each value of domain d in turn.
   template <class F>
   void each_value(int d, int b, F&& f) {
@@ -618,6 +649,7 @@ class Compare {
         expr(n.move.count);
         return;
       case S::fire:
+        for (const int a : n.conds) expr(a);
         return;
     }
   }

@@ -926,6 +926,96 @@ TEST(BadInput, ZoneInitPerPlayerUnknownKind) {
   EXPECT_NOTE(l, "did you mean 'spark'? (declared at t.yaml:5:3)");
 }
 
+// ---- events with typed arguments, ends naming a player
+// ------------------------------------------------------
+
+// An event with two arguments (line 4), a trigger whose `on` (line 7) starts
+// at column 9, and a step whose `do` (line 13) starts at column 16.
+std::string with_hit(const std::string& on, const std::string& stmt) {
+  return k_head +
+         "events:\n"                                                                   // 3
+         "  - {name: hit, args: {who: player, amount: {type: int, range: [1, 3]}}}\n"  // 4
+         "triggers:\n"                                                                 // 5
+         "  - name: t\n"                                                               // 6
+         "    on: " +
+         on + "\n" + k_turn + "          do: \"" + stmt + "\"\n";
+}
+
+TEST(BadInput, TriggerBindsTooFewEventArguments) {
+  EXPECT_FIRST(load_text(with_hit("hit(p)", "skip")),
+               "event 'hit' has 2 arguments (who, amount), but 'hit(p)' binds 1", "7:9");
+}
+
+TEST(BadInput, TriggerBindsANameTwice) {
+  EXPECT_FIRST(load_text(with_hit("hit(p, p)", "skip")), "'p' is bound twice", "7:16");
+}
+
+TEST(BadInput, TriggerBindsSomethingElseThanAName) {
+  EXPECT_FIRST(load_text(with_hit("hit(p, 3)", "skip")),
+               "expected a name to bind an argument of 'hit', found '3'", "7:16");
+}
+
+TEST(BadInput, TriggerBindsABuiltInName) {
+  EXPECT_FIRST(load_text(with_hit("hit(self, n)", "skip")),
+               "'self' is a built-in name and cannot be bound", "7:9");
+}
+
+TEST(BadInput, FireWithTooFewArguments) {
+  EXPECT_FIRST(load_text(with_hit("hit(p, n)", "fire(hit(P1))")),
+               "event 'hit' takes 2 arguments (who, amount), found 1", "13:21");
+}
+
+TEST(BadInput, FireArgumentOfTheWrongType) {
+  EXPECT_FIRST(load_text(with_hit("hit(p, n)", "fire(hit(1, 2))")),
+               "argument 'who' of event 'hit' is player, found int", "13:25");
+}
+
+TEST(BadInput, FireArgumentOutsideItsRange) {
+  EXPECT_FIRST(load_text(with_hit("hit(p, n)", "fire(hit(P2, 4))")),
+               "argument 'amount' of event 'hit' is 4, outside its range 1..3", "13:29");
+}
+
+TEST(BadInput, FireArgumentsOfAnEventWithout) {
+  EXPECT_FIRST(step_do("fire(ping(1))"), "event 'ping' takes 0 arguments, found 1", "25:21");
+}
+
+TEST(BadInput, UnknownEventArgumentTypeWithSuggestion) {
+  const Loaded l = load_text(with_turn("events:\n  - {name: hit, args: {who: plyer}}\n"));
+  EXPECT_FIRST(l, "unknown type 'plyer'", "4:29");
+  EXPECT_NOTE(l, "did you mean 'player'?");
+}
+
+TEST(BadInput, IntEventArgumentWithoutRange) {
+  EXPECT_FIRST(load_text(with_turn("events:\n  - {name: hit, args: {amount: int}}\n")),
+               "int argument 'amount' of event 'hit' needs a 'range'", "4:24");
+}
+
+TEST(BadInput, RangeOnANonIntEventArgument) {
+  EXPECT_FIRST(load_text(with_turn(
+                   "events:\n  - {name: hit, args: {who: {type: player, range: [0, 1]}}}\n")),
+               "'range' only applies to int arguments", "4:51");
+}
+
+TEST(BadInput, EndConditionNamesAnIntInsteadOfAPlayer) {
+  EXPECT_FIRST(load_text(with_turn("end:\n  - name: e\n    win: 3\n    when: \"true\"\n")),
+               "end condition 'e': 'win' needs a role or a player, found int", "5:10");
+}
+
+TEST(BadInput, EndConditionRoleMisspelt) {
+  EXPECT_FIRST(load_text(with_turn("end:\n  - name: e\n    lose: eahc\n    when: \"true\"\n")),
+               "unknown role 'eahc'; did you mean 'each'?", "5:11");
+}
+
+TEST(BadInput, EndConditionPlayerBeyondTheCount) {
+  EXPECT_FIRST(load_text(with_turn("end:\n  - name: e\n    win: P3\n    when: \"true\"\n")),
+               "'P3' does not exist in a 2-player game", "5:10");
+}
+
+TEST(BadInput, EndConditionPlayerExpressionUsesSelf) {
+  EXPECT_FIRST(load_text(with_turn("end:\n  - name: e\n    win: next(self)\n    when: \"true\"\n")),
+               "'self' is not defined here; use 'active'", "5:15");
+}
+
 // ---- several errors in one run
 // --------------------------------------------------------------------
 

@@ -312,6 +312,38 @@ const std::map<std::string, Facts>& example_facts() {
                    "(stack_action (bound #0 i))) (int 2))) (== (speed (stack_action (- (bound #0 "
                    "i) (int 1)))) (int 3))))");
        }},
+      {"event_args.yaml",
+       [](const Game& g) {
+         const EventDecl& hit = g.events[6];
+         EXPECT_EQ(hit.name, "hit");
+         ASSERT_EQ(hit.args.size(), 3U);
+         EXPECT_EQ(hit.args[0].name, "who");
+         EXPECT_EQ(hit.args[0].type, Type::player());
+         EXPECT_EQ(hit.args[0].hi, 1);
+         EXPECT_EQ(hit.args[1].type, Type::int_());
+         EXPECT_EQ(hit.args[1].lo, 1);
+         EXPECT_EQ(hit.args[1].hi, 2);
+         EXPECT_EQ(hit.args[2].type, Type::kind());
+         EXPECT_TRUE(g.events[7].args.empty());
+         EXPECT_EQ(g.triggers[0].params, (std::vector<std::string>{"p", "n", "k"}));
+         EXPECT_TRUE(g.triggers[1].params.empty());
+         EXPECT_EQ(g.binder_slots, 3);
+         EXPECT_EQ(to_string(*g.triggers[0].condition),
+                   "(and (== (bound #0 p) (self)) (== (bound #2 k) (kind #0 blade)))");
+         EXPECT_EQ(to_string(*g.actions[0].effect),
+                   "(block (choose #0 n (range 1 2) (block (fire #6 (opponent) (bound #0 n) "
+                   "(kind #0 blade)))))");
+       }},
+      {"end_per_player.yaml",
+       [](const Game& g) {
+         ASSERT_EQ(g.end_conditions.size(), 2U);
+         EXPECT_EQ(g.end_conditions[0].who, Role::each);
+         EXPECT_EQ(g.end_conditions[0].player, 0);
+         EXPECT_EQ(g.end_conditions[0].player_text, "P1");
+         EXPECT_EQ(g.end_conditions[1].player, 1);
+         EXPECT_EQ(to_string(*g.end_conditions[0].condition),
+                   "(and (== (self) (player P1)) (== (var #0 wall) (int 0)))");
+       }},
       {"trace.yaml",
        [](const Game& g) {
          ASSERT_EQ(g.trace.size(), 3U);

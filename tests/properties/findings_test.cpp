@@ -227,6 +227,8 @@ const Case cases[] = {
     {"end:points/P2", 15, 11},
   }},
   {"unreachable-win/reachable.yaml", Kind::unreachable_win, 237, {}},
+  // Each end names its player (`win: P1`, `win: P2`): nobody else is asked.
+  {"unreachable-win/asymmetric.yaml", Kind::unreachable_win, 9, {}},
 
   {"rule-gap/empty-deck.yaml", Kind::rule_gap, 4, {
     {"step:main.draw", 17, 16, 3},
@@ -244,6 +246,10 @@ const Case cases[] = {
   }},
   {"rule-gap/overflow.yaml", Kind::rule_gap, 2, {
     {"step:main.bonus", 16, 19, 1},
+  }},
+  // An event argument out of its declared range, at the `fire`.
+  {"rule-gap/event-arg-range.yaml", Kind::rule_gap, 6, {
+    {"step:main.surge", 18, 16, 5},
   }},
 
   {"dead-rule/dead-action.yaml", Kind::dead_rule, 33, {

@@ -112,6 +112,10 @@ const std::vector<Pinned>& pinned() {
        {{"rule-gap step:main.draw draw from an empty deck", {true, 3}}}},
       {"findings/rule-gap/overflow.yaml",
        {{"rule-gap step:main.bonus integer overflow in 'big * 4'", {true, 1}}}},
+      {"findings/rule-gap/event-arg-range.yaml",
+       {{"rule-gap step:main.surge 'gain' fired with an argument outside its range: 'amount' "
+         "(1..2)",
+         {true, 5}}}},
       {"findings/property-violation/hand-limit.yaml",
        {{"violated property:hand_limit", {true, 6}}}},
       {"findings/unreachable-win/first-player-only.yaml",

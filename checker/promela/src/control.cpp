@@ -11,7 +11,7 @@ namespace loophole::promela::detail {
 // ---------------------------------------------------------------------------
 // Control: events, steps, windows (mirrors moves.cpp)
 
-void Generator::fire(std::string& out, int event) const {
+void Generator::fire(std::string& out, int event, const std::vector<std::int64_t>& args) const {
   if (event < 0) return;
   bool any = false;
   for (int t : p_.triggers_by_event[event]) any = any || p_.ctl.pending[t] >= 0;
@@ -22,20 +22,60 @@ void Generator::fire(std::string& out, int event) const {
       const int base = p_.ctl.pending[t];
       if (base < 0) continue;
       const auto& trig = g_.triggers[t];
+      const int k = static_cast<int>(trig.params.size());
+      const int kept = p_.ctl.pending_args[t];
       for (int i = 0; i < n_; ++i) {
         const int q = (a + i) % n_;
         if (!covers_static(trig.controller, q, a, n_)) continue;
         Ctx c;
         c.self = q;
+        for (int j = 0; j < k; ++j) c.binders[j] = args[static_cast<std::size_t>(j)];
+        std::string becomes = f(base + q) + " = 1";
+        for (int j = 0; j < k && kept >= 0; ++j) {
+          becomes += "; " + f(kept + q * k + j) + " = " + num(args[static_cast<std::size_t>(j)]);
+        }
         const std::string gq = test_gap(p_.rules.trigger_condition[t], c);
         o += "if\n:: lh_g == 0 && " + f(base + q) + " == 0 ->\n";
         if (gq != "0") o += "lh_g = " + gq + ";\n";
         o += "if :: lh_g == 0 && (" + test_val(p_.rules.trigger_condition[t], c) + ") -> " +
-             f(base + q) + " = 1 :: else -> skip fi\n:: else -> skip\nfi;\n";
+             becomes + " :: else -> skip fi\n:: else -> skip\nfi;\n";
       }
     }
   });
   out += "if :: lh_g != 0 -> goto lh_gap_" + std::to_string(label_) + " :: else -> skip fi;\n";
+}
+
+// `fire(e(...))`: each argument's failure, then (an int) its range, in
+// order; then one case per combination of the arguments' values, each
+// firing with those values as constants.
+void Generator::fire_args(std::string& out, const lowered::Stmt& s, const Ctx& c) const {
+  const auto& decl = g_.events[static_cast<std::size_t>(s.a)].args;
+  std::vector<std::string> values;
+  for (std::size_t i = 0; i < s.conds.size(); ++i) {
+    gap_check(out, gap(s.conds[i], c));
+    values.push_back(val(s.conds[i], c));
+    const auto& a = decl[i];
+    if (s.site >= 0 && a.type == model::Type::int_()) {
+      gap_check(out, "((" + values.back() + ") < " + num(a.lo) + " || (" + values.back() + ") > " +
+                         num(a.hi) + " -> " + site_code(s.site) + " : 0)");
+    }
+  }
+  std::string cases;
+  std::vector<std::int64_t> v(decl.size(), 0);
+  const auto each = [&](const auto& self, std::size_t i, const std::string& guard) -> void {
+    if (i == decl.size()) {
+      std::string body;
+      fire(body, s.a, v);
+      cases += ":: " + guard + " ->\n" + (body.empty() ? "skip;\n" : body);
+      return;
+    }
+    for (std::int64_t x = decl[i].lo; x <= decl[i].hi; ++x) {
+      v[i] = x;
+      self(self, i + 1, (guard.empty() ? "" : guard + " && ") + "(" + values[i] + ") == " + num(x));
+    }
+  };
+  each(each, 0, "");
+  out += "if\n" + cases + "fi;\n";
 }
 
 void Generator::emit(std::string& out) const {

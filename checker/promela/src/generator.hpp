@@ -113,7 +113,10 @@ class Generator {
   void stmt_move(std::string& out, const lowered::Stmt& s, const Ctx& c) const;
   void move_cards(std::string& out, int from_base, int to_base, int kind, bool chosen,
                   const std::string& n, int site) const;
-  void fire(std::string& out, int event) const;
+  // `args`: a custom event's argument values (constants: each case of a
+  // `fire` with arguments is generated on its own).
+  void fire(std::string& out, int event, const std::vector<std::int64_t>& args = {}) const;
+  void fire_args(std::string& out, const lowered::Stmt& s, const Ctx& c) const;
   void emit(std::string& out) const;
   void enter(std::string& out, int target, bool new_turn, bool start, int from_step) const;
   void step_do(std::string& out, int step) const;

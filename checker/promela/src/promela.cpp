@@ -161,17 +161,32 @@ std::string Generator::run() {
       }
       const std::string guard =
           f(p_.ctl.over) + " == 0 && " + f(base + q) + " == 1 && (" + first + ")";
-      for (int decline = 0; decline <= (g_.triggers[t].optional ? 1 : 0); ++decline) {
-        std::string body;
-        set(body, base + q, "0");
-        if (decline == 0) {
-          Ctx c;
-          c.self = q;
-          stmt(body, p_.rules.trigger_effect[t], c);
+      // The arguments its event fired with (`on: damaged(p, n)`): one move
+      // per combination of the values kept, each its effect's locals 0..k-1.
+      const int kept = ctl.pending_args[t];
+      const int k = kept < 0 ? 0 : static_cast<int>(g_.triggers[t].params.size());
+      const auto& args = g_.events[static_cast<std::size_t>(g_.triggers[t].event)].args;
+      Ctx c;
+      c.self = q;
+      const auto each = [&](const auto& self, int j, const std::string& with) -> void {
+        if (j < k) {
+          const auto& a = args[static_cast<std::size_t>(j)];
+          for (std::int64_t v = a.lo; v <= a.hi; ++v) {
+            c.binders[j] = v;
+            self(self, j + 1, with + " && " + f(kept + q * k + j) + " == " + num(v));
+          }
+          return;
         }
-        emit(body);
-        move(guard, body);
-      }
+        for (int decline = 0; decline <= (g_.triggers[t].optional ? 1 : 0); ++decline) {
+          std::string body;
+          set(body, base + q, "0");
+          for (int i = 0; i < k; ++i) set(body, kept + q * k + i, "0");
+          if (decline == 0) stmt(body, p_.rules.trigger_effect[t], c);
+          emit(body);
+          move(guard + with, body);
+        }
+      };
+      each(each, 0, "");
     }
   }
   const std::string running = f(ctl.over) + " == 0 && " + idle;

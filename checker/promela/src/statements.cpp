@@ -59,6 +59,7 @@ void Generator::stmt(std::string& out, int i, const Ctx& c) const {
       if (s.move.chooser == checker::Chooser::nature) return stmt_draw(out, s, c);
       return stmt_move(out, s, c);
     case S::fire:
+      if (!s.conds.empty()) return fire_args(out, s, c);
       return fire(out, s.a);
     case S::end:
       gap_check(out, gap(s.x, c));

@@ -138,7 +138,20 @@ class Exec {
   void pass();
   void count_use(int action, int player);
   void finish(Tail t);
+  // Makes triggers pending; a custom event's arguments are event_args_.
   void fire(int event, z3::expr& err);
+  void fire_args(const Stmt& s, std::size_t i, const Cont* k);
+  // Binds locals j..k-1 to the arguments a pending trigger kept at fields
+  // first.. (one case per value), clears those fields, then fn().
+  template <class F>
+  void with_kept_args(int first, int j, int k, F&& fn) {
+    if (j == k) return fn();
+    with_field(first + j, [&](int v) {
+      b_[static_cast<std::size_t>(j)] = v;
+      at(first + j) = num(0);
+      with_kept_args(first, j + 1, k, fn);
+    });
+  }
   void emit();
   void gap(const z3::expr& site);
   void output();
@@ -158,6 +171,7 @@ class Exec {
   z3::expr pc_;
   std::vector<z3::expr> w_;
   std::vector<std::int64_t> b_;
+  std::vector<std::int64_t> event_args_;  // the arguments of the event firing
   int self_ = -1;
   int active_ = 0;
   int move_ref_ = -1, move_player_ = -1;

@@ -131,6 +131,9 @@ bool inert(const Lowered& l, const checker::lowered::Stmt& b, const checker::low
   if (a.op != S::assign) return true;
   if (b.a < 0 || static_cast<std::size_t>(b.a) >= l.triggers_by_event.size()) return false;
   const int var = target_var(l, a);
+  for (const int arg : b.conds) {
+    if (reads_var(l, arg, var)) return false;
+  }
   for (const int t : l.triggers_by_event[static_cast<std::size_t>(b.a)]) {
     if (reads_var(l, l.rules.trigger_condition[static_cast<std::size_t>(t)], var)) return false;
   }
@@ -154,18 +157,30 @@ class Checker {
   }
 
   // The condition under which `guard` holds for some player `role` covers.
-  z3::expr guard_holds(int guard, model::Role role) {
+  // `args`: the values locals 0..k-1 may take (a trigger's event
+  // arguments), each combination tried.
+  z3::expr guard_holds(int guard, model::Role role, const std::vector<model::EventArg>& args = {}) {
     z3::expr_vector ors(en_.ctx);
     std::vector<std::int64_t> locals(static_cast<std::size_t>(std::max(0, en_.low.locals)), 0);
     const z3::expr active = en_.x[static_cast<std::size_t>(en_.low.ctl.active)];
-    for (int a = 0; a < en_.players; ++a) {
-      for (int p = 0; p < en_.players; ++p) {
-        if (!en_.covers(role, p, a)) continue;
-        detail::Ev ev = en_.env(en_.x, locals, a, p);
-        const z3::expr h = en_.guard(guard, ev);
-        ors.push_back(active == a && h && ev.err == -1);
+    const auto each = [&](const auto& self, std::size_t j) -> void {
+      if (j < args.size()) {
+        for (std::int64_t v = args[j].lo; v <= args[j].hi; ++v) {
+          locals[j] = v;
+          self(self, j + 1);
+        }
+        return;
       }
-    }
+      for (int a = 0; a < en_.players; ++a) {
+        for (int p = 0; p < en_.players; ++p) {
+          if (!en_.covers(role, p, a)) continue;
+          detail::Ev ev = en_.env(en_.x, locals, a, p);
+          const z3::expr h = en_.guard(guard, ev);
+          ors.push_back(active == a && h && ev.err == -1);
+        }
+      }
+    };
+    each(each, 0);
     return z3::mk_or(ors);
   }
 
@@ -273,7 +288,11 @@ std::vector<Finding> Engine::static_checks(const Options& o, const std::vector<F
   for (std::size_t i = 0; i < g.triggers.size(); ++i) {
     const auto& t = g.triggers[i];
     if (rules.trigger_condition[i] < 0) continue;
-    if (ck.sat(ck.guard_holds(rules.trigger_condition[i], t.controller)) != z3::unsat) continue;
+    const std::vector<model::EventArg> none;
+    const auto& args = t.params.empty() ? none : g.events[static_cast<std::size_t>(t.event)].args;
+    if (ck.sat(ck.guard_holds(rules.trigger_condition[i], t.controller, args)) != z3::unsat) {
+      continue;
+    }
     Finding f = static_finding(Kind::dead_rule, Severity::warning);
     f.rule = "trigger:" + t.name;
     f.where = where(en.low, rules.trigger_condition[i]);

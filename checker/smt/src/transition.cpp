@@ -63,8 +63,15 @@ void Exec::run() {
           const int slot = b + c;
           start_move(base && none_before && x[static_cast<std::size_t>(slot)] == 1);
           at(b + c) = num(0);
+          // The arguments its event fired with: locals 0..k-1 of its effect.
+          const int kept = ctl.pending_args[t];
+          const int k = static_cast<int>(trig.params.size());
+          const int first = kept + c * k;
           if (decline == 1) {
+            for (int j = 0; j < k && kept >= 0; ++j) at(first + j) = num(0);
             emit();
+          } else if (kept >= 0) {
+            with_kept_args(first, 0, k, [&] { run_effect(effect, c, Tail::emit); });
           } else {
             run_effect(effect, c, Tail::emit);
           }
@@ -207,15 +214,27 @@ void Exec::fire(int event, z3::expr& err) {
     const int base = p_.ctl.pending[static_cast<std::size_t>(t)];
     if (base < 0) continue;
     const auto& trig = en_.game.triggers[static_cast<std::size_t>(t)];
+    const int k = static_cast<int>(trig.params.size());
+    const int kept = p_.ctl.pending_args[static_cast<std::size_t>(t)];
     for (int i = 0; i < en_.players; ++i) {
       const int c = (active_ + i) % en_.players;
       if (!en_.covers(trig.controller, c, active_)) continue;
       const z3::expr bit = at(base + c);
+      // The condition sees the arguments as locals 0..k-1 (the effect's own
+      // locals are put back after).
+      const std::vector<std::int64_t> locals = b_;
+      for (int j = 0; j < k; ++j) b_[static_cast<std::size_t>(j)] = event_args_[j];
       Ev ev = env(c);
       ev.reach = bit == 0 && err == -1;
       const z3::expr h = en_.guard(p_.rules.trigger_condition[static_cast<std::size_t>(t)], ev);
+      b_ = locals;
       err = z3::ite(err == -1, ev.err, err).simplify();
-      put(base + c, z3::ite(bit == 0 && h, num(1), bit));
+      const z3::expr becomes = bit == 0 && h;
+      put(base + c, z3::ite(becomes, num(1), bit));
+      for (int j = 0; j < k && kept >= 0; ++j) {
+        const int f = kept + c * k + j;
+        put(f, z3::ite(becomes, num(static_cast<int>(event_args_[j])), at(f)));
+      }
     }
   }
 }

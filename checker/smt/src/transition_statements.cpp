@@ -101,12 +101,8 @@ void Exec::exec(int node, const Cont* k) {
       return exec_choose(*s, k);
     case S::move:
       return exec_cards(*s, k);
-    case S::fire: {
-      z3::expr err = num(-1);
-      fire(s->a, err);
-      return branch(
-          err != -1, [&] { gap(err); }, [&] { cont(k); });
-    }
+    case S::fire:
+      return fire_args(*s, 0, k);
     case S::end: {
       Ev ev = env(self_);
       (void)en_.eval_int(s->x, ev);
@@ -170,6 +166,36 @@ void Exec::exec(int node, const Cont* k) {
   // (The statement's location, for the message: its origin in the model.)
   throw Unsupported("draw() without zones 'deck' and 'hand'",
                     static_cast<const model::Stmt*>(s->origin)->where);
+}
+
+// `fire(e(...))`: argument i evaluated (a failure or a value outside its
+// declared range is a gap), then one case per value it can take, so the
+// triggers' conditions and their kept arguments see constants.
+void Exec::fire_args(const Stmt& s, std::size_t i, const Cont* k) {
+  if (i == s.conds.size()) {
+    z3::expr err = num(-1);
+    fire(s.a, err);
+    return branch(
+        err != -1, [&] { gap(err); }, [&] { cont(k); });
+  }
+  Ev ev = env(self_);
+  const z3::expr v = en_.eval_int(s.conds[i], ev);
+  const z3::expr err = ev.err.simplify();
+  const auto& arg = en_.game.events[static_cast<std::size_t>(s.a)].args[i];
+  const auto bind = [&] {
+    with_value(v, arg.lo, arg.hi, [&](int x) {
+      event_args_.resize(s.conds.size());
+      event_args_[i] = x;
+      fire_args(s, i + 1, k);
+    });
+  };
+  branch(
+      err != -1, [&] { gap(err); },
+      [&] {
+        if (s.site < 0) return bind();
+        branch(
+            v < arg.lo || v > arg.hi, [&] { gap(num(s.site)); }, bind);
+      });
 }
 
 void Exec::exec_assign(const Stmt& s, const Cont* k) {

@@ -259,10 +259,20 @@ class Runner : ExprMachine {
     if (m.gap >= 0) return gap(m.gap);
     switch (m.kind) {
       case MoveKind::trigger:
-      case MoveKind::decline:
+      case MoveKind::decline: {
         set(ctl_.pending[m.ref] + m.player, 0);
+        // The arguments its event fired with: the trigger's binders 0..k-1.
+        const int kept = ctl_.pending_args[m.ref];
+        if (kept >= 0) {
+          const int k = static_cast<int>(g_.triggers[m.ref].params.size());
+          for (int j = 0; j < k; ++j) {
+            binders_[j] = w_[kept + m.player * k + j];
+            set(kept + m.player * k + j, 0);
+          }
+        }
         if (m.kind == MoveKind::decline) return emit();
         return run_effect(p_.trigger_effect[m.ref], m.player, Tail::emit);
+      }
       case MoveKind::start:
         return enter(0, false, true);
       case MoveKind::effects:
@@ -284,8 +294,24 @@ class Runner : ExprMachine {
     }
   }
 
-  int fire(int event) {
-    if (event < 0 || p_.event_fires[event] == 0) return -1;
+  // `with`: the fire instruction passing the event's arguments (null for a
+  // built-in event); they are evaluated (and range-checked) even when no
+  // trigger listens.
+  int fire(int event, const SIns* with = nullptr) {
+    if (event < 0) return -1;
+    event_args_.clear();
+    if (with != nullptr && with->b >= 0) {
+      const auto& decl = g_.events[event].args;
+      const auto& args = p_.lists[with->b];
+      for (std::size_t i = 0; i < args.size(); ++i) {
+        int error = -1;
+        const std::int64_t v = value(args[i], error);
+        if (error >= 0) return error;
+        if (with->e >= 0 && (v < decl[i].lo || v > decl[i].hi)) return with->e;
+        event_args_.push_back(v);
+      }
+    }
+    if (p_.event_fires[event] == 0) return -1;
     return fire_triggers(event);
   }
   int fire_triggers(int event) {
@@ -295,13 +321,20 @@ class Runner : ExprMachine {
       const int base = ctl_.pending[t];
       if (base < 0) continue;
       const auto& trig = g_.triggers[t];
+      const int k = static_cast<int>(trig.params.size());
+      const int kept = ctl_.pending_args[t];
       for (int i = 0; i < players; ++i) {
         const int c = (active + i) % players;
         if (!p_.covers(trig.controller, c, active) || w_[base + c] != 0) continue;
+        for (int j = 0; j < k; ++j) sc_.aux_binders[j] = event_args_[j];
         int error = -1;
         const bool holds = test(p_.trigger_condition[t], w_, sc_.aux_binders.data(), c, error);
         if (error >= 0) return error;
-        if (holds) set(base + c, 1);
+        if (!holds) continue;
+        set(base + c, 1);
+        for (int j = 0; j < k && kept >= 0; ++j) {
+          set(kept + c * k + j, static_cast<std::int32_t>(event_args_[j]));
+        }
       }
     }
     return -1;
@@ -750,7 +783,7 @@ class Runner : ExprMachine {
           alive = move(i, pc);
           break;
         case S::fire: {
-          const int site = fire(i.a);
+          const int site = fire(i.a, &i);
           if (site >= 0) {
             gap(site);
             alive = false;
@@ -1079,6 +1112,7 @@ class Runner : ExprMachine {
   std::int32_t* w_ = nullptr;
   std::uint64_t* dirty_ = nullptr;  // bit i: field i was written on this path
   std::int64_t* binders_ = nullptr;
+  std::vector<std::int64_t> event_args_;  // the arguments of the event firing
   std::int64_t* regs_ = nullptr;
   const std::int32_t* before_ = nullptr;
   Move move_;

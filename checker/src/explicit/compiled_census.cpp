@@ -117,6 +117,7 @@ std::vector<std::string> CompiledSystem::all_instruction_forms() {
   for (const char* op : {"load", "bound", "rel", "self", "top"})
     out.push_back(std::string(op) + " cmp");
   out.emplace_back("self then cmp");  // p == self
+  out.emplace_back("self then and");  // self == P1 and ... (an end naming a player)
   for (const char* op : {"load", "bound", "rel"}) {
     for (const char* t : {"add", "sub", "cmp", "and", "or"}) {
       out.push_back(std::string(op) + " then " + t);

@@ -951,6 +951,13 @@ class Compiler {
       case LS::fire:
         i.op = S::fire;
         i.a = s.a;
+        if (!s.conds.empty()) {
+          std::vector<int> args;
+          for (const int c : s.conds) args.push_back(expr(c));
+          i.b = static_cast<int>(p_.lists.size());
+          p_.lists.push_back(std::move(args));
+        }
+        i.e = s.site;
         sadd(i);
         return;
       case LS::end:

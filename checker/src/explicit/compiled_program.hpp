@@ -145,7 +145,8 @@ enum class S : std::uint8_t {
   draw,         // a player expr, b count expr, e site
   move,         // a from zone, b from owner expr or -1, c to zone, d to owner expr or -1,
                 // f kind expr or -1 (chosen), g count expr, e site
-  fire,         // a event
+  fire,         // a event, b -1 or lists[b]: its argument expressions, e site (one outside
+                // its declared range) or -1
   end,          // a player expr, b win
   negate,       // a position expr or -1 (the top)
   no_zones,     // draw without deck and hand: the reference's internal error

@@ -441,6 +441,9 @@ class Analysis {
       case S::negate:
         expr(s.x);
         break;
+      case S::fire:  // its arguments (a binder passed is a value use)
+        for (const int c : s.conds) expr(c);
+        break;
       case S::draw_without_zones:
         expr(s.x);
         expr(s.move.count);

@@ -15,6 +15,34 @@ namespace {
 
 using semantics::Prepared;
 
+// The event a pending trigger of c keeps, with its arguments as the rules
+// write them: " on damaged(P1, 2)"; "" when the trigger binds none.
+std::string pending_event(const Prepared& p, const StateVec& s, int t, int c) {
+  const int base = p.ctl.pending_args[t];
+  if (base < 0) return "";
+  const auto& trig = p.game.triggers[t];
+  const auto& ev = p.game.events[trig.event];
+  const int k = static_cast<int>(trig.params.size());
+  std::string out = " on " + ev.name + "(";
+  for (int i = 0; i < k; ++i) {
+    const std::int32_t v = s[base + c * k + i];
+    const model::Type& type = ev.args[i].type;
+    if (i > 0) out += ", ";
+    if (type == model::Type::player()) {
+      out += p.player_name(v);
+    } else if (type == model::Type::kind()) {
+      out += "'" + p.game.kinds[v].name + "'";
+    } else if (type == model::Type::bool_()) {
+      out += v != 0 ? "true" : "false";
+    } else if (type.base == model::BaseType::enum_) {
+      out += p.game.enums[type.enum_id].values[v];
+    } else {
+      out += std::to_string(v);
+    }
+  }
+  return out + ")";
+}
+
 // "deck[P1] 5→3, hand[P1] 1→3, coins 0→1": zone totals per owner, variables
 // one by one, in slot order.
 std::string data_summary(const Prepared& p, const StateVec& before, const StateVec& after) {
@@ -200,10 +228,12 @@ TraceStep Semantics::describe(const StateVec& before, const Successor& succ,
       text = "'" + game_.actions[succ.ref].name + "' resolves";
       break;
     case MoveKind::trigger:
-      text = "trigger '" + game_.triggers[succ.ref].name + "' (" + p.player_name(succ.player) + ")";
+      text = "trigger '" + game_.triggers[succ.ref].name + "' (" + p.player_name(succ.player) +
+             ")" + pending_event(p, before, succ.ref, succ.player);
       break;
     case MoveKind::decline:
-      text = p.player_name(succ.player) + " declines '" + game_.triggers[succ.ref].name + "'";
+      text = p.player_name(succ.player) + " declines '" + game_.triggers[succ.ref].name + "'" +
+             pending_event(p, before, succ.ref, succ.player);
       break;
   }
   bool gap_noted = false;

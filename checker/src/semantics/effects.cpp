@@ -207,7 +207,7 @@ void Run::exec(const Stmt* s, const Cont* k) {
     case StmtKind::move_any:
       return exec_move(*s, k);
     case StmtKind::fire: {
-      const int site = fire(s->ref);
+      const int site = fire(s->ref, s);
       if (site >= 0) return gap(site);
       return cont(k);
     }

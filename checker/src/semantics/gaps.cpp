@@ -178,6 +178,35 @@ class Collector {
     return out;
   }
 
+  // `fire(e(...))`: one site for the int arguments whose values may leave
+  // their declared ranges (the other types cannot), none when none may.
+  void fire_site(const std::string& rule, const Stmt& s) {
+    if (s.ref < 0) return;
+    const auto& ev = game_.events[static_cast<std::size_t>(s.ref)];
+    std::string outside;
+    for (std::size_t i = 0; i < s.args.size(); ++i) {
+      const Interval v = expr(rule, s.args[i].get());
+      if (i >= ev.args.size()) continue;
+      const auto& a = ev.args[i];
+      if (a.type != model::Type::int_() || (a.lo <= v.lo && v.hi <= a.hi)) continue;
+      outside += (outside.empty() ? "'" : ", '") + a.name + "' (" + std::to_string(a.lo) + ".." +
+                 std::to_string(a.hi) + ")";
+    }
+    if (outside.empty()) return;
+    gaps_.at[&s] =
+        add(rule, s.where, "'" + ev.name + "' fired with an argument outside its range: " + outside,
+            Kind::range);
+  }
+
+  // A trigger's event arguments (binders 0..k-1): their declared ranges.
+  void bind_event_args(const model::Trigger& t) {
+    if (t.event < 0) return;
+    const auto& ev = game_.events[static_cast<std::size_t>(t.event)];
+    for (std::size_t i = 0; i < t.params.size() && i < ev.args.size() && i < binders_.size(); ++i) {
+      binders_[i] = Interval{ev.args[i].lo, ev.args[i].hi};
+    }
+  }
+
   void stmt(const std::string& rule, const Stmt* s) {
     if (s == nullptr) return;
     if (s->kind == StmtKind::for_ || s->kind == StmtKind::choose || s->kind == StmtKind::pick) {
@@ -185,7 +214,9 @@ class Collector {
     }
     expr(rule, s->target.get());
     expr(rule, s->value.get());
-    for (const auto& a : s->args) expr(rule, a.get());
+    if (s->kind != StmtKind::fire) {  // fire_site reads its arguments' values
+      for (const auto& a : s->args) expr(rule, a.get());
+    }
     for (const auto& c : s->conds) expr(rule, c.get());
     switch (s->kind) {
       case StmtKind::assign: {
@@ -211,6 +242,9 @@ class Collector {
             add(rule, s->where, "move of more cards than the source zone holds", Kind::empty_zone);
         add(rule, s->where, "move overfills the destination zone or moves a negative count",
             Kind::range);
+        break;
+      case StmtKind::fire:
+        fire_site(rule, *s);
         break;
       default:
         break;
@@ -418,6 +452,7 @@ void collect_gaps(const model::Game& game, const std::vector<bool>& window_used,
   }
   for (const auto& t : game.triggers) {
     const std::string rule = "trigger:" + t.name;
+    c.bind_event_args(t);
     c.expr(rule, t.condition.get());
     c.stmt(rule, t.effect.get());
   }

@@ -121,6 +121,25 @@ void build_layout(const model::Game& game, const GapTable& gaps, Layout& layout,
       if (p == 0) ctl.pending[t] = f;
     }
   }
+  // A pending trigger keeps the arguments of the event that made it pending
+  // when it binds them (`on: damaged(p, n)`), one field per argument.
+  ctl.pending_args.assign(game.triggers.size(), -1);
+  for (std::size_t t = 0; t < game.triggers.size(); ++t) {
+    const auto& trig = game.triggers[t];
+    if (trigger_live[t] && !trig.params.empty()) {
+      int first = -1;
+      const auto& args = game.events[trig.event].args;
+      for (int p = 0; p < n; ++p) {
+        for (std::size_t i = 0; i < trig.params.size() && i < args.size(); ++i) {
+          const int f =
+              add("ctl.pending[" + trig.name + "][" + pname(p) + "]." + trig.params[i],
+                  std::min<std::int32_t>(0, args[i].lo), std::max<std::int32_t>(0, args[i].hi));
+          if (first < 0) first = f;
+        }
+      }
+      ctl.pending_args[t] = first;
+    }
+  }
   ctl.turn_uses.assign(game.actions.size(), -1);
   ctl.window_uses.assign(game.actions.size(), -1);
   for (std::size_t a = 0; a < game.actions.size(); ++a) {

@@ -424,10 +424,14 @@ class Lowering {
         n.move.chooser = chosen ? Chooser::player : Chooser::none;
         break;
       }
-      case StmtKind::fire:
+      case StmtKind::fire: {
         n.op = S::fire;
         n.a = s.ref;
+        for (const auto& arg : s.args) n.conds.push_back(expr(*arg));
+        const auto site = p_.gaps.at.find(&s);
+        if (site != p_.gaps.at.end()) n.site = site->second;
         break;
+      }
       case StmtKind::win:
       case StmtKind::lose:
         n.op = S::end;

@@ -202,10 +202,20 @@ void Run::run_move(const Move& m) {
   const auto& ctl = p_.ctl;
   switch (m.kind) {
     case MoveKind::trigger:
-    case MoveKind::decline:
+    case MoveKind::decline: {
       w[ctl.pending[m.ref] + m.player] = 0;
+      // The arguments its event fired with: the trigger's binders 0..k-1.
+      const int args = ctl.pending_args[m.ref];
+      if (args >= 0) {
+        const int k = static_cast<int>(p_.game.triggers[m.ref].params.size());
+        for (int i = 0; i < k; ++i) {
+          sc_.binders[i] = w[args + m.player * k + i];
+          w[args + m.player * k + i] = 0;
+        }
+      }
       if (m.kind == MoveKind::decline) return emit();
       return run_effect(p_.game.triggers[m.ref].effect.get(), m.player, Tail::emit);
+    }
     case MoveKind::start:
       return enter(0, false, true);
     case MoveKind::effects:
@@ -230,21 +240,43 @@ void Run::run_move(const Move& m) {
 // ---------------------------------------------------------------------------
 // Events and steps
 
-int Run::fire(int event) {
+int Run::fire(int event, const model::Stmt* with) {
   if (event < 0) return -1;
   std::int32_t* w = sc_.work.data();
+  // The arguments, in order; an int outside its declared range is a gap.
+  const auto& decl = p_.game.events[event].args;
+  sc_.event_args.assign(decl.size(), 0);
+  if (with != nullptr) {
+    for (std::size_t i = 0; i < decl.size() && i < with->args.size(); ++i) {
+      Env e = env(self_);
+      const std::int64_t v = ev_.eval(*with->args[i], e);
+      if (e.error >= 0) return e.error;
+      if (v < decl[i].lo || v > decl[i].hi) {
+        const auto site = p_.gaps.at.find(with);
+        if (site != p_.gaps.at.end()) return site->second;
+      }
+      sc_.event_args[i] = v;
+    }
+  }
   const int active = w[p_.ctl.active];
   for (int t : p_.triggers_by_event[event]) {
     const int base = p_.ctl.pending[t];
     if (base < 0) continue;
     const auto& trig = p_.game.triggers[t];
+    const int k = static_cast<int>(trig.params.size());
+    const int args = p_.ctl.pending_args[t];
     for (int i = 0; i < p_.players; ++i) {
       const int c = (active + i) % p_.players;
       if (!p_.covers(trig.controller, c, active) || w[base + c] != 0) continue;
       Env e = aux_env(c);
+      for (int j = 0; j < k; ++j) sc_.aux_binders[j] = sc_.event_args[j];
       const bool holds = ev_.test(trig.condition.get(), e);
       if (e.error >= 0) return e.error;
-      if (holds) w[base + c] = 1;
+      if (!holds) continue;
+      w[base + c] = 1;
+      for (int j = 0; j < k && args >= 0; ++j) {
+        w[args + c * k + j] = static_cast<std::int32_t>(sc_.event_args[j]);
+      }
     }
   }
   return -1;

@@ -62,6 +62,7 @@ struct Snapshot {
 struct Scratch {
   StateVec work, start, gap_state;
   std::vector<std::int64_t> binders, aux_binders;
+  std::vector<std::int64_t> event_args;             // the arguments of the event firing
   std::vector<Snapshot> snaps;                      // by choice depth
   std::vector<std::vector<std::int32_t>> outcomes;  // by choice depth
   std::vector<std::int32_t> counts;
@@ -101,8 +102,10 @@ class Run {
   void pass();
   void count_use(int action, int player);
   void finish(Tail t);
-  int fire(int event);  // makes triggers pending; returns a gap site or -1
-  void emit();          // end check, then output
+  // Makes triggers pending; `with` is the `fire` statement passing the
+  // event's arguments (null for a built-in event). Returns a gap site or -1.
+  int fire(int event, const model::Stmt* with = nullptr);
+  void emit();  // end check, then output
   void gap(int site);
   void output(const StateVec& state);
 

@@ -59,6 +59,9 @@ struct Controls {
   std::vector<int> pending;      // per trigger: index of pending[t][P1], or -1
   std::vector<int> turn_uses;    // per action: index of uses[a][P1], or -1
   std::vector<int> window_uses;  // per action: index of window_uses[a][P1], or -1
+  // Per trigger that binds its event's arguments: index of
+  // pending_args[t][P1][0] (arity fields per player, player-major), or -1.
+  std::vector<int> pending_args;
 };
 
 // A place in the state vector: the slot
@@ -166,7 +169,15 @@ enum class S : std::uint8_t {
                        // x (-1: any) hold, then body[0] (-1: nothing); none: nothing happens
   pick,                // the same, the acting player picks
   move,                // a card movement (Stmt::move; a draw's player is also x)
-  fire,                // the event a: every trigger of triggers_by_event[a] becomes pending
+  fire,                // the event a: its arguments conds[i] are evaluated in order (an int
+                       // outside its declared range, game->events[a].args[i].lo..hi, fails at
+                       // site, -1 when none can); then, for every trigger t of
+                       // triggers_by_event[a] and controller c it covers (from the active
+                       // player on) not already pending for t: t's condition, self = c and
+                       // locals 0..k-1 = the arguments when t binds them (Trigger::params),
+                       // makes t pending for c, storing the arguments at
+                       // ctl.pending_args[t] + c * k. A trigger already pending keeps the
+                       // arguments of the firing that made it pending.
   end,                 // the player x wins (a = 1) or loses (a = 0); the game is over
   negate,              // the stack entry at position x from the bottom (-1: the top), when it
                        // is there and its action is negatable, is removed (x's failure first);

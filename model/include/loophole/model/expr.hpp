@@ -142,7 +142,7 @@ enum class StmtKind : std::uint8_t {
   draw,       // args[0] player, args[1] count
   move_kind,  // args: from zone_count expr, to zone_count expr, kind expr, count
   move_any,   // args: from, to, count (kinds chosen by the acting player)
-  fire,       // ref = event id
+  fire,       // ref = event id; args = the event's arguments, in order
   win,
   lose,  // args[0] player
   negate,

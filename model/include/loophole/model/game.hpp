@@ -95,6 +95,17 @@ struct ZoneDecl {
   }
 };
 
+// A typed argument of a custom event (`args: {who: player, amount: {type:
+// int, range: [1, 3]}}`): what `fire` passes, what a trigger binds and its
+// pending entry keeps. Values lo..hi: a player 0..players-1, a kind
+// 0..kinds-1, a bool 0..1, an enum's values, an int its range.
+struct EventArg {
+  std::string name;
+  Type type;
+  std::int32_t lo = 0, hi = 0;
+  SourceSpan where;
+};
+
 struct EventDecl {
   // Built-in events are created by the checker for every phase and step.
   enum class Kind : std::uint8_t {
@@ -110,6 +121,7 @@ struct EventDecl {
   std::string name;  // "discovered", "begin_phase(research)", "end_step(research.draw)"
   int phase = -1, step = -1;
   SourceSpan where;
+  std::vector<EventArg> args;  // custom events only
 };
 
 // Who may act / control: roles relative to the active player.
@@ -192,6 +204,10 @@ struct Trigger {
   StmtPtr effect;        // `do`
   std::string invented;  // as Action::invented
   SourceSpan where;
+  // `on: damaged(p, n)`: the names bound to the event's arguments, in order:
+  // binders 0..k-1 of `when` (the values fired) and `do` (the values its
+  // pending entry kept). Empty when the trigger binds none.
+  std::vector<std::string> params;
 };
 
 struct EndCondition {
@@ -199,6 +215,16 @@ struct EndCondition {
   bool win = true;        // win or lose
   Role who = Role::each;  // evaluated with self = each player the role covers
   ExprPtr condition;
+  // `win: P1`, `lose: EXPR` (a player expression instead of a role): the
+  // loader keeps the expression in player_expr and the checker moves it into
+  // `condition`, expanded to `self == EXPR and (when)` with who = each, so
+  // every engine sees an ordinary per-player condition. `player` is the one
+  // player it names when the expression is a constant, else -1: the analyses
+  // ask about no other. `player_text` is the expression as written ("" for a
+  // role).
+  ExprPtr player_expr;
+  int player = -1;
+  std::string player_text;
   SourceSpan where;
 };
 
