@@ -6,7 +6,12 @@
 // (--no-prune: the whole relation at every depth), the time of an explicit
 // search of the same scope, Z3's statistics of the BMC solver (--z3-stats),
 // and one line for "no rule gap" and per always/never property proved by
-// k-induction, then IC3/PDR for at most --pdr seconds (--prove):
+// k-induction, then IC3/PDR for at most --pdr seconds (--prove). Depths
+// answered by the breadth-first layers (at most --layers states; 0: BMC
+// alone) show the layer's computation as "frame" and the questions asked of
+// its states as "queries"; --findings prints the answers (to compare
+// --layers 0 with the default), --no-symmetry counts the explicit engine's
+// concrete states (what the layers hold):
 //
 //   smt_bench [--depth K] [--max-k K] [--timeout-ms MS] [--timeout S]
 //             [--no-completeness] [--no-prune] [--layers STATES] [--prove] [--z3-stats]

@@ -264,11 +264,17 @@ Result Engine::check(const Options& o, const Questions& sel) {
           // question with several answers blocks it and goes on).
           control.doing(k, "the states reached in that many moves");
           const auto [first, end] = layers.layer(k);
+          auto question = [](const Goal& goal) {
+            z3::expr q = goal.pred;
+            for (const auto& b : goal.blocks) q = q && b;
+            return q;
+          };
           for (auto& goal : goals) {
+            if (!goal.open) continue;
+            z3::expr q = question(goal);
             for (std::size_t i = first; i < end && goal.open && answered; ++i) {
-              z3::expr q = goal.pred;
-              for (const auto& b : goal.blocks) q = q && b;
-              const std::optional<bool> bad = layers.holds(q, i);
+              if (control.stopped() != Stop::none) answered = false;
+              const std::optional<bool> bad = answered ? layers.holds(q, i) : std::nullopt;
               if (!bad) answered = false;
               if (!bad || !*bad) continue;
               const checker::StateVec last = layers.state(i);
@@ -276,6 +282,7 @@ Result Engine::check(const Options& o, const Questions& sel) {
                   {last, detail::trace_through(impl_->sem, layers.path_to(i)), false, false});
               if (goal.multi) {
                 block(goal, last);
+                q = question(goal);
               } else {
                 goal.open = false;
               }
