@@ -44,7 +44,7 @@ struct Activity {
 };
 
 // Options::layer_states by default.
-inline constexpr std::size_t default_layer_states = 20000;
+inline constexpr std::size_t default_layer_states = 10000;
 
 struct Options {
   int depth = 20;            // BMC: states up to `depth` moves from an initial state
