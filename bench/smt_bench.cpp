@@ -6,14 +6,21 @@
 // (--no-prune: the whole relation at every depth), the time of an explicit
 // search of the same scope, Z3's statistics of the BMC solver (--z3-stats),
 // and one line for "no rule gap" and per always/never property proved by
-// k-induction, then IC3/PDR for at most --pdr seconds (--prove):
+// k-induction, then IC3/PDR for at most --pdr seconds (--prove). Depths
+// answered by the breadth-first layers (at most --layers states; 0: BMC
+// alone) show the layer's computation as "frame" and the questions asked of
+// its states as "queries"; --findings prints the answers (to compare
+// --layers 0 with the default), --no-symmetry counts the explicit engine's
+// concrete states (what the layers hold):
 //
 //   smt_bench [--depth K] [--max-k K] [--timeout-ms MS] [--timeout S]
-//             [--no-completeness] [--no-prune] [--prove] [--z3-stats]
+//             [--no-completeness] [--no-prune] [--layers STATES] [--prove] [--z3-stats]
+//             [--findings] [--no-symmetry]
 //             [--z3 NAME=VALUE]... [--pdr SECONDS]
 //             [--param NAME=V]... RULESET.yaml...
 //
 // Figures go to stdout; record them with the date in bench/RESULTS.md.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -37,7 +44,7 @@ double since(Clock::time_point t0) {
 }
 
 int bench(const std::string& file, const model::LoadOptions& load, const smt::Options& o,
-          bool prove, bool z3_stats) {
+          bool prove, bool z3_stats, bool findings, bool symmetry) {
   model::SourceManager sources;
   model::DiagnosticSink sink;
   const auto game = model::load_game(file, load, sources, sink);
@@ -50,6 +57,7 @@ int bench(const std::string& file, const model::LoadOptions& load, const smt::Op
   // The explicit engine on the same scope: every reachable state.
   checker::ExplicitOptions eo;
   eo.threads = 2;
+  eo.symmetry = symmetry;
   auto t0 = Clock::now();
   const auto graph = checker::explore(sem, eo);
   const double explicit_seconds = since(t0);
@@ -81,6 +89,22 @@ int bench(const std::string& file, const model::LoadOptions& load, const smt::Op
               st.stopped != smt::Stop::none
                   ? (std::string(" stopped by ") + std::string(smt::to_string(st.stopped))).c_str()
                   : "");
+  if (st.layer_depth >= 0) {
+    std::printf("  layers: depths 0-%d answered by the breadth-first layers (%zu states)\n",
+                st.layer_depth, st.layer_states);
+  }
+  if (findings) {
+    // The answers, to compare runs (--layers 0 against the default): one
+    // line each, sorted, without the details that name the depth.
+    std::vector<std::string> lines;
+    for (const auto& f : r.findings) {
+      lines.push_back(std::string(checker::to_string(f.kind)) + " " +
+                      std::string(checker::to_string(f.verdict)) + " " + f.rule + " " + f.message +
+                      (f.trace ? " (trace " + std::to_string(f.trace->size()) + ")" : ""));
+    }
+    std::sort(lines.begin(), lines.end());
+    for (const auto& line : lines) std::printf("  finding: %s\n", line.c_str());
+  }
   if (z3_stats) std::printf("%s", st.solver_statistics.c_str());
   if (!prove) return 0;
   {
@@ -112,7 +136,7 @@ int main(int argc, char** argv) {
   o.induction = false;
   model::LoadOptions load;
   std::vector<std::string> files;
-  bool prove = false, z3_stats = false;
+  bool prove = false, z3_stats = false, findings = false, symmetry = true;
   double timeout = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -127,6 +151,8 @@ int main(int argc, char** argv) {
       timeout = std::atof(next().c_str());
     } else if (a == "--no-completeness") {
       o.completeness = false;
+    } else if (a == "--layers") {
+      o.layer_states = static_cast<std::size_t>(std::atoll(next().c_str()));
     } else if (a == "--no-prune") {
       o.prune_control = false;
     } else if (a == "--z3") {
@@ -135,6 +161,10 @@ int main(int argc, char** argv) {
       prove = true;
     } else if (a == "--pdr") {
       o.pdr_seconds = static_cast<unsigned>(std::atoi(next().c_str()));
+    } else if (a == "--no-symmetry") {
+      symmetry = false;  // the explicit engine's, to compare its state count with the layers'
+    } else if (a == "--findings") {
+      findings = true;
     } else if (a == "--z3-stats") {
       z3_stats = true;
     } else if (a == "--param") {
@@ -149,8 +179,9 @@ int main(int argc, char** argv) {
   if (files.empty()) {
     std::fprintf(stderr,
                  "usage: smt_bench [--depth K] [--max-k K] [--timeout-ms MS] [--timeout S] "
-                 "[--no-completeness] [--no-prune] [--prove] [--z3-stats] [--z3 NAME=VALUE]... "
-                 "[--pdr SECONDS] [--param NAME=V]... "
+                 "[--no-completeness] [--no-prune] [--layers STATES] [--prove] [--z3-stats] [--z3 "
+                 "NAME=VALUE]... "
+                 "[--pdr SECONDS] [--findings] [--no-symmetry] [--param NAME=V]... "
                  "RULESET.yaml...\n");
     return 2;
   }
@@ -161,7 +192,7 @@ int main(int argc, char** argv) {
       each.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                          std::chrono::duration<double>(timeout));
     }
-    code = std::max(code, bench(f, load, each, prove, z3_stats));
+    code = std::max(code, bench(f, load, each, prove, z3_stats, findings, symmetry));
   }
   return code;
 }

@@ -1,9 +1,11 @@
 // Engine agreement: the same fixtures through the explicit engine and the
 // SMT engine, with the same expectations, compared as answers.hpp says
 // (per question, a witness within depth K or none, and its trace length).
-// The typed suite pins the exact answers per fixture for every engine; the
-// parameterised one requires the two engines to agree on every fixture of
-// tests/fixtures/{findings,semantics,smt}.
+// The typed suite pins the exact answers per fixture for every engine (the
+// SMT engine by BMC's queries, by breadth-first layers of its relation, and
+// by both); the parameterised one requires the two engines to agree on every
+// fixture of tests/fixtures/{findings,semantics,smt}, the SMT engine both
+// ways.
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -80,7 +82,11 @@ struct ExplicitEngine {
   }
 };
 
-struct SmtEngine {
+// BMC's queries at every depth (layer_states 0), the breadth-first layers
+// of the encoded relation at every depth (the default budget), or the
+// layers for the first few states and BMC from there on.
+template <std::size_t LayerStates>
+struct Smt {
   static Answers run(const Explored& l) {
     Engine engine(*l.sem);
     EXPECT_FALSE(engine.unsupported()) << engine.unsupported()->message();
@@ -89,9 +95,13 @@ struct SmtEngine {
     o.induction = false;
     o.completeness = false;
     o.timeout_ms = 30000;
+    o.layer_states = LayerStates;
     return within(answers(*l.game, engine.check(o, smt_questions()).findings), l.depth, l.capped);
   }
 };
+using SmtEngine = Smt<0>;
+using SmtLayersEngine = Smt<default_layer_states>;
+using SmtHandOverEngine = Smt<4>;
 
 // ---------------------------------------------------------------------------
 // Typed: the same pinned answers from every engine, one fixture per kind of
@@ -130,7 +140,7 @@ const std::vector<Pinned>& pinned() {
 
 template <class E>
 class EngineAgreement : public ::testing::Test {};
-using Engines = ::testing::Types<ExplicitEngine, SmtEngine>;
+using Engines = ::testing::Types<ExplicitEngine, SmtEngine, SmtLayersEngine, SmtHandOverEngine>;
 TYPED_TEST_SUITE(EngineAgreement, Engines);
 
 TYPED_TEST(EngineAgreement, PinnedAnswers) {
@@ -187,25 +197,30 @@ TEST_P(Agreement, SameAnswersAndTraceLengths) {
   checker::ExplicitOptions eo;
   eo.threads = 1;
   const auto explicit_found = properties::check_all(*checker::explore(*l->sem, eo), selection());
-  Engine engine(*l->sem);
-  ASSERT_FALSE(engine.unsupported()) << engine.unsupported()->message();
-  Options o;
-  o.depth = l->depth;
-  o.induction = false;
-  o.completeness = false;
-  o.timeout_ms = 30000;
-  const auto smt_found = engine.check(o, smt_questions()).findings;
   const Answers expl = within(answers(*l->game, explicit_found), l->depth, l->capped);
-  const Answers smt = within(answers(*l->game, smt_found), l->depth, l->capped);
-  EXPECT_EQ(expl, smt) << "depth " << l->depth << "\nexplicit:\n"
-                       << show(expl) << "smt:\n"
-                       << show(smt);
-  // The same words and grouping, for the questions both answer.
   const auto expl_words = words(*l, explicit_found);
-  const auto smt_words = words(*l, smt_found);
-  EXPECT_EQ(expl_words, smt_words) << "explicit:\n"
-                                   << lines(expl_words) << "smt:\n"
-                                   << lines(smt_words);
+  // BMC's queries at every depth, then the breadth-first layers.
+  for (const std::size_t layer_states : {std::size_t{0}, default_layer_states}) {
+    Engine engine(*l->sem);
+    ASSERT_FALSE(engine.unsupported()) << engine.unsupported()->message();
+    Options o;
+    o.depth = l->depth;
+    o.induction = false;
+    o.completeness = false;
+    o.timeout_ms = 30000;
+    o.layer_states = layer_states;
+    const auto smt_found = engine.check(o, smt_questions()).findings;
+    const Answers smt = within(answers(*l->game, smt_found), l->depth, l->capped);
+    EXPECT_EQ(expl, smt) << "layer_states " << layer_states << ", depth " << l->depth
+                         << "\nexplicit:\n"
+                         << show(expl) << "smt:\n"
+                         << show(smt);
+    // The same words and grouping, for the questions both answer.
+    const auto smt_words = words(*l, smt_found);
+    EXPECT_EQ(expl_words, smt_words) << "layer_states " << layer_states << "\nexplicit:\n"
+                                     << lines(expl_words) << "smt:\n"
+                                     << lines(smt_words);
+  }
 }
 
 // Seed rulesets at the reduced scopes of tests/seeds, within three moves:
@@ -225,6 +240,10 @@ TEST(SeedAgreement, OperatorsAndCosmereWithinThreeMoves) {
     const Answers expl = ExplicitEngine::run(*l);
     const Answers smt = SmtEngine::run(*l);
     EXPECT_EQ(expl, smt) << seed.file << "\nexplicit:\n" << show(expl) << "smt:\n" << show(smt);
+    const Answers layers = SmtLayersEngine::run(*l);
+    EXPECT_EQ(expl, layers) << seed.file << "\nexplicit:\n"
+                            << show(expl) << "smt (layers):\n"
+                            << show(layers);
   }
 }
 

@@ -245,6 +245,19 @@ std::size_t ControlPaths::controls_at(int k) {
   return levels_[static_cast<std::size_t>(k)].size();
 }
 
+std::vector<std::uint32_t> ControlPaths::paths_for(const checker::StateVec& s) const {
+  std::vector<std::uint32_t> out;
+  for (const Class& c : classes_) {
+    const bool admits = std::all_of(c.guards.begin(), c.guards.end(), [&](const Guard& g) {
+      const auto f = static_cast<std::size_t>(fields_[static_cast<std::size_t>(g.field)]);
+      return (s[f] == g.value) == g.equal;
+    });
+    if (admits) out.insert(out.end(), c.paths.begin(), c.paths.end());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 z3::expr ControlPaths::relation(int k) {
   const auto& paths = paths_at(k);
   if (paths.size() == en_.paths.size()) return en_.transition();

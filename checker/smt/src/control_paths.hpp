@@ -39,6 +39,9 @@ class ControlPaths {
   // The abstract control states at depth k (valuations of the core control
   // fields); 0 once the analysis gave up (too many), when every path is kept.
   std::size_t controls_at(int k);
+  // The paths whose control literals the concrete state s satisfies (every
+  // move out of s is one of them), ascending.
+  [[nodiscard]] std::vector<std::uint32_t> paths_for(const checker::StateVec& s) const;
 
  private:
   // A top-level literal of a path condition: x[field] == value or !=.

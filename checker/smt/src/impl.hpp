@@ -28,6 +28,10 @@ struct Engine::Impl {
   // nullptr when `options` turn the pruning off (or there is no encoding).
   detail::ControlPaths* pruning(const Options& options) {
     if (!options.prune_control || !en) return nullptr;
+    return paths();
+  }
+  // The same analysis, whatever the options (the layers' path filter).
+  detail::ControlPaths* paths() {
     if (!control_paths) control_paths = std::make_unique<detail::ControlPaths>(*en);
     return control_paths.get();
   }

@@ -43,6 +43,9 @@ struct Activity {
   std::string what;  // "deadlock", "rule gaps", "property 'hand_limit'", "encoding"
 };
 
+// Options::layer_states by default.
+inline constexpr std::size_t default_layer_states = 10000;
+
 struct Options {
   int depth = 20;            // BMC: states up to `depth` moves from an initial state
   int max_k = 6;             // k-induction: the largest k tried
@@ -53,6 +56,13 @@ struct Options {
   // control paths possible after k moves (a forward analysis of the control
   // fields; off: the whole relation at every depth, for measurements).
   bool prune_control = true;
+  // BMC's depths are answered by a breadth-first search on the encoded
+  // relation (checker/smt/src/layers.hpp) while the states reached number
+  // at most this many; beyond, by BMC's queries from that depth on (0: BMC
+  // only). The answers are the same; on a small ruleset the search is
+  // complete at the largest distance of a state instead of the longest
+  // simple path, in milliseconds instead of BMC's seconds a depth.
+  std::size_t layer_states = default_layer_states;
   // What k-induction leaves unknown is tried by IC3/PDR (Z3's Spacer) for at
   // most this long per question (0: not tried). `--symbolic` turns it on.
   unsigned pdr_seconds = 0;
@@ -102,6 +112,10 @@ struct Statistics {
   // without Options::prune_control), and the control valuations possible
   // after k moves (0: not tracked).
   std::vector<std::size_t> frame_paths, frame_controls;
+  // Depths 0..layer_depth were answered by the breadth-first layers
+  // (Options::layer_states), which held layer_states states (-1, 0: none).
+  int layer_depth = -1;
+  std::size_t layer_states = 0;
   std::string solver_statistics;  // Z3's, of the BMC solver at the end ("key value" lines)
 };
 
