@@ -186,6 +186,11 @@ void ExprChecker::check_call_stmt(Stmt& s, const CheckContext& ctx) {
     if (!ctx.negate) sink_.error(s.where, "negate() is only allowed in an action's effect");
     return;
   }
+  if (fn == "reverse_turn_order" || fn == "skip_next") {
+    s.kind = fn == "skip_next" ? StmtKind::skip_next : StmtKind::reverse_order;
+    arity(0, "");
+    return;
+  }
   if (fn == "shuffle") {
     s.kind = StmtKind::shuffle;
     if (!arity(1, "(zone)")) return;

@@ -286,6 +286,21 @@ const std::map<std::string, Facts>& example_facts() {
                    "(assign := (var #1 guard (next (active))) (enum #0 0 open)))");
          EXPECT_EQ(g.binder_slots, 0);
        }},
+      {"turn_order.yaml",
+       [](const Game& g) {
+         // The statements and expressions of the turn order, classified.
+         ASSERT_EQ(g.actions.size(), 2U);
+         EXPECT_EQ(to_string(*g.actions[0].effect),
+                   "(block (reverse_turn_order) "
+                   "(assign += (var #0 reversals) (int 1)))");
+         EXPECT_EQ(to_string(*g.actions[1].guard),
+                   "(and (== (turn_order) (reversed)) "
+                   "(< (var #1 skipped (next (self))) (int 3)))");
+         EXPECT_EQ(to_string(*g.actions[1].effect),
+                   "(block (assign += (var #1 skipped (next (self))) (int 1)) (skip_next))");
+         ASSERT_EQ(g.properties.size(), 2U);
+         EXPECT_EQ(g.players, 3);
+       }},
       {"zone_init_per_player.yaml",
        [](const Game& g) {
          // Each player's deck holds the copies its hand does not.

@@ -216,6 +216,16 @@ void Run::exec(const Stmt* s, const Cont* k) {
       return exec_end(*s);
     case StmtKind::negate:
       return exec_negate(*s, k);
+    case StmtKind::reverse_order: {
+      std::int32_t* w = sc_.work.data();
+      w[p_.ctl.order] = 1 - w[p_.ctl.order];
+      note(std::string("the turn order is now ") + (w[p_.ctl.order] != 0 ? "reversed" : "forward"));
+      return cont(k);
+    }
+    case StmtKind::skip_next:
+      sc_.work[p_.ctl.skip] = 1;
+      note("the next player in turn order will be skipped");
+      return cont(k);
     case StmtKind::shuffle:
     case StmtKind::skip:
       return cont(k);

@@ -292,6 +292,7 @@ class Collector {
       case ExprKind::opponent:
       case ExprKind::self:
       case ExprKind::next_player:
+      case ExprKind::prev_player:
         return players;
       case ExprKind::var: {
         const auto& f = game_.vars[e.ref].fields[static_cast<std::size_t>(e.field)];
