@@ -1241,6 +1241,55 @@ TEST(SemanticsYaml, TurnOrderTranscriptNamesThePlayers) {
   }
 }
 
+// A shared draw pile (tests/fixtures/semantics/shared-draw.yaml): draw(p, n)
+// takes from the shared `deck`, and a hand counts each kind up to the copies
+// of the whole game, since it receives cards from a shared zone; a hand fed
+// by a player's own deck keeps 0..copies (draw.yaml).
+TEST(SemanticsYaml, SharedDrawPileWidensTheHands) {
+  const auto g = load(fixture("shared-draw.yaml"));
+  ASSERT_TRUE(g.has_value());
+  Semantics sem(*g);
+  std::map<std::string, std::int32_t> hi;
+  for (const auto& f : sem.layout().fields) hi[f.name] = f.hi;
+  EXPECT_EQ(hi.at("hand[P1].gem"), 4);
+  EXPECT_EQ(hi.at("hand[P2].rock"), 2);
+  EXPECT_EQ(hi.at("deck.gem"), 4);
+  const auto c = explore(sem);
+  EXPECT_EQ(c.states, 641U);
+  EXPECT_EQ(c.transitions, 935U);
+  // P2 draws its third 'gem', more than one player's 2 copies: the line names
+  // the drawer, and the hoard end condition names the winner.
+  StateVec s = sem.initial_states().at(0);
+  std::vector<Successor> out;
+  const std::vector<std::string> lines = {"start at main · play",
+                                          "P1 passes",
+                                          "P2 passes",
+                                          "advance to P2's turn, main · play",
+                                          "P2 plays 'take'; P2 draws 'gem'",
+                                          "P2 plays 'take'; P2 draws 'gem'",
+                                          "P2 plays 'take'; P2 draws 'gem'; 'hoard': P2 wins"};
+  for (const auto& line : lines) {
+    sem.successors(s, out);
+    bool found = false;
+    for (std::size_t i = 0; i < out.size() && !found; ++i) {
+      std::string text = sem.describe(s, out[i], static_cast<std::uint32_t>(i)).text;
+      if (const auto at = text.find(" ("); at != std::string::npos) text.resize(at);
+      if (text == line) {
+        s = out[i].state;
+        found = true;
+      }
+    }
+    ASSERT_TRUE(found) << "no move '" << line << "'";
+  }
+  const auto own = load(fixture("draw.yaml"));
+  ASSERT_TRUE(own.has_value());
+  std::map<std::string, std::int32_t> own_hi;
+  const Semantics own_sem(*own);
+  for (const auto& f : own_sem.layout().fields) own_hi[f.name] = f.hi;
+  EXPECT_EQ(own_hi.at("hand[P1].a"), 2);
+  EXPECT_EQ(own_hi.at("hand[P2].b"), 1);
+}
+
 TEST(SemanticsYaml, FixtureLayoutsMatchTheBuiltGames) {
   const auto built = priority_game();
   const auto loaded = load(fixture("priority.yaml"));

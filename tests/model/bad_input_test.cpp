@@ -498,6 +498,13 @@ TEST(BadInput, NegateOutsideActionEffect) {
   EXPECT_FIRST(step_do("negate()"), "negate() is only allowed in an action's effect", "25:16");
 }
 
+TEST(BadInput, DrawNeedsAPlayerHand) {
+  const Loaded l = load_text(with_turn(
+      "kinds:\n  gem: {copies: 1}\nzones:\n  deck: {shared: true, init: all}\n"
+      "  hand: {shared: true}\nactions:\n  - name: take\n    effect: \"draw(self, 1)\"\n"));
+  EXPECT_FIRST(l, "draw needs 'hand' to be a per-player zone", "10:14");
+}
+
 // ---- turn order (docs/language.md, "Players and roles") ----
 
 TEST(BadInput, TurnOrderStatementsTakeNoArguments) {

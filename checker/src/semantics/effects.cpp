@@ -301,8 +301,10 @@ void Run::exec_draw(const Stmt& s, const Cont* k) {
   const int hand_base = ev_.zone_slot(hand, player, 0);
   const std::int64_t held = ev_.zone_total(deck, player, sc_.work.data());
   if (held < n) {
-    note_gap("draw from an empty deck: " + p_.game.zones[deck].name + "[" + p_.player_name(player) +
-             "] holds " + std::to_string(held) + ", " + std::to_string(n) + " needed");
+    const auto& z = p_.game.zones[deck];
+    note_gap("draw from an empty deck: " + z.name +
+             (z.per_player ? "[" + p_.player_name(player) + "]" : "") + " holds " +
+             std::to_string(held) + ", " + std::to_string(n) + " needed");
     return gap(site());
   }
   if (n == 0) return cont(k);
