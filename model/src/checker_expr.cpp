@@ -38,6 +38,7 @@ std::string type_name(const Game& game, const Type& t) {
       if (t.enum_id >= 0 && static_cast<std::size_t>(t.enum_id) < game.enums.size()) {
         return game.enums[static_cast<std::size_t>(t.enum_id)].name;
       }
+      if (t.enum_id == Type::turn_order_enum) return "turn_order";
       return "enum";
   }
   return "error";
@@ -199,7 +200,10 @@ Type ExprChecker::check(ExprPtr& e, const CheckContext& ctx, std::optional<Type>
     case ExprKind::self:
     case ExprKind::top_controller:
     case ExprKind::next_player:
+    case ExprKind::prev_player:
       return x.type = Type::player();
+    case ExprKind::turn_order:
+      return x.type = Type::turn_order();
     case ExprKind::turn_number:
     case ExprKind::stack_size:
       return x.type = Type::int_();

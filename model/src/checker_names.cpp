@@ -35,14 +35,22 @@ Type ExprChecker::resolve_name(Expr& x, const CheckContext& ctx, std::optional<T
       sink_.error(x.where, "'self' is not defined here; use 'active'");
       return Type{};
     }
+    if (name == "forward" || name == "reversed") {
+      x.kind = ExprKind::enum_lit;
+      x.value = name == "reversed" ? 1 : 0;
+      x.text.clear();
+      return x.type = Type::turn_order();
+    }
     x.kind = name == "active"        ? ExprKind::active
              : name == "opponent"    ? ExprKind::opponent
              : name == "self"        ? ExprKind::self
              : name == "turn_number" ? ExprKind::turn_number
              : name == "stack_size"  ? ExprKind::stack_size
              : name == "top_action"  ? ExprKind::top_action
+             : name == "turn_order"  ? ExprKind::turn_order
                                      : ExprKind::top_controller;
     x.text.clear();
+    if (x.kind == ExprKind::turn_order) return Type::turn_order();
     return x.kind == ExprKind::turn_number || x.kind == ExprKind::stack_size ? Type::int_()
            : x.kind == ExprKind::top_action                                  ? Type::action()
                                                                              : Type::player();
@@ -464,14 +472,14 @@ Type ExprChecker::check_call(ExprPtr& e, const CheckContext& ctx) {
     x.text.clear();
     return x.type = ok ? Type::int_() : Type{};
   }
-  if (fn == "next") {
+  if (fn == "next" || fn == "prev") {
     if (!arity(1, "(player)")) return x.type = Type{};
     if (ctx.constant) {
-      not_constant(x.where, "next(...)");
+      not_constant(x.where, fn + "(...)");
       return x.type = Type{};
     }
     const bool ok = expect(x.args[0], ctx, Type::player(), ordinal_argument(0, fn));
-    x.kind = ExprKind::next_player;
+    x.kind = fn == "next" ? ExprKind::next_player : ExprKind::prev_player;
     x.text.clear();
     return x.type = ok ? Type::player() : Type{};
   }

@@ -192,9 +192,9 @@ void ExprChecker::check_call_stmt(Stmt& s, const CheckContext& ctx) {
     const bool have = game_.deck_zone >= 0 && game_.hand_zone >= 0;
     if (!have) {
       sink_.error(s.where, "draw needs zones named 'deck' and 'hand'");
-    } else if (!game_.zones[static_cast<std::size_t>(game_.deck_zone)].per_player ||
-               !game_.zones[static_cast<std::size_t>(game_.hand_zone)].per_player) {
-      sink_.error(s.where, "draw needs 'deck' and 'hand' to be per-player zones");
+    } else if (!game_.zones[static_cast<std::size_t>(game_.hand_zone)].per_player) {
+      // (The deck may be shared: a draw pile every player draws from.)
+      sink_.error(s.where, "draw needs 'hand' to be a per-player zone");
     }
     return;
   }
@@ -233,6 +233,11 @@ void ExprChecker::check_call_stmt(Stmt& s, const CheckContext& ctx) {
       return;
     }
     if (s.args.size() == 1) expect(s.args[0], ctx, Type::int_(), ordinal_argument(0, fn));
+    return;
+  }
+  if (fn == "reverse_turn_order" || fn == "skip_next") {
+    s.kind = fn == "skip_next" ? StmtKind::skip_next : StmtKind::reverse_order;
+    arity(0, "");
     return;
   }
   if (fn == "shuffle") {

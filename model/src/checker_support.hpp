@@ -16,11 +16,13 @@ namespace loophole::model::detail {
 using Category = NameDecl::Category;
 
 inline constexpr std::string_view k_builtin_values[] = {
-    "active", "opponent", "self", "turn_number", "stack_size", "top_action", "top_controller"};
+    "active",     "opponent",       "self",       "turn_number", "stack_size",
+    "top_action", "top_controller", "turn_order", "forward",     "reversed"};
 inline constexpr std::string_view k_functions[] = {
-    "count", "min", "max", "abs", "clamp", "next", "speed", "stack_action", "stack_controller"};
-inline constexpr std::string_view k_statements[] = {"draw", "move",   "fire",    "win",
-                                                    "lose", "negate", "shuffle", "skip"};
+    "count", "min", "max", "abs", "clamp", "next", "prev", "speed", "stack_action", "stack_controller"};
+inline constexpr std::string_view k_statements[] = {
+    "draw",     "move", "fire", "win", "lose", "negate", "shuffle", "skip", "reverse_turn_order",
+    "skip_next"};
 // The domains `for`/`pick`/`count` range over besides integer ranges.
 inline constexpr std::string_view k_domains[] = {"players", "others", "kinds"};
 

@@ -19,6 +19,51 @@ constexpr std::int64_t k_max_slots = 4096;
 
 std::string player_name(int p) { return "P" + std::to_string(p + 1); }
 
+// Card movements, as (source zone, destination zone) pairs: draw, both
+// moves, and an action's played card (hand to its `to` zone).
+void movements(const Stmt* s, const Game& game, std::vector<std::pair<int, int>>& out) {
+  if (s == nullptr) return;
+  if (s->kind == StmtKind::draw && game.deck_zone >= 0 && game.hand_zone >= 0) {
+    out.emplace_back(game.deck_zone, game.hand_zone);
+  } else if ((s->kind == StmtKind::move_kind || s->kind == StmtKind::move_any) &&
+             s->args.size() >= 2 && s->args[0]->ref >= 0 && s->args[1]->ref >= 0) {
+    out.emplace_back(s->args[0]->ref, s->args[1]->ref);
+  }
+  for (const auto& b : s->bodies) movements(b.get(), game, out);
+}
+
+// The player zones that cards reach from a shared zone, directly or through
+// other such zones: their counts are sized by the copies of the whole game
+// (copies x players), since one player may end up holding them all.
+std::vector<bool> widened_zones(const Game& game) {
+  std::vector<std::pair<int, int>> moves;
+  movements(game.setup.get(), game, moves);
+  for (const auto& st : game.steps) movements(st.effects.get(), game, moves);
+  for (const auto& a : game.actions) {
+    movements(a.cost.get(), game, moves);
+    movements(a.effect.get(), game, moves);
+    if (a.play_kind >= 0 && a.to_zone >= 0 && game.hand_zone >= 0) {
+      moves.emplace_back(game.hand_zone, a.to_zone);
+    }
+  }
+  for (const auto& t : game.triggers) movements(t.effect.get(), game, moves);
+  const std::size_t n = game.zones.size();
+  std::vector<bool> wide(n, false);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& [from, to] : moves) {
+      if (from >= static_cast<int>(n) || to >= static_cast<int>(n)) continue;
+      const auto f = static_cast<std::size_t>(from), t = static_cast<std::size_t>(to);
+      if (!game.zones[t].per_player || wide[t]) continue;
+      if (!game.zones[f].per_player || wide[f]) {
+        wide[t] = true;
+        changed = true;
+      }
+    }
+  }
+  return wide;
+}
+
 }  // namespace
 
 bool lay_out_slots(Game& game, DiagnosticSink& sink, const OwnerInit& owner_init) {
@@ -136,6 +181,7 @@ bool lay_out_slots(Game& game, DiagnosticSink& sink, const OwnerInit& owner_init
     }
   }
 
+  const std::vector<bool> wide = widened_zones(game);
   for (std::size_t zi = 0; zi < game.zones.size(); ++zi) {
     ZoneDecl& z = game.zones[zi];
     z.first_slot = static_cast<int>(game.slots.size());
@@ -146,7 +192,8 @@ bool lay_out_slots(Game& game, DiagnosticSink& sink, const OwnerInit& owner_init
         s.name =
             z.name + (z.per_player ? "[" + player_name(p) + "]" : "") + "." + game.kinds[k].name;
         s.lo = 0;
-        s.hi = z.per_player ? game.kinds[k].copies : game.kinds[k].copies * game.players;
+        s.hi =
+            z.per_player && !wide[zi] ? game.kinds[k].copies : game.kinds[k].copies * game.players;
         if (static_cast<int>(zi) == all_zone) {
           s.init = all_count[static_cast<std::size_t>(p)][k];
         } else {

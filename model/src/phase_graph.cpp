@@ -301,6 +301,12 @@ void summarize(const Game& game, const Stmt& s, std::vector<std::string>& out) {
     case StmtKind::negate:
       out.emplace_back("negate");
       return;
+    case StmtKind::reverse_order:
+      out.emplace_back("reverse_turn_order");
+      return;
+    case StmtKind::skip_next:
+      out.emplace_back("skip_next");
+      return;
     case StmtKind::shuffle:
       out.emplace_back("shuffle");
       return;

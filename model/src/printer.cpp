@@ -12,6 +12,7 @@
 //   (enum #E V text)  (player P1)  (kind #K text)  (action #A text)
 //   (active) (opponent) (self) (turn_number) (stack_size) (top_action) (top_controller) (next A)
 //   (stack_action I) (stack_controller I) (speed A)
+//   (prev A) (turn_order) (forward) (reversed)
 //   (var #V text .F A...)          .F only for a record field other than 0; A = player/array
 //   indexes (zone_count #Z text A... all)  last item: all | kind #K | tag #T (bound #S text)
 // Ids of resolved declarations print as #N; a trailing `text` appears only
@@ -26,6 +27,7 @@
 //   (for x D B)  (choose x D [(where C)] B)  (pick x D [(where C)] B)   (#S before x once resolved)
 //   (call f A...)  (skip)  and, once classified: (draw A...) (move_kind A...)
 //   (move_any A...) (fire #EV A...) (win A) (lose A) (negate) (shuffle A)
+//   (reverse_turn_order) (skip_next)
 #include <string>
 
 #include "loophole/model/expr.hpp"
@@ -67,6 +69,10 @@ class Printer {
         word(e.value != 0 ? "true" : "false");
         break;
       case ExprKind::enum_lit:
+        if (e.type.enum_id == Type::turn_order_enum) {
+          open(e.value != 0 ? "reversed" : "forward");
+          break;
+        }
         open("enum");
         id(e.type.enum_id);
         word(std::to_string(e.value));
@@ -118,6 +124,13 @@ class Printer {
       case ExprKind::action_speed:
         open("speed");
         args(e);
+        break;
+      case ExprKind::prev_player:
+        open("prev");
+        args(e);
+        break;
+      case ExprKind::turn_order:
+        open("turn_order");
         break;
       case ExprKind::var:
         open("var");
@@ -217,6 +230,12 @@ class Printer {
         break;
       case StmtKind::negate:
         classified("negate", s);
+        break;
+      case StmtKind::reverse_order:
+        classified("reverse_turn_order", s);
+        break;
+      case StmtKind::skip_next:
+        classified("skip_next", s);
         break;
       case StmtKind::shuffle:
         classified("shuffle", s);

@@ -606,6 +606,9 @@ class Compare {
         for (int b : n.body) stmt(b);
         return;
       case S::assign:
+        // (reverse_turn_order() and skip_next() assign a control field: no
+        // expression of the rules to compare; their effects' outcomes are.)
+        if (origin->kind != model::StmtKind::assign) return;
         var_place(n.a, *origin->target);
         expr(n.x);
         return;

@@ -5,6 +5,7 @@
 // rule gap, game end, transcripts and replay.
 #include "loophole/checker/semantics.hpp"
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <optional>
@@ -1178,6 +1179,115 @@ TEST(SemanticsYaml, FixturesHaveTheHandComputedCounts) {
     EXPECT_EQ(c.states, counts.first);
     EXPECT_EQ(c.transitions, counts.second);
   }
+}
+
+// Turn order as state (tests/fixtures/semantics/turn-order.yaml): the order
+// and the pending skip are control fields only here, and the counts are the
+// ones every engine agrees on (lowered_test, compiled_test, the SMT and SPIN
+// agreement tests visit the fixture).
+TEST(SemanticsYaml, TurnOrderFixtureCounts) {
+  const auto g = load(fixture("turn-order.yaml"));
+  ASSERT_TRUE(g.has_value());
+  Semantics sem(*g);
+  const auto n = names(sem.layout());
+  EXPECT_EQ(std::count(n.begin(), n.end(), "ctl.order"), 1);
+  EXPECT_EQ(std::count(n.begin(), n.end(), "ctl.skip"), 1);
+  const auto c = explore(sem);
+  EXPECT_EQ(c.states, 1116U);
+  EXPECT_EQ(c.transitions, 1297U);
+  // A game without the statements has neither field.
+  const auto plain = load(fixture("priority.yaml"));
+  ASSERT_TRUE(plain.has_value());
+  const auto pn = names(Semantics(*plain).layout());
+  EXPECT_EQ(std::count(pn.begin(), pn.end(), "ctl.order"), 0);
+  EXPECT_EQ(std::count(pn.begin(), pn.end(), "ctl.skip"), 0);
+}
+
+// The transcript names the right player at every move once the order is
+// reversed and a player skipped: each line below is the one move of the
+// state that has it (the test follows them from the initial state).
+TEST(SemanticsYaml, TurnOrderTranscriptNamesThePlayers) {
+  const auto g = load(fixture("turn-order.yaml"));
+  ASSERT_TRUE(g.has_value());
+  Semantics sem(*g);
+  StateVec s = sem.initial_states().at(0);
+  const std::vector<std::string> lines = {
+      "start at main · play", "P1 plays 'flip'; the turn order is now reversed",
+      "P1 passes",  // priority goes to P3, the next player in the reversed order
+      "P3 passes", "P2 passes", "advance to main · clash", "advance to P3's turn, main · play",
+      "P3 plays 'jump'; the next player in turn order will be skipped", "P3 passes", "P2 passes",
+      "P1 passes", "advance to main · clash",
+      // The alternate window hands over from P3 in the reversed order: P2
+      // cannot bump, P1 (marked by the jump) can, twice.
+      "P1 plays 'bump'", "P1 plays 'bump'",
+      "advance to P1's turn, main · play",  // P2 skipped
+  };
+  std::vector<Successor> out;
+  for (const auto& line : lines) {
+    sem.successors(s, out);
+    bool found = false;
+    std::vector<std::string> seen;
+    for (std::size_t i = 0; i < out.size() && !found; ++i) {
+      std::string text = sem.describe(s, out[i], static_cast<std::uint32_t>(i)).text;
+      // (Without the data summary in parentheses.)
+      if (const auto at = text.find(" ("); at != std::string::npos) text.resize(at);
+      seen.push_back(text);
+      if (text == line) {
+        s = out[i].state;
+        found = true;
+      }
+    }
+    ASSERT_TRUE(found) << "no move '" << line << "' among: " << ::testing::PrintToString(seen);
+  }
+}
+
+// A shared draw pile (tests/fixtures/semantics/shared-draw.yaml): draw(p, n)
+// takes from the shared `deck`, and a hand counts each kind up to the copies
+// of the whole game, since it receives cards from a shared zone; a hand fed
+// by a player's own deck keeps 0..copies (draw.yaml).
+TEST(SemanticsYaml, SharedDrawPileWidensTheHands) {
+  const auto g = load(fixture("shared-draw.yaml"));
+  ASSERT_TRUE(g.has_value());
+  Semantics sem(*g);
+  std::map<std::string, std::int32_t> hi;
+  for (const auto& f : sem.layout().fields) hi[f.name] = f.hi;
+  EXPECT_EQ(hi.at("hand[P1].gem"), 4);
+  EXPECT_EQ(hi.at("hand[P2].rock"), 2);
+  EXPECT_EQ(hi.at("deck.gem"), 4);
+  const auto c = explore(sem);
+  EXPECT_EQ(c.states, 641U);
+  EXPECT_EQ(c.transitions, 935U);
+  // P2 draws its third 'gem', more than one player's 2 copies: the line names
+  // the drawer, and the hoard end condition names the winner.
+  StateVec s = sem.initial_states().at(0);
+  std::vector<Successor> out;
+  const std::vector<std::string> lines = {"start at main · play",
+                                          "P1 passes",
+                                          "P2 passes",
+                                          "advance to P2's turn, main · play",
+                                          "P2 plays 'take'; P2 draws 'gem'",
+                                          "P2 plays 'take'; P2 draws 'gem'",
+                                          "P2 plays 'take'; P2 draws 'gem'; 'hoard': P2 wins"};
+  for (const auto& line : lines) {
+    sem.successors(s, out);
+    bool found = false;
+    for (std::size_t i = 0; i < out.size() && !found; ++i) {
+      std::string text = sem.describe(s, out[i], static_cast<std::uint32_t>(i)).text;
+      if (const auto at = text.find(" ("); at != std::string::npos) text.resize(at);
+      if (text == line) {
+        s = out[i].state;
+        found = true;
+      }
+    }
+    ASSERT_TRUE(found) << "no move '" << line << "'";
+  }
+  const auto own = load(fixture("draw.yaml"));
+  ASSERT_TRUE(own.has_value());
+  std::map<std::string, std::int32_t> own_hi;
+  const Semantics own_sem(*own);
+  for (const auto& f : own_sem.layout().fields) own_hi[f.name] = f.hi;
+  EXPECT_EQ(own_hi.at("hand[P1].a"), 2);
+  EXPECT_EQ(own_hi.at("hand[P2].b"), 1);
 }
 
 TEST(SemanticsYaml, FixtureLayoutsMatchTheBuiltGames) {

@@ -498,6 +498,53 @@ TEST(BadInput, NegateOutsideActionEffect) {
   EXPECT_FIRST(step_do("negate()"), "negate() is only allowed in an action's effect", "25:16");
 }
 
+TEST(BadInput, DrawNeedsAPlayerHand) {
+  const Loaded l = load_text(with_turn(
+      "kinds:\n  gem: {copies: 1}\nzones:\n  deck: {shared: true, init: all}\n"
+      "  hand: {shared: true}\nactions:\n  - name: take\n    effect: \"draw(self, 1)\"\n"));
+  EXPECT_FIRST(l, "draw needs 'hand' to be a per-player zone", "10:14");
+}
+
+// ---- turn order (docs/language.md, "Players and roles") ----
+
+TEST(BadInput, TurnOrderStatementsTakeNoArguments) {
+  EXPECT_FIRST(step_do("reverse_turn_order(active)"),
+               "reverse_turn_order takes 0 arguments, found 1", "25:16");
+  EXPECT_FIRST(step_do("skip_next(1)"), "skip_next takes 0 arguments, found 1", "25:16");
+}
+
+TEST(BadInput, TurnOrderStatementMisspelt) {
+  EXPECT_FIRST(step_do("revers_turn_order()"),
+               "unknown statement 'revers_turn_order'; did you mean 'reverse_turn_order'?",
+               "25:16");
+  EXPECT_FIRST(step_do("skip_nxt()"), "unknown statement 'skip_nxt'; did you mean 'skip_next'?",
+               "25:16");
+}
+
+TEST(BadInput, PrevNeedsOnePlayer) {
+  EXPECT_FIRST(step_do("life[prev(1)] := 1"), "argument 1 of 'prev' must be player, found int",
+               "25:26");
+  EXPECT_FIRST(step_do("life[prev()] := 1"), "prev takes 1 argument (player), found 0", "25:21");
+  EXPECT_FIRST(step_do("life[perv(active)] := 1"), "unknown function 'perv'; did you mean 'prev'?",
+               "25:21");
+}
+
+TEST(BadInput, TurnOrderIsItsOwnType) {
+  EXPECT_FIRST(step_do("if turn_order == red then skip end"),
+               "cannot compare turn_order with color", "25:19");
+  EXPECT_FIRST(step_do("mode := reversed"),
+               "cannot assign turn_order to variable 'mode' of type status", "25:24");
+  EXPECT_FIRST(step_do("if turn_order == 1 then skip end"), "cannot compare turn_order with int",
+               "25:19");
+  EXPECT_FIRST(step_do("turn_order := forward"), "cannot assign to 'turn_order': it is built in",
+               "25:16");
+}
+
+TEST(BadInput, TurnOrderNamesAreReserved) {
+  const Loaded l = load_text(with_turn("enums:\n  way: [forward, back]\n"));
+  EXPECT_FIRST(l, "'forward' is a built-in name and cannot name an enum value", "4:9");
+}
+
 // ---- triggers, end, properties, trace -----------------------------------------------------------
 
 TEST(BadInput, UnknownEventInTrigger) {

@@ -286,6 +286,31 @@ const std::map<std::string, Facts>& example_facts() {
                    "(assign := (var #1 guard (next (active))) (enum #0 0 open)))");
          EXPECT_EQ(g.binder_slots, 0);
        }},
+      {"shared_pile.yaml",
+       [](const Game& g) {
+         // The hands receive cards from the shared deck: a kind counts up to
+         // its copies in the whole game (2 players), the piles likewise.
+         EXPECT_EQ(slot_lines(g),
+                   (std::vector<std::string>{"deck.red 0..4 = 4", "deck.blue 0..2 = 2",
+                                             "hand[P1].red 0..4 = 0", "hand[P1].blue 0..2 = 0",
+                                             "hand[P2].red 0..4 = 0", "hand[P2].blue 0..2 = 0",
+                                             "discard.red 0..4 = 0", "discard.blue 0..2 = 0"}));
+       }},
+      {"turn_order.yaml",
+       [](const Game& g) {
+         // The statements and expressions of the turn order, classified.
+         ASSERT_EQ(g.actions.size(), 2U);
+         EXPECT_EQ(to_string(*g.actions[0].effect),
+                   "(block (reverse_turn_order) "
+                   "(assign += (var #0 reversals) (int 1)))");
+         EXPECT_EQ(to_string(*g.actions[1].guard),
+                   "(and (== (turn_order) (reversed)) "
+                   "(< (var #1 skipped (next (self))) (int 3)))");
+         EXPECT_EQ(to_string(*g.actions[1].effect),
+                   "(block (assign += (var #1 skipped (next (self))) (int 1)) (skip_next))");
+         ASSERT_EQ(g.properties.size(), 2U);
+         EXPECT_EQ(g.players, 3);
+       }},
       {"zone_init_per_player.yaml",
        [](const Game& g) {
          // Each player's deck holds the copies its hand does not.

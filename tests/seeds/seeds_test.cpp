@@ -250,7 +250,8 @@ TEST_P(SeedLoad, NoDiagnostics) {
 INSTANTIATE_TEST_SUITE_P(Rulesets, SeedLoad,
                          ::testing::Values("containment.yaml", "cosmere.yaml", "operators.yaml",
                                            "speed-biomes.yaml",
-                                           "examples/speed-biomes-pool-game.yaml"),
+                                           "examples/speed-biomes-pool-game.yaml",
+                                           "examples/uno.yaml"),
                          [](const ::testing::TestParamInfo<const char*>& info) {
                            std::string name;
                            for (const char* p = info.param; *p != 0 && *p != '.'; ++p) {
@@ -722,10 +723,61 @@ INSTANTIATE_TEST_SUITE_P(
                         "dead-rule action:play_gear warning 159:11",
                         "dead-rule action:play_anomaly warning 179:11",
                         "dead-rule action:declare_advance warning 204:11",
+                    }},
+        // Uno (docs/examples-uno.md) at its default scope, 3 players: the draw pile
+        // runs out while nobody can play (no reshuffle in these rules).
+        ExploreCase{"examples/uno.yaml",
+                    {},
+                    453,
+                    513,
+                    {
+                        "stalemate step:round.play error 48:17 mandatory",
+                        "stalemate step:round.play error 48:17 mandatory",
+                        "stalemate step:round.play error 48:17 mandatory",
                     }}),
     [](const ::testing::TestParamInfo<ExploreCase>& info) {
       return case_name(info.param.ruleset);
     });
+
+// Uno's transcript names the right player at every move: three draw twos
+// stacked onto P1, who draws the penalty of 6; P1 then plays a reverse, and
+// the turn goes back to P3, who can neither play nor draw (each line is the
+// one move of its state that has it, data summary aside).
+TEST(UnoTranscript, StackedDrawTwosAndAReverse) {
+  auto l = test_support::load_game(ruleset_path("examples/uno.yaml"));
+  ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
+  const checker::Semantics sem(*l->game);
+  const std::vector<std::string> lines = {
+      "start at round · play; P1 picks 'draw_two'; P1 moves 'draw_two' from hand[P1] to discard",
+      "advance to P2's turn, round · play; P2 moves 'draw_two' from hand[P2] to discard",
+      "advance to P3's turn, round · play; P3 moves 'draw_two' from hand[P3] to discard",
+      "advance to P1's turn, round · play; P1 draws 'skip_card' ×3, 'reverse_card' ×3",
+      "advance to P2's turn, round · play; P2 moves 'red_one' from hand[P2] to discard",
+      "advance to P3's turn, round · play; P3 picks 'red_one'; P3 moves 'red_one' from hand[P3] "
+      "to discard",
+      "advance to P1's turn, round · play; P1 picks 'reverse_card'; P1 moves 'reverse_card' from "
+      "hand[P1] to discard; the turn order is now reversed",
+      // (P3 holds only a blue one on a red reverse, and the draw pile is empty.)
+      "advance to P3's turn, round · play",
+  };
+  checker::StateVec s = sem.initial_states().at(0);
+  std::vector<checker::Successor> out;
+  for (const std::string& line : lines) {
+    sem.successors(s, out);
+    bool found = false;
+    std::vector<std::string> seen;
+    for (std::size_t i = 0; i < out.size() && !found; ++i) {
+      std::string text = sem.describe(s, out[i], static_cast<std::uint32_t>(i)).text;
+      if (const auto at = text.find(" ("); at != std::string::npos) text.resize(at);
+      seen.push_back(text);
+      if (text == line) {
+        s = out[i].state;
+        found = true;
+      }
+    }
+    ASSERT_TRUE(found) << "no move '" << line << "' among: " << ::testing::PrintToString(seen);
+  }
+}
 
 // The seeds' generic card texts are marked `invented:` (issue 34), and a
 // finding that uses one says so in a detail line. Speed Biomes with no gear and sectors of

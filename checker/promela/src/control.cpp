@@ -26,7 +26,7 @@ void Generator::fire(std::string& out, int event, const std::vector<std::int64_t
       const int kept = p_.ctl.pending_args[t];
       for (int i = 0; i < n_; ++i) {
         const int q = (a + i) % n_;
-        if (!covers_static(trig.controller, q, a, n_)) continue;
+        if (!covers_static(trig.controller, q, a, n_, rev_)) continue;
         Ctx c;
         c.self = q;
         for (int j = 0; j < k; ++j) c.binders[j] = args[static_cast<std::size_t>(j)];
@@ -87,7 +87,7 @@ void Generator::emit(std::string& out) const {
       const int condition = p_.rules.end_condition[e];
       for (int i = 0; i < n_; ++i) {
         const int q = (a + i) % n_;
-        if (!covers_static(end.who, q, a, n_)) continue;
+        if (!covers_static(end.who, q, a, n_, rev_)) continue;
         Ctx c;
         c.self = q;
         const std::string gq = test_gap(condition, c);
@@ -180,8 +180,9 @@ std::string Generator::enabled(int a, int q, int w) const {
 // with an enabled action holds the window; a failing guard is the gap.
 void Generator::handover(std::string& out, int w, int from) const {
   out += "lh_g = 0; lh_x = 0;\n";
+  int q = from;
   for (int i = 1; i <= n_; ++i) {
-    const int q = (from + i) % n_;
+    q = model::next_in_order(q, rev_, n_);
     for (int a : p_.window_actions[w]) {
       const std::string pre = enabled_pre(a, q, w);
       if (pre == "0") continue;
@@ -211,7 +212,8 @@ void Generator::open_window(std::string& out, int step) const {
     case Protocol::priority:
       break;
     case Protocol::alternate:
-      out += per_active([&](std::string& o, int a) { handover(o, w, (a + n_ - 1) % n_); });
+      out += per_active(
+          [&](std::string& o, int a) { handover(o, w, model::next_in_order(a, !rev_, n_)); });
       break;
     case Protocol::sequence: {
       std::size_t seat = 0;
@@ -222,9 +224,7 @@ void Generator::open_window(std::string& out, int step) const {
       }
       set(out, ctl.seat, std::to_string(seat));
       set(out, ctl.holder,
-          win.order[seat] == SequenceTurn::opponent
-              ? "((" + active() + " + 1) % " + std::to_string(n_) + ")"
-              : active());
+          win.order[seat] == SequenceTurn::opponent ? next_of(active()) : active());
       break;
     }
   }
@@ -255,7 +255,13 @@ void Generator::enter(std::string& out, int target, bool new_turn, bool start,
                       int from_step) const {
   const auto& ctl = p_.ctl;
   if (new_turn) {
-    set(out, ctl.active, "(" + active() + " + 1) % " + std::to_string(n_));
+    // The next player in the current order; skip_next() skips one more.
+    set(out, ctl.active,
+        ctl.order < 0 ? "(" + active() + " + 1) % " + std::to_string(n_) : next_of(active()));
+    if (ctl.skip >= 0) {
+      out += "if :: " + f(ctl.skip) + " != 0 -> " + active() + " = " + next_of(active()) + "; " +
+             f(ctl.skip) + " = 0 :: else -> skip fi;\n";
+    }
     const int turns = std::max(1, g_.scope.turns);
     out += "if :: " + f(ctl.turn) + " < " + std::to_string(turns) + " -> " + f(ctl.turn) + " = " +
            f(ctl.turn) + " + 1 :: else -> skip fi;\n";
@@ -348,7 +354,7 @@ void Generator::push(std::string& out, int a, int h) const {
   }
   out += "fi;\n";
   set(out, ctl.stack_size, f(ctl.stack_size) + " + 1");
-  set(out, ctl.holder, std::to_string((h + 1) % n_));
+  set(out, ctl.holder, next_of(std::to_string(h)));
   set(out, ctl.passes, "0");
 }
 
@@ -396,7 +402,7 @@ void Generator::take_action(std::string& out, int w, int a, int h) const {
     case Protocol::alternate:
       count_use();
       stmt(out, p_.rules.action_effect[a], c);
-      handover(out, w, h);
+      out += per_order([&](std::string& o) { handover(o, w, h); });
       break;
     case Protocol::sequence:
       count_use();

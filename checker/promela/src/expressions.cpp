@@ -16,12 +16,12 @@ namespace loophole::promela::detail {
 // ---------------------------------------------------------------------------
 // Roles and pending triggers
 
-bool Generator::covers_static(Role r, int p, int active, int n) {
+bool Generator::covers_static(Role r, int p, int active, int n, bool reversed) {
   switch (r) {
     case Role::active:
       return p == active;
     case Role::opponent:
-      return p == (active + 1) % n && p != active;
+      return p == model::next_in_order(active, reversed, n) && p != active;
     case Role::others:
       return p != active;
     case Role::each:
@@ -33,10 +33,14 @@ bool Generator::covers_static(Role r, int p, int active, int n) {
 
 std::string Generator::covers(Role r, int p) const {
   std::string out;
+  const int orders = p_.ctl.order >= 0 ? 2 : 1;
   for (int a = 0; a < n_; ++a) {
-    if (!covers_static(r, p, a, n_)) continue;
-    if (!out.empty()) out += " || ";
-    out += active() + " == " + std::to_string(a);
+    for (int o = 0; o < orders; ++o) {
+      if (!covers_static(r, p, a, n_, o != 0)) continue;
+      if (!out.empty()) out += " || ";
+      out += active() + " == " + std::to_string(a);
+      if (orders > 1) out += " && " + f(p_.ctl.order) + " == " + std::to_string(o);
+    }
   }
   if (out.empty()) return "0";
   return "(" + out + ")";
@@ -64,20 +68,59 @@ std::string Generator::any_pending() const {
   return out.empty() ? "0" : "(" + out + ")";
 }
 
-// body(out, a) for the active player a, as `if :: active == a -> ... fi`.
+// body(out, a) for the active player a, as `if :: active == a -> ... fi`
+// (and per turn order, rev_ set, when the game has one that changes).
 std::string Generator::per_active(const std::function<void(std::string&, int)>& body) const {
-  std::vector<std::string> parts(n_);
-  for (int a = 0; a < n_; ++a) body(parts[a], a);
+  const int orders = p_.ctl.order >= 0 ? 2 : 1;
+  const int cases = n_ * orders;
+  std::vector<std::string> parts(static_cast<std::size_t>(cases));
+  const bool outer = rev_;
+  for (int i = 0; i < cases; ++i) {
+    rev_ = orders > 1 ? i % 2 != 0 : outer;
+    body(parts[i], i / orders);
+  }
+  rev_ = outer;
   bool same = true;
-  for (int a = 1; a < n_; ++a) same = same && parts[a] == parts[0];
+  for (int i = 1; i < cases; ++i) same = same && parts[i] == parts[0];
   if (same) return parts[0];
   std::string out = "if\n";
-  for (int a = 0; a < n_; ++a) {
-    out += ":: " + active() + " == " + std::to_string(a) + " ->\n" +
-           (parts[a].empty() ? "skip;\n" : parts[a]);
+  for (int i = 0; i < cases; ++i) {
+    out += ":: " + active() + " == " + std::to_string(i / orders);
+    if (orders > 1) out += " && " + f(p_.ctl.order) + " == " + std::to_string(i % 2);
+    out += " ->\n" + (parts[i].empty() ? "skip;\n" : parts[i]);
   }
   out += "fi;\n";
   return out;
+}
+
+std::string Generator::per_order(const std::function<void(std::string&)>& body) const {
+  const bool outer = rev_;
+  if (p_.ctl.order < 0) {
+    std::string out;
+    body(out);
+    return out;
+  }
+  std::string parts[2];
+  for (int o = 0; o < 2; ++o) {
+    rev_ = o != 0;
+    body(parts[o]);
+  }
+  rev_ = outer;
+  if (parts[0] == parts[1]) return parts[0];
+  return "if\n:: " + f(p_.ctl.order) + " == 0 ->\n" + (parts[0].empty() ? "skip;\n" : parts[0]) +
+         ":: else ->\n" + (parts[1].empty() ? "skip;\n" : parts[1]) + "fi;\n";
+}
+
+std::string Generator::next_of(const std::string& x) const {
+  const std::string n = std::to_string(n_);
+  if (p_.ctl.order < 0 || n_ <= 2) {
+    // (A constant player's next one is a constant.)
+    if (!x.empty() && x.find_first_not_of("0123456789") == std::string::npos) {
+      return std::to_string((std::stoi(x) + 1) % n_);
+    }
+    return "((" + x + " + 1) % " + n + ")";
+  }
+  return "((" + x + " + 1 + " + f(p_.ctl.order) + " * " + std::to_string(n_ - 2) + ") % " + n + ")";
 }
 
 // ---------------------------------------------------------------------------

@@ -14,6 +14,7 @@
 
 #include "loophole/checker/lowered.hpp"
 #include "loophole/model/game.hpp"
+#include "loophole/model/roles.hpp"
 
 #include "promela_text.hpp"
 
@@ -82,7 +83,9 @@ class Generator {
   std::string any_pending() const;
   std::string no_pending_for(int player) const;
   std::string covers(Role r, int p) const;  // runtime, for a constant player
-  static bool covers_static(Role r, int p, int active, int n);
+  static bool covers_static(Role r, int p, int active, int n, bool reversed);
+  // The player after x (a Promela expression) in the turn order at run time.
+  std::string next_of(const std::string& x) const;
 
   // ---- expressions (lowered nodes; -1: absent, holds as a condition)
   std::vector<std::int64_t> domain(int d, int self) const;
@@ -134,6 +137,8 @@ class Generator {
   std::string top(int part) const;
   std::string steps_with_window(int window) const;
   std::string per_active(const std::function<void(std::string&, int)>& body) const;
+  // body(out) once per turn order (rev_ set), as `if :: order == o -> ... fi`.
+  std::string per_order(const std::function<void(std::string&)>& body) const;
 
   // ---- the model
   void move(const std::string& guard, const std::string& body);
@@ -146,7 +151,8 @@ class Generator {
   std::string source_;
   int n_, kinds_;
   std::vector<std::string> names_;
-  mutable int label_ = 0;  // the move being generated (its gap/done labels)
+  mutable int label_ = 0;     // the move being generated (its gap/done labels)
+  mutable bool rev_ = false;  // the turn order the code being generated runs in
   std::string moves_;
   int move_count_ = 0;
 };

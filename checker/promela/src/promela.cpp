@@ -264,7 +264,7 @@ std::string Generator::run() {
           std::string close;
           close_window(close);
           body += "if\n:: " + f(ctl.passes) + " + 1 < " + n + " -> " + f(ctl.holder) + " = " +
-                  std::to_string((h + 1) % n_) + "; " + f(ctl.passes) + " = " + f(ctl.passes) +
+                  next_of(std::to_string(h)) + "; " + f(ctl.passes) + " = " + f(ctl.passes) +
                   " + 1\n:: else ->\n" + close + "fi;\n";
           emit(body);
           std::string not_resolve =
@@ -274,7 +274,7 @@ std::string Generator::run() {
         }
         case Protocol::alternate: {
           std::string body;
-          handover(body, win, h);
+          body += per_order([&](std::string& o) { handover(o, win, h); });
           emit(body);
           std::string guard = at;
           if (!wd.may_pass) guard += " && !(" + (any_action.empty() ? "0" : any_action) + ")";
@@ -299,9 +299,7 @@ std::string Generator::run() {
                 set(body, ctl.seat, std::to_string(next));
                 set(body, ctl.acted, "0");
                 set(body, ctl.holder,
-                    wd.order[next] == SequenceTurn::opponent
-                        ? "((" + active() + " + 1) % " + n + ")"
-                        : active());
+                    wd.order[next] == SequenceTurn::opponent ? next_of(active()) : active());
               }
               emit(body);
               std::string guard = at + " && " + f(ctl.seat) + " == " + std::to_string(seat);

@@ -25,7 +25,8 @@ ControlPaths::ControlPaths(const Encoding& en) : en_(en) {
   }
   core_ = fields_.size();
   std::vector<int> loose;
-  for (int f : {ctl.target, ctl.new_turn, ctl.holder, ctl.passes, ctl.acted, ctl.seat}) {
+  for (int f : {ctl.target, ctl.new_turn, ctl.holder, ctl.passes, ctl.acted, ctl.seat, ctl.order,
+                ctl.skip}) {
     if (f >= 0) loose.push_back(f);
   }
   for (int i = 0; i < 2 * ctl.stack_capacity && ctl.stack_base >= 0; ++i) {

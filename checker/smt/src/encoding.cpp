@@ -156,10 +156,13 @@ z3::expr Encoding::end_holds(int condition, int player, const std::vector<z3::ex
   const z3::expr& active = s[static_cast<std::size_t>(low.ctl.active)];
   z3::expr_vector ors(ctx);
   for (int a = 0; a < players; ++a) {
-    if (!covers(end.who, player, a)) continue;
-    Ev ev = env(s, locals, a, player);
-    const z3::expr b = guard(node, ev);
-    ors.push_back(active == a && b && ev.err == -1);
+    for (int o = 0; o < orders(); ++o) {
+      if (!covers(end.who, player, a, o != 0)) continue;
+      Ev ev = env(s, locals, a, player);
+      const z3::expr b = guard(node, ev);
+      const z3::expr in_order = orders() == 1 ? ctx.bool_val(true) : field(s, low.ctl.order) == o;
+      ors.push_back(active == a && in_order && b && ev.err == -1);
+    }
   }
   return z3::mk_or(ors).simplify();
 }

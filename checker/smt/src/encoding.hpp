@@ -127,10 +127,13 @@ class Encoding {
   }
   z3::expr zone_slot_value(const std::vector<z3::expr>& s, int zone, const z3::expr& owner,
                            int kind);
-  // Whether a role (relative to the active player) covers player p.
-  [[nodiscard]] bool covers(model::Role r, int p, int active) const {
-    return model::covers(r, p, active, players);
+  // Whether a role (relative to the active player, in turn order `reversed`
+  // or not) covers player p.
+  [[nodiscard]] bool covers(model::Role r, int p, int active, bool reversed = false) const {
+    return model::covers(r, p, active, players, reversed);
   }
+  // How many turn orders a state can have: 2 when some rule reverses it.
+  [[nodiscard]] int orders() const { return low.ctl.order >= 0 ? 2 : 1; }
   // Domains, as the reference evaluator orders them.
   [[nodiscard]] int domain_size(int domain, int self) const {
     return low.domain_size(low.domains[static_cast<std::size_t>(domain)], self);

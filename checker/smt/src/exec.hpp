@@ -80,7 +80,13 @@ class Exec {
     if (index >= 0) at(index) = v.simplify();
   }
   Ev env(int self) { return en_.env(w_, b_, active_, self); }
-  int next_player(int p) const { return (p + 1) % en_.players; }
+  // The turn order of this case (its field is a constant: run() splits on it).
+  bool reversed() const {
+    const int o = p_.ctl.order;
+    return o >= 0 && w_[static_cast<std::size_t>(o)].simplify().get_numeral_int64() != 0;
+  }
+  int next_player(int p) const { return model::next_in_order(p, reversed(), en_.players); }
+  bool covers(model::Role r, int p) const { return en_.covers(r, p, active_, reversed()); }
   int step_phase(int step) const { return en_.game.steps[static_cast<std::size_t>(step)].phase; }
 
   // Two cases: cond and not cond (one when the condition is constant).

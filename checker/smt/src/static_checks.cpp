@@ -173,10 +173,14 @@ class Checker {
       }
       for (int a = 0; a < en_.players; ++a) {
         for (int p = 0; p < en_.players; ++p) {
-          if (!en_.covers(role, p, a)) continue;
-          detail::Ev ev = en_.env(en_.x, locals, a, p);
-          const z3::expr h = en_.guard(guard, ev);
-          ors.push_back(active == a && h && ev.err == -1);
+          for (int o = 0; o < en_.orders(); ++o) {
+            if (!en_.covers(role, p, a, o != 0)) continue;
+            detail::Ev ev = en_.env(en_.x, locals, a, p);
+            const z3::expr h = en_.guard(guard, ev);
+            const z3::expr in_order = en_.orders() == 1 ? en_.ctx.bool_val(true)
+                                                        : en_.field(en_.x, en_.low.ctl.order) == o;
+            ors.push_back(active == a && in_order && h && ev.err == -1);
+          }
         }
       }
     };

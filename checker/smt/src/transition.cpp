@@ -30,15 +30,21 @@ void Exec::run() {
   const int n = en_.players;
   const auto& x = en_.x;
   const Saved initial = save();
-  for (int a = 0; a < n; ++a) {
+  // One case per active player and turn order.
+  for (int ao = 0; ao < n * en_.orders(); ++ao) {
+    const int a = ao / en_.orders(), o = ao % en_.orders();
     restore(initial);
     w_ = x;
     at(ctl.over) = num(0);
     at(ctl.active) = num(a);
     active_ = a;
-    const Saved base_state = save();
-    const z3::expr base =
+    z3::expr base =
         x[static_cast<std::size_t>(ctl.over)] == 0 && x[static_cast<std::size_t>(ctl.active)] == a;
+    if (ctl.order >= 0) {
+      at(ctl.order) = num(o);
+      base = base && x[static_cast<std::size_t>(ctl.order)] == o;
+    }
+    const Saved base_state = save();
     // Pending triggers first: the first controller in turn order from the
     // active player who has one chooses among them.
     std::vector<z3::expr> any(static_cast<std::size_t>(n), c_.bool_val(false));
@@ -136,7 +142,7 @@ std::pair<z3::expr, z3::expr> Exec::enabled(int a, int p, int window) {
   const auto& win = en_.game.windows[static_cast<std::size_t>(window)];
   const auto& ctl = p_.ctl;
   const z3::expr no = c_.bool_val(false);
-  if (!en_.covers(act.who, p, active_)) return {no, num(-1)};
+  if (!covers(act.who, p)) return {no, num(-1)};
   z3::expr pre = c_.bool_val(true);
   if (win.protocol == Protocol::priority || !win.roles.empty()) {
     const z3::expr answering =
@@ -148,7 +154,7 @@ std::pair<z3::expr, z3::expr> Exec::enabled(int a, int p, int window) {
     };
     z3::expr allowed = no;
     for (const auto& r : win.roles) {
-      if (!en_.covers(r.role, p, active_)) continue;
+      if (!covers(r.role, p)) continue;
       z3::expr lead = c_.bool_val(speed_in(r.lead));
       if (r.lead_if_active_idle) lead = lead && !acted;
       allowed = allowed || (answering && c_.bool_val(speed_in(r.answer))) || (!answering && lead);
@@ -218,7 +224,7 @@ void Exec::fire(int event, z3::expr& err) {
     const int kept = p_.ctl.pending_args[static_cast<std::size_t>(t)];
     for (int i = 0; i < en_.players; ++i) {
       const int c = (active_ + i) % en_.players;
-      if (!en_.covers(trig.controller, c, active_)) continue;
+      if (!covers(trig.controller, c)) continue;
       const z3::expr bit = at(base + c);
       // The condition sees the arguments as locals 0..k-1 (the effect's own
       // locals are put back after).
@@ -243,8 +249,16 @@ void Exec::enter(int target, bool new_turn, bool start) {
   const auto& ctl = p_.ctl;
   const int from_phase =
       start ? -1 : step_phase(static_cast<int>(at(ctl.step).simplify().get_numeral_int64()));
+  if (new_turn && ctl.skip >= 0 && !at(ctl.skip).simplify().is_numeral()) {
+    return with_field(ctl.skip, [&](int) { enter(target, new_turn, start); });
+  }
   if (new_turn) {
+    // The next player in the current order; skip_next() skips one more.
     active_ = next_player(active_);
+    if (ctl.skip >= 0 && at(ctl.skip).simplify().get_numeral_int64() != 0) {
+      active_ = next_player(active_);
+      at(ctl.skip) = num(0);
+    }
     at(ctl.active) = num(active_);
     const int turns = std::max(1, en_.game.scope.turns);
     const z3::expr t = at(ctl.turn) + 1;
@@ -343,7 +357,7 @@ void Exec::open_window(int window) {
     case Protocol::priority:
       return emit();
     case Protocol::alternate:
-      return handover(active_ == 0 ? en_.players - 1 : active_ - 1, [&] { emit(); });
+      return handover(model::next_in_order(active_, !reversed(), en_.players), [&] { emit(); });
     case Protocol::sequence: {
       std::size_t seat = 0;
       while (seat < win.order.size() && win.order[seat] == SequenceTurn::active_if_answered) ++seat;
@@ -385,8 +399,10 @@ void Exec::handover(int from, K&& k) {
   z3::expr holder = num(0);
   z3::expr failed = c_.bool_val(false), found = c_.bool_val(false);
   std::vector<std::tuple<z3::expr, z3::expr, int>> items;
+  int seat = from;
   for (int i = 1; i <= en_.players; ++i) {
-    const int p = (from + i) % en_.players;
+    seat = next_player(seat);
+    const int p = seat;
     for (int a : p_.window_actions[static_cast<std::size_t>(window)]) {
       const auto [en, err] = enabled(a, p, window);
       const z3::expr g = reached && err != -1;
@@ -581,7 +597,7 @@ void Exec::emit() {
     const auto& end = en_.game.end_conditions[e];
     for (int i = 0; i < en_.players; ++i) {
       const int p = (active_ + i) % en_.players;
-      if (!en_.covers(end.who, p, active_)) continue;
+      if (!covers(end.who, p)) continue;
       Ev ev = env(p);
       const z3::expr h = en_.guard(p_.rules.end_condition[e], ev);
       const z3::expr err = ev.err.simplify();

@@ -122,7 +122,13 @@ class Runner : ExprMachine {
     return pc < 0 || eval(pc, s, binders, self, error) != 0;
   }
   std::int64_t value(int pc, int& error) { return eval(pc, w_, binders_, self_, error); }
-  [[nodiscard]] int next_player(int p) const { return (p + 1) % p_.low.players; }
+  // The player after p in the work state's turn order.
+  [[nodiscard]] bool reversed(const std::int32_t* s) const {
+    return ctl_.order >= 0 && s[ctl_.order] != 0;
+  }
+  [[nodiscard]] int next_player(int p) const {
+    return model::next_in_order(p, reversed(w_), p_.low.players);
+  }
 
   // Every write to the work state goes through set(), which records the
   // field as written when its value changes, so that the engine packs a successor by patching only
@@ -224,7 +230,9 @@ class Runner : ExprMachine {
     const int players = p_.low.players;
     const int answering = get(s, ctl_.stack_size) > 0 ? 1 : 0;
     const int acted = get(s, ctl_.acted) != 0 ? 1 : 0;
-    const int rel = (p - s[ctl_.active] + players) % players;
+    // (Reversed, the seats count the other way round: `opponent` is rel 1.)
+    const int rel = reversed(s) ? (s[ctl_.active] - p + players) % players
+                                : (p - s[ctl_.active] + players) % players;
     return p_.candidates[(static_cast<std::size_t>(w) * 4 +
                           static_cast<std::size_t>(answering * 2 + acted)) *
                              players +
@@ -325,7 +333,7 @@ class Runner : ExprMachine {
       const int kept = ctl_.pending_args[t];
       for (int i = 0; i < players; ++i) {
         const int c = (active + i) % players;
-        if (!p_.covers(trig.controller, c, active) || w_[base + c] != 0) continue;
+        if (!p_.covers(trig.controller, c, active, reversed(w_)) || w_[base + c] != 0) continue;
         for (int j = 0; j < k; ++j) sc_.aux_binders[j] = event_args_[j];
         int error = -1;
         const bool holds = test(p_.trigger_condition[t], w_, sc_.aux_binders.data(), c, error);
@@ -343,7 +351,12 @@ class Runner : ExprMachine {
   void enter(int target, bool new_turn, bool start) {
     const int from_phase = start ? -1 : p_.step_phase(w_[ctl_.step]);
     if (new_turn) {
+      // The next player in the current order; skip_next() skips one more.
       set(ctl_.active, next_player(w_[ctl_.active]));
+      if (get(w_, ctl_.skip) != 0) {
+        set(ctl_.active, next_player(w_[ctl_.active]));
+        set(ctl_.skip, 0);
+      }
       set(ctl_.turn, std::min(std::max(1, g_.scope.turns), w_[ctl_.turn] + 1));
       for (const int base : p_.turn_use_bases) clear_players(base);
     }
@@ -425,7 +438,7 @@ class Runner : ExprMachine {
       case Protocol::priority:
         return true;
       case Protocol::alternate: {
-        const int site = handover(active == 0 ? p_.low.players - 1 : active - 1);
+        const int site = handover(model::next_in_order(active, !reversed(w_), p_.low.players));
         if (site >= 0) {
           gap(site);
           return false;
@@ -461,8 +474,9 @@ class Runner : ExprMachine {
   int handover(int from) {
     const int window = g_.steps[w_[ctl_.step]].window;
     const int players = p_.low.players;
+    int p = from;
     for (int i = 1; i <= players; ++i) {
-      const int p = (from + i) % players;
+      p = next_player(p);
       for (int a : candidates(w_, p, window)) {
         int error = -1;
         const int r = enabled(w_, a, p, error);
@@ -624,7 +638,7 @@ class Runner : ExprMachine {
         const auto& end = g_.end_conditions[c];
         for (int i = 0; i < players; ++i) {
           const int p = (active + i) % players;
-          if (!p_.covers(end.who, p, active)) continue;
+          if (!p_.covers(end.who, p, active, reversed(w_))) continue;
           int error = -1;
           const bool holds = test(p_.end_condition[c], w_, sc_.aux_binders.data(), p, error);
           if (error >= 0) return gap(error);

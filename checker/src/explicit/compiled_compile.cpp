@@ -1033,9 +1033,10 @@ void compile(CompiledSystem::Program& p) {
   const lowered::Rules& r = p.low.rules;
   Compiler c(p);
   p.binders = std::max(0, p.low.locals);
-  for (const auto& sl : g.slots) {
-    p.slot_lo.push_back(sl.lo);
-    p.slot_hi.push_back(sl.hi);
+  // (Every field's: an assignment may target a control field, the turn order.)
+  for (const auto& f : p.low.layout.fields) {
+    p.slot_lo.push_back(f.lo);
+    p.slot_hi.push_back(f.hi);
   }
   p.setup_effect.push_back(c.stmt_program(r.setup));
   for (std::size_t s = 0; s < g.steps.size(); ++s) {
@@ -1107,6 +1108,7 @@ void compile(CompiledSystem::Program& p) {
   };
   bool all = false;
   reads(p.low.ctl.active);  // whose conditions are checked
+  reads(p.low.ctl.order);   // (`opponent`'s follow the turn order)
   for (const int start : p.end_condition) {
     for (int pc = start; start >= 0; ++pc) {
       const XIns& x = p.xcode[static_cast<std::size_t>(pc)];

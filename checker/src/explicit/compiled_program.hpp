@@ -196,9 +196,10 @@ struct CompiledSystem::Program {
   const std::uint64_t id = FlatSuccessors::Scratch::new_owner();  // owns the Scratch it sized
   const model::Game& game;  // the declarations: names, turn structure
   lowered::Lowered low;     // the rules, lowered: what compile() translates
-  // Whether a role (relative to the active player) covers player p.
-  [[nodiscard]] bool covers(model::Role r, int p, int active) const {
-    return model::covers(r, p, active, low.players);
+  // Whether a role (relative to the active player, in turn order
+  // `reversed` or not) covers player p.
+  [[nodiscard]] bool covers(model::Role r, int p, int active, bool reversed = false) const {
+    return model::covers(r, p, active, low.players, reversed);
   }
   [[nodiscard]] int step_phase(int step) const { return game.steps[step].phase; }
   std::vector<XIns> xcode;  // every expression program, each ended by ret
@@ -207,7 +208,7 @@ struct CompiledSystem::Program {
   std::vector<std::vector<int>> lists;
   int registers = 0;  // `for` counters
   int binders = 0;
-  std::vector<std::int32_t> slot_lo, slot_hi;  // data slots
+  std::vector<std::int32_t> slot_lo, slot_hi;  // every field (data slots first)
   // Per rule: program start (-1: none / always true).
   std::vector<int> setup_effect;
   std::vector<int> step_effect, step_repeat, step_end_turn;

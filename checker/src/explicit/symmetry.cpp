@@ -197,6 +197,11 @@ class LoopOrder {
       case S::assign: {
         const lowered::Place& pl = view_.place(s.a);
         const int var = view_.var(pl.base);
+        // (A control field, the turn order or a pending skip: no record's.)
+        if (pl.base >= static_cast<int>(view_.low.layout.data_fields)) {
+          read(s.x);
+          return;
+        }
         read(pl.player);
         read(pl.index);
         if (own_record(pl)) {

@@ -216,6 +216,16 @@ void Run::exec(const Stmt* s, const Cont* k) {
       return exec_end(*s);
     case StmtKind::negate:
       return exec_negate(*s, k);
+    case StmtKind::reverse_order: {
+      std::int32_t* w = sc_.work.data();
+      w[p_.ctl.order] = 1 - w[p_.ctl.order];
+      note(std::string("the turn order is now ") + (w[p_.ctl.order] != 0 ? "reversed" : "forward"));
+      return cont(k);
+    }
+    case StmtKind::skip_next:
+      sc_.work[p_.ctl.skip] = 1;
+      note("the next player in turn order will be skipped");
+      return cont(k);
     case StmtKind::shuffle:
     case StmtKind::skip:
       return cont(k);
@@ -291,8 +301,10 @@ void Run::exec_draw(const Stmt& s, const Cont* k) {
   const int hand_base = ev_.zone_slot(hand, player, 0);
   const std::int64_t held = ev_.zone_total(deck, player, sc_.work.data());
   if (held < n) {
-    note_gap("draw from an empty deck: " + p_.game.zones[deck].name + "[" + p_.player_name(player) +
-             "] holds " + std::to_string(held) + ", " + std::to_string(n) + " needed");
+    const auto& z = p_.game.zones[deck];
+    note_gap("draw from an empty deck: " + z.name +
+             (z.per_player ? "[" + p_.player_name(player) + "]" : "") + " holds " +
+             std::to_string(held) + ", " + std::to_string(n) + " needed");
     return gap(site());
   }
   if (n == 0) return cont(k);

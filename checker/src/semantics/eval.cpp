@@ -107,7 +107,7 @@ std::int64_t Evaluator::eval(const Expr& e, Env& env) const {
     case ExprKind::active:
       return get(s, ctl.active);
     case ExprKind::opponent:
-      return (get(s, ctl.active) + 1) % p_.players;
+      return model::next_in_order(get(s, ctl.active), p_.reversed(s), p_.players);
     case ExprKind::self:
       return self_player(env);
     case ExprKind::turn_number:
@@ -122,7 +122,13 @@ std::int64_t Evaluator::eval(const Expr& e, Env& env) const {
       return s[at];
     }
     case ExprKind::next_player:
-      return (eval(*e.args[0], env) + 1) % p_.players;
+      return model::next_in_order(static_cast<int>(eval(*e.args[0], env)), p_.reversed(s),
+                                  p_.players);
+    case ExprKind::prev_player:
+      return model::next_in_order(static_cast<int>(eval(*e.args[0], env)), !p_.reversed(s),
+                                  p_.players);
+    case ExprKind::turn_order:
+      return get(s, ctl.order);
     case ExprKind::stack_entry: {
       const std::int64_t i = eval(*e.args[0], env);
       if (i < 0 || i >= get(s, ctl.stack_size)) return 0;

@@ -326,6 +326,7 @@ class Collector {
       case ExprKind::opponent:
       case ExprKind::self:
       case ExprKind::next_player:
+      case ExprKind::prev_player:
         return players;
       case ExprKind::stack_size:
         return {0, game_.scope.stack};

@@ -11,6 +11,28 @@
 namespace loophole::checker::semantics {
 namespace {
 
+// Whether some statement of s has kind k (reverse_turn_order, skip_next).
+bool uses(const model::Stmt* s, model::StmtKind k) {
+  if (s == nullptr) return false;
+  if (s->kind == k) return true;
+  return std::any_of(s->bodies.begin(), s->bodies.end(),
+                     [&](const model::StmtPtr& b) { return uses(b.get(), k); });
+}
+
+bool game_uses(const model::Game& game, model::StmtKind k) {
+  if (uses(game.setup.get(), k)) return true;
+  for (const auto& st : game.steps) {
+    if (uses(st.effects.get(), k)) return true;
+  }
+  for (const auto& a : game.actions) {
+    if (uses(a.cost.get(), k) || uses(a.effect.get(), k)) return true;
+  }
+  for (const auto& t : game.triggers) {
+    if (uses(t.effect.get(), k)) return true;
+  }
+  return false;
+}
+
 void fired_events(const model::Stmt* s, std::vector<bool>& fired) {
   if (s == nullptr) return;
   if (s->kind == model::StmtKind::fire && s->ref >= 0 && s->ref < static_cast<int>(fired.size())) {
@@ -94,6 +116,9 @@ void build_layout(const model::Game& game, const GapTable& gaps, Layout& layout,
   ctl.turn = layout.turn = add("ctl.turn", 1, std::max(1, game.scope.turns));
   ctl.step = layout.step = add("ctl.step", 0, steps - 1);
   ctl.stage = layout.stage = add("ctl.stage", 0, 4);
+  // The turn order and a pending skip are state only where a rule changes them.
+  if (game_uses(game, model::StmtKind::reverse_order)) ctl.order = add("ctl.order", 0, 1);
+  if (game_uses(game, model::StmtKind::skip_next)) ctl.skip = add("ctl.skip", 0, 1);
   if (leaving) {
     ctl.target = add("ctl.target", 0, steps - 1);
     ctl.new_turn = add("ctl.new_turn", 0, 1);

@@ -52,6 +52,21 @@ class Lowering {
     n.overflow = overflow(from);
     return add(n, from);
   }
+  // The player after x in the current turn order (`back`: before it). With
+  // a fixed order it is next_player; else (x + 1 + order * (n - 2)) mod n, or
+  // (x + n - 1 - order * (n - 2)) mod n, in the arithmetic every backend has
+  // (no operation here can overflow, the divisor is the player count).
+  int step_player(int x, bool back, const model::Expr& from) {
+    const int n = p_.players;
+    if (p_.ctl.order < 0 && !back) return op(X::next_player, from, x);
+    int offset = konst(back ? n - 1 : 1, from);
+    if (p_.ctl.order >= 0 && n > 2) {
+      const int turn = op(X::mul, from, field(p_.ctl.order, from), konst(n - 2, from));
+      offset = op(back ? X::sub : X::add, from, offset, turn);
+    }
+    const int sum = op(X::add, from, x, offset);
+    return op(X::mod, from, sum, konst(n, from));
+  }
   int site(const void* node) const {
     const auto it = p_.gaps.at.find(node);
     return it == p_.gaps.at.end() ? no_site : it->second;
@@ -118,7 +133,7 @@ class Lowering {
       case ExprKind::active:
         return field(p_.ctl.active, e);
       case ExprKind::opponent:
-        return op(X::next_player, e, field(p_.ctl.active, e));
+        return step_player(field(p_.ctl.active, e), false, e);
       case ExprKind::self: {
         Expr n;
         n.op = X::self;
@@ -137,7 +152,10 @@ class Lowering {
         return add(n, e);
       }
       case ExprKind::next_player:
-        return op(X::next_player, e, expr(*e.args[0]));
+      case ExprKind::prev_player:
+        return step_player(expr(*e.args[0]), e.kind == ExprKind::prev_player, e);
+      case ExprKind::turn_order:
+        return field(p_.ctl.order, e);
       case ExprKind::stack_entry: {
         // if 0 <= i and i < stack_size then stack[i].action (or .controller) else 0:
         // the entry read where the guard keeps it in range.
@@ -442,6 +460,36 @@ class Lowering {
         n.op = S::negate;
         if (!s.args.empty()) n.x = expr(*s.args[0]);
         break;
+      case StmtKind::reverse_order:
+      case StmtKind::skip_next: {
+        // An assignment to the control field (order := 1 - order, skip := 1),
+        // which always stays in 0..1; the value's nodes have no origin in
+        // the rules.
+        const bool rev = s.kind == StmtKind::reverse_order;
+        const int index = rev ? p_.ctl.order : p_.ctl.skip;
+        n.op = S::assign;
+        Place pl;
+        pl.base = index;
+        n.a = place(pl);
+        Expr one;
+        one.k = 1;
+        out_.exprs.push_back(one);
+        n.x = static_cast<int>(out_.exprs.size()) - 1;
+        if (rev) {
+          Expr cur;
+          cur.op = X::field;
+          cur.a = index;
+          out_.exprs.push_back(cur);
+          Expr diff;
+          diff.op = X::sub;
+          diff.x[0] = n.x;
+          diff.x[1] = static_cast<int>(out_.exprs.size()) - 1;
+          out_.exprs.push_back(diff);
+          n.x = static_cast<int>(out_.exprs.size()) - 1;
+        }
+        n.site = no_site;
+        break;
+      }
       case StmtKind::call:
         throw std::logic_error("loophole: internal error: unchecked statement '" + s.text +
                                "' reached the lowering");

@@ -152,13 +152,13 @@ int Run::enabled(const std::int32_t* s, int a, int p, int w, Env& env) {
   const auto& win = p_.game.windows[w];
   const auto& ctl = p_.ctl;
   const int active = s[ctl.active];
-  if (!p_.covers(act.who, p, active)) return 0;
+  if (!p_.covers(act.who, p, active, s)) return 0;
   if (win.protocol == Protocol::priority || !win.roles.empty()) {
     const bool answering = win.protocol == Protocol::priority && get(s, ctl.stack_size) > 0;
     const bool active_acted = get(s, ctl.acted) != 0;
     bool allowed = false;
     for (const auto& r : win.roles) {
-      if (!p_.covers(r.role, p, active)) continue;
+      if (!p_.covers(r.role, p, active, s)) continue;
       if (!answering && r.lead_if_active_idle && active_acted) continue;
       const auto& speeds = answering ? r.answer : r.lead;
       if (p_.game.speeds.empty() ||
@@ -267,7 +267,7 @@ int Run::fire(int event, const model::Stmt* with) {
     const int args = p_.ctl.pending_args[t];
     for (int i = 0; i < p_.players; ++i) {
       const int c = (active + i) % p_.players;
-      if (!p_.covers(trig.controller, c, active) || w[base + c] != 0) continue;
+      if (!p_.covers(trig.controller, c, active, w) || w[base + c] != 0) continue;
       Env e = aux_env(c);
       for (int j = 0; j < k; ++j) sc_.aux_binders[j] = sc_.event_args[j];
       const bool holds = ev_.test(trig.condition.get(), e);
@@ -287,7 +287,12 @@ void Run::enter(int target, bool new_turn, bool start) {
   const auto& ctl = p_.ctl;
   const int from_phase = start ? -1 : p_.step_phase(w[ctl.step]);
   if (new_turn) {
+    // The next player in the current order; skip_next() skips one more.
     w[ctl.active] = next_player(w[ctl.active]);
+    if (get(w, ctl.skip) != 0) {
+      w[ctl.active] = next_player(w[ctl.active]);
+      w[ctl.skip] = 0;
+    }
     w[ctl.turn] = std::min(std::max(1, p_.game.scope.turns), w[ctl.turn] + 1);
     for (int base : ctl.turn_uses) {
       if (base >= 0) std::fill(w + base, w + base + p_.players, 0);
@@ -369,7 +374,7 @@ bool Run::open_window(int window) {
       return true;
     case Protocol::alternate: {
       // The active player first, then the others in turn order.
-      const int site = handover(active == 0 ? p_.players - 1 : active - 1);
+      const int site = handover(model::next_in_order(active, !p_.reversed(w), p_.players));
       if (site >= 0) {
         gap(site);
         return false;
@@ -407,8 +412,9 @@ void Run::close_window() {
 int Run::handover(int from) {
   const std::int32_t* w = sc_.work.data();
   const int window = p_.game.steps[w[p_.ctl.step]].window;
+  int p = from;
   for (int i = 1; i <= p_.players; ++i) {
-    const int p = (from + i) % p_.players;
+    p = next_player(p);
     for (int a : p_.window_actions[window]) {
       Env e = aux_env(p);
       const int r = enabled(w, a, p, window, e);
@@ -573,7 +579,7 @@ void Run::emit() {
       const auto& end = p_.game.end_conditions[c];
       for (int i = 0; i < p_.players; ++i) {
         const int p = (active + i) % p_.players;
-        if (!p_.covers(end.who, p, active)) continue;
+        if (!p_.covers(end.who, p, active, w)) continue;
         Env e = aux_env(p);
         const bool holds = ev_.test(end.condition.get(), e);
         if (e.error >= 0) return gap(e.error);

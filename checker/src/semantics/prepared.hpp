@@ -62,9 +62,13 @@ struct Prepared {
 
   [[nodiscard]] int step_phase(int step) const { return game.steps[step].phase; }
   [[nodiscard]] std::string player_name(int p) const { return "P" + std::to_string(p + 1); }
-  // Whether a role (relative to the active player) covers player p.
-  [[nodiscard]] bool covers(model::Role r, int p, int active) const {
-    return model::covers(r, p, active, players);
+  // Whether a role (relative to the active player, in the turn order of
+  // state s) covers player p.
+  [[nodiscard]] bool covers(model::Role r, int p, int active, const std::int32_t* s) const {
+    return model::covers(r, p, active, players, reversed(s));
+  }
+  [[nodiscard]] bool reversed(const std::int32_t* s) const {
+    return ctl.order >= 0 && s[ctl.order] != 0;
   }
 };
 

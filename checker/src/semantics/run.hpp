@@ -131,7 +131,10 @@ class Run {
 
   Env env(int self) { return Env{sc_.work.data(), sc_.binders.data(), self, -1}; }
   Env aux_env(int self) { return Env{sc_.work.data(), sc_.aux_binders.data(), self, -1}; }
-  [[nodiscard]] int next_player(int p) const { return (p + 1) % p_.players; }
+  // The player after p in the work state's turn order.
+  [[nodiscard]] int next_player(int p) const {
+    return model::next_in_order(p, p_.reversed(sc_.work.data()), p_.players);
+  }
 
   const Prepared& p_;
   const Evaluator& ev_;

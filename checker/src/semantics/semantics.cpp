@@ -147,7 +147,7 @@ void Semantics::end_conditions_holding(const StateVec& s,
   for (std::size_t c = 0; c < game_.end_conditions.size(); ++c) {
     const auto& end = game_.end_conditions[c];
     for (int p = 0; p < prep.players; ++p) {
-      if (!prep.covers(end.who, p, active)) continue;
+      if (!prep.covers(end.who, p, active, s.data())) continue;
       if (end.condition == nullptr || holds(*end.condition, s, p)) {
         out.emplace_back(static_cast<int>(c), p);
       }

@@ -52,6 +52,8 @@ inline constexpr int no_site = 1 << 30;
 struct Controls {
   int over = -1, gap = -1, active = -1, turn = -1, step = -1, stage = -1;
   int target = -1, new_turn = -1;
+  int order = -1;  // the turn order, 1 reversed: only when some rule reverses it
+  int skip = -1;   // 1: the next passing of the turn skips a player (only with skip_next())
   int holder = -1, passes = -1, acted = -1, seat = -1;
   int stack_size = -1;
   int stack_base = -1;  // stack[i].action at stack_base + 2i, .controller at + 2i + 1

@@ -29,6 +29,9 @@ struct Type {
   static Type kind() { return {BaseType::kind, -1}; }
   static Type action() { return {BaseType::action, -1}; }
   static Type enum_of(int id) { return {BaseType::enum_, id}; }
+  // `turn_order`, whose values are the built-in `forward` (0) and `reversed` (1).
+  static constexpr int turn_order_enum = -2;
+  static Type turn_order() { return {BaseType::enum_, turn_order_enum}; }
 };
 
 enum class ExprKind : std::uint8_t {
@@ -57,6 +60,8 @@ enum class ExprKind : std::uint8_t {
   // controller (value 1); 0 when no entry is there
   stack_entry,
   action_speed,  // the declared speed of the action args[0]
+  prev_player,  // args[0] player: the player before it in the current turn order
+  turn_order,   // the current turn order: enum_lit of Type::turn_order(), forward 0, reversed 1
   // variables: ref = VarDecl id; args = [player index expr if per player]
   // [array index expr if array]; field = record field index (0 if not a record)
   var,
@@ -146,7 +151,9 @@ enum class StmtKind : std::uint8_t {
   win,
   lose,  // args[0] player
   negate,
-  shuffle,  // args[0] zone (no effect)
+  reverse_order,  // reverse_turn_order(): the turn order flips
+  skip_next,      // skip_next(): the next passing of the turn skips a player
+  shuffle,        // args[0] zone (no effect)
   skip,
   call,  // parser only: text(args) before the checker classifies it
 };
