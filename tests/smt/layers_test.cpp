@@ -21,14 +21,14 @@
 namespace loophole::smt {
 namespace {
 
-struct Explored : test_support::LoadedGame {
+struct LayeredGame : test_support::LoadedGame {
   std::uint64_t states = 0;  // reachable, by the explicit engine (concrete states)
   int deepest = 0;           // the largest distance of a state, in moves
 };
 
-std::unique_ptr<Explored> load(const std::string& rel,
+std::unique_ptr<LayeredGame> load(const std::string& rel,
                                const std::map<std::string, std::int64_t>& params = {}) {
-  auto l = std::make_unique<Explored>();
+  auto l = std::make_unique<LayeredGame>();
   test_support::load_into(*l, std::string(LOOPHOLE_SOURCE_DIR) + "/" + rel,
                           {.params = params, .with_semantics = true});
   EXPECT_TRUE(l->game) << l->diagnostics();
@@ -53,7 +53,7 @@ std::vector<std::string> lines(const Result& r) {
   return out;
 }
 
-Result run(const Explored& l, int depth, std::size_t layer_states) {
+Result run(const LayeredGame& l, int depth, std::size_t layer_states) {
   Engine engine(*l.sem);
   Options o;
   o.depth = depth;
