@@ -249,7 +249,8 @@ TEST_P(SeedLoad, NoDiagnostics) {
 INSTANTIATE_TEST_SUITE_P(Rulesets, SeedLoad,
                          ::testing::Values("containment.yaml", "cosmere.yaml", "operators.yaml",
                                            "speed-biomes.yaml",
-                                           "examples/speed-biomes-pool-game.yaml"),
+                                           "examples/speed-biomes-pool-game.yaml",
+                                           "examples/tricks.yaml"),
                          [](const ::testing::TestParamInfo<const char*>& info) {
                            std::string name;
                            for (const char* p = info.param; *p != 0 && *p != '.'; ++p) {
@@ -721,6 +722,17 @@ INSTANTIATE_TEST_SUITE_P(
                         "dead-rule action:play_gear warning 159:11",
                         "dead-rule action:play_anomaly warning 179:11",
                         "dead-rule action:declare_advance warning 204:11",
+                    }},
+        // The trick-taking example at its default scope (docs/games.md): a
+        // deal where each of two players takes one trick never ends.
+        ExploreCase{"examples/tricks.yaml",
+                    {},
+                    4002,
+                    4032,
+                    {
+                        "stalemate step:trick.take error 82:17 mandatory",
+                        "stalemate step:trick.take error 82:17 mandatory",
+                        "stalemate step:trick.take error 82:17 mandatory",
                     }}),
     [](const ::testing::TestParamInfo<ExploreCase>& info) {
       return case_name(info.param.ruleset);
