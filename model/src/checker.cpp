@@ -361,7 +361,10 @@ class DeclChecker {
     }
     if (f.type->value == "int") return Type::int_();
     if (f.type->value == "bool") return Type::bool_();
-    std::vector<std::pair<std::string, SourceSpan>> candidates = {{"int", {}}, {"bool", {}}};
+    if (f.type->value == "player") return Type::player();
+    if (f.type->value == "kind") return Type::kind();
+    std::vector<std::pair<std::string, SourceSpan>> candidates = {
+        {"int", {}}, {"bool", {}}, {"player", {}}, {"kind", {}}};
     for (std::size_t i = 0; i < game_.enums.size(); ++i) {
       if (game_.enums[i].name == f.type->value) return Type::enum_of(static_cast<int>(i));
       candidates.emplace_back(game_.enums[i].name, game_.enums[i].where);
@@ -682,6 +685,22 @@ class DeclChecker {
                  : static_cast<std::int32_t>(
                        game_.enums[static_cast<std::size_t>(f.type.enum_id)].values.size()) -
                        1;
+    } else if (base == BaseType::player || base == BaseType::kind) {
+      // A player is its index (P1 = 0), a kind its id: the slot holds one
+      // of them, so an assignment can never leave its range.
+      if (rf.range_where.known()) {
+        sink_.error(rf.range_where, "'range' only applies to int variables");
+      }
+      if (base == BaseType::kind && game_.kinds.empty()) {
+        sink_.error(rf.type->where, "kind variable " + quote_name(name) +
+                                        " needs at least one card kind in 'kinds'");
+        f.type = Type{};
+        return;
+      }
+      f.lo = 0;
+      f.hi =
+          static_cast<std::int32_t>(base == BaseType::player ? game_.players : game_.kinds.size()) -
+          1;
     } else {
       return;  // type already reported
     }

@@ -46,6 +46,8 @@ void ExprChecker::check_stmt(StmtPtr& s, const CheckContext& ctx) {
     case StmtKind::choose:
     case StmtKind::pick: {
       check_domain(x.domain, x.domain_bounds, ctx);
+      // `by P` is evaluated before the choice: the binder is not in scope.
+      if (!x.args.empty()) expect(x.args[0], ctx, Type::player(), "the chooser after 'by'");
       x.ref = static_cast<int>(binders_.size());
       push_binder(x.text, x.domain.element_type(),
                   x.domain.where.known() ? x.domain.where : x.where);

@@ -63,6 +63,13 @@ std::string Game::slot_value(int slot, std::int32_t v) const {
     if (v >= 0 && static_cast<std::size_t>(v) < values.size())
       return values[static_cast<std::size_t>(v)];
   }
+  if (sl.var >= 0 && sl.type.base == BaseType::player && v >= 0 && v < players) {
+    return "P" + std::to_string(v + 1);
+  }
+  if (sl.var >= 0 && sl.type.base == BaseType::kind && v >= 0 &&
+      static_cast<std::size_t>(v) < kinds.size()) {
+    return "'" + kinds[static_cast<std::size_t>(v)].name + "'";
+  }
   return std::to_string(v);
 }
 

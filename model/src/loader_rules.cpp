@@ -100,8 +100,9 @@ void Loader::read_windows(const YamlReader& r, const Entry& e) {
       out_.windows.push_back(std::move(window));
       continue;
     }
-    auto wm = r.map(we, {"protocol", "active", "opponent", "others", "each", "may_pass", "order"},
-                    context);
+    auto wm = r.map(
+        we, {"protocol", "active", "opponent", "others", "each", "may_pass", "must_act", "order"},
+        context);
     if (!wm) continue;
     if (const Entry* p = wm->get("protocol")) {
       if (auto word = r.string(*p)) {
@@ -160,6 +161,23 @@ void Loader::read_windows(const YamlReader& r, const Entry& e) {
                     "pass");
       } else if (auto b = r.boolean(*mp)) {
         window.decl.may_pass = *b;
+      }
+    }
+    if (const Entry* ma = wm->get("must_act")) {
+      if (window.decl.protocol == Protocol::priority) {
+        sink_.error(ma->key_where,
+                    "'must_act' applies to 'alternate' and 'sequence' windows; in a priority "
+                    "window 'may_pass: false' makes the holder act");
+      } else if (auto b = r.boolean(*ma)) {
+        window.decl.must_act = *b;
+        const Entry* mp = wm->get("may_pass");
+        if (*b && mp != nullptr && window.decl.may_pass) {
+          sink_.error(mp->key_where,
+                      "a player who must act cannot pass: 'may_pass: true' contradicts "
+                      "'must_act: true'");
+        }
+        // The player to move has no pass: they act or the game is stuck.
+        if (*b) window.decl.may_pass = false;
       }
     }
     const Entry* order = wm->get("order");

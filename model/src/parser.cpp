@@ -668,7 +668,9 @@ class Parser {
     return s;
   }
 
-  // for / choose / pick: `x in D [where c] do S end` (`where` not for `for`).
+  // for / choose / pick: `x in D [where c] do S end` (`where` not for `for`);
+  // a pick may name its chooser, `pick x in D [where c] by P do S end` (`by`
+  // is a word only there, so it stays free as a name elsewhere).
   StmtPtr binder_statement(StmtKind kind) {
     const Token keyword = advance();
     auto s = std::make_unique<Stmt>();
@@ -681,8 +683,25 @@ class Parser {
       s->conds.push_back(std::move(cond));
       conditioned = true;
     }
+    bool chooser = false;
+    if (kind == StmtKind::choose && peek().kind == Tok::identifier && peek().text == "by") {
+      fail(token_span(peek()),
+           "'by' names who picks, and only a pick has a chooser: a choose is nature's; write "
+           "'pick ... by P'");
+      return nullptr;
+    }
+    if (kind == StmtKind::pick && peek().kind == Tok::identifier && peek().text == "by") {
+      advance();
+      ExprPtr who = expression();
+      if (!who) return nullptr;
+      s->args.push_back(std::move(who));
+      chooser = true;
+    }
     if (!accept(Tok::kw_do)) {
-      fail_expected(conditioned ? "'do' after condition" : "'do' after domain", peek());
+      fail_expected(chooser       ? "'do' after the chooser"
+                    : conditioned ? "'do' after condition"
+                                  : "'do' after domain",
+                    peek());
       return nullptr;
     }
     StmtPtr body = statement_list();

@@ -343,6 +343,11 @@ class Printer {
       child(s.conds[0].get());
       out_ += ')';
     }
+    if (!s.args.empty() && s.args[0]) {
+      out_ += " (by";
+      child(s.args[0].get());
+      out_ += ')';
+    }
     bodies(s);
   }
 

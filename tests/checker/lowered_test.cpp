@@ -272,6 +272,11 @@ class LExec {
         return loop(n, 0, k);
       case S::choose:
       case S::pick: {
+        if (n.by >= 0) {  // the chooser, before the `where`
+          LEnv e = env();
+          (void)ev_.eval(n.by, e);
+          if (e.error >= 0) return gap(e.error);
+        }
         const lowered::Domain& d = l_.domains[n.a];
         std::vector<std::int64_t> values;
         for (int v = 0; v < l_.domain_size(d, self_); ++v) {
@@ -621,6 +626,7 @@ class Compare {
         return;
       case S::choose:
       case S::pick:
+        expr(n.by);
         each_value(n.a, n.b, [&] {
           expr(n.x);
           stmt(n.body[0]);

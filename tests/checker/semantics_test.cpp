@@ -1290,6 +1290,90 @@ TEST(SemanticsYaml, SharedDrawPileWidensTheHands) {
   EXPECT_EQ(own_hi.at("hand[P2].b"), 1);
 }
 
+// Player- and kind-valued variables (player-kind-vars.yaml): slots like an
+// enum's, shown as players and kinds in the transcript.
+TEST(SemanticsYaml, PlayerAndKindVariables) {
+  const auto g = load(fixture("player-kind-vars.yaml"));
+  ASSERT_TRUE(g.has_value());
+  Semantics sem(*g);
+  const auto c = explore(sem);
+  EXPECT_EQ(c.states, 243U);
+  EXPECT_EQ(c.transitions, 270U);
+  const StateVec s = sem.initial_states().at(0);
+  EXPECT_EQ(s[0], 1);  // leader P2
+  EXPECT_EQ(s[1], 1);  // trump blue
+  EXPECT_EQ(g->slot_value(0, s[0]), "P2");
+  EXPECT_EQ(g->slot_value(1, s[1]), "'blue'");
+}
+
+// `pick ... by P` (pick-by.yaml): P chooses, not the mover: the successors'
+// chooser, the choice and the transcript name P.
+TEST(SemanticsYaml, PickByNamesTheChooser) {
+  const auto g = load(fixture("pick-by.yaml"));
+  ASSERT_TRUE(g.has_value());
+  Semantics sem(*g);
+  const auto c = explore(sem);
+  EXPECT_EQ(c.states, 182U);
+  EXPECT_EQ(c.transitions, 232U);
+  // Setup: P2 picks the judge, one initial state per value.
+  const auto init = sem.initial_states();
+  ASSERT_EQ(init.size(), 2U);
+  EXPECT_EQ(init[0][0], 0);
+  EXPECT_EQ(init[1][0], 1);
+  // P1's first step: P1 draws both cards, and the opponent (P2) picks the
+  // one P1 discards.
+  const auto out = successors(sem, init[0], true);
+  ASSERT_EQ(out.size(), 2U);
+  for (const Successor& o : out) {
+    EXPECT_EQ(o.chooser, Chooser::player);
+    EXPECT_EQ(o.chooser_player, 1);
+    ASSERT_EQ(o.choices.size(), 2U);
+    EXPECT_EQ(o.choices[1].by, Choice::By::player);
+    EXPECT_EQ(o.choices[1].player, 1);
+  }
+  // The pick's body speaks with P2's voice: P2 plays the card P2 picked.
+  EXPECT_EQ(sem.describe(init[0], out[0], 0).text,
+            "start at main · draw; P1 draws 'red', 'blue'; P2 picks 'red'; P2 moves 'red' from "
+            "hand[P1] to discard[P1] (deck[P1] 2→0, hand[P1] 0→1, discard[P1] 0→1)");
+}
+
+// must_act (must-act.yaml, and findings/deadlock/must-act.yaml where P2
+// holds no card): the next player moves though they cannot act, where the
+// plain alternate window skips them.
+TEST(SemanticsYaml, MustActSkipsNobody) {
+  const auto clean = load(fixture("must-act.yaml"));
+  ASSERT_TRUE(clean.has_value());
+  const auto c = explore(Semantics(*clean));
+  EXPECT_EQ(c.states, 92U);
+  EXPECT_EQ(c.transitions, 110U);
+
+  const std::string path =
+      std::string(LOOPHOLE_SOURCE_DIR) + "/tests/fixtures/findings/deadlock/must-act.yaml";
+  const auto g = load(path);
+  ASSERT_TRUE(g.has_value());
+  Semantics sem(*g);
+  const int holder = sem.layout().window_holder;
+  auto out = successors(sem, sem.initial_states().at(0));
+  ASSERT_EQ(out.size(), 1U);
+  const StateVec open = out[0].state;
+  EXPECT_EQ(open[holder], 0);
+  out = successors(sem, open, true);
+  ASSERT_EQ(moves(sem, out), "action play P1");  // no pass
+  EXPECT_EQ(sem.describe(open, out[0], 0).text, "P1 plays 'play' (cards[P1] 1→0)");
+  const StateVec played = out[0].state;
+  EXPECT_EQ(played[holder], 1);  // P2, who has no card: not skipped
+  EXPECT_TRUE(successors(sem, played).empty());
+
+  // The same window without must_act skips P2.
+  auto plain = load(path);
+  ASSERT_TRUE(plain.has_value());
+  plain->windows[0].must_act = false;
+  Semantics skip(*plain);
+  out = successors(skip, successors(skip, skip.initial_states().at(0)).at(0).state);
+  ASSERT_EQ(out.size(), 1U);
+  EXPECT_EQ(out[0].state[holder], 2);
+}
+
 TEST(SemanticsYaml, FixtureLayoutsMatchTheBuiltGames) {
   const auto built = priority_game();
   const auto loaded = load(fixture("priority.yaml"));

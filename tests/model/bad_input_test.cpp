@@ -332,6 +332,114 @@ TEST(BadInput, BuiltInNameAsVariable) {
                "'self' is a built-in name and cannot name a variable", "4:3");
 }
 
+// ---- player- and kind-valued variables ------------------------------------------------------
+
+TEST(BadInput, MisspeltPlayerType) {
+  const Loaded l = load_text(with_turn("state:\n  lead: {type: plyer}\n"));
+  EXPECT_FIRST(l, "unknown type 'plyer'", "4:16");
+  EXPECT_NOTE(l, "did you mean 'player'?");
+}
+
+TEST(BadInput, PlayerVariableWithRange) {
+  EXPECT_FIRST(load_text(with_turn("state:\n  lead: {type: player, range: [0, 1]}\n")),
+               "'range' only applies to int variables", "4:31");
+}
+
+TEST(BadInput, KindVariableWithoutKinds) {
+  EXPECT_FIRST(load_text(with_turn("state:\n  trump: {type: kind}\n")),
+               "kind variable 'trump' needs at least one card kind in 'kinds'", "4:17");
+}
+
+TEST(BadInput, PlayerVariableInitBeyondThePlayers) {
+  EXPECT_FIRST(load_text(with_turn("state:\n  lead: {type: player, init: P3}\n")),
+               "'P3' does not exist in a 2-player game", "4:30");
+}
+
+// The statement under test is the `do` of the only step, on line 13 from
+// column 16, with a player variable `lead` and a kind variable `trump`.
+Loaded with_player_kind_vars(const std::string& stmt) {
+  return load_text(k_head +
+                   "kinds:\n  red: {copies: 1}\n"
+                   "state:\n  lead: {type: player}\n  trump: {type: kind}\n" +
+                   k_turn + "          do: \"" + stmt + "\"\n");
+}
+
+TEST(BadInput, AssignIntToPlayerVariable) {
+  EXPECT_FIRST(with_player_kind_vars("lead := 1"),
+               "cannot assign int to variable 'lead' of type player", "13:24");
+}
+
+TEST(BadInput, AssignPlayerToKindVariable) {
+  EXPECT_FIRST(with_player_kind_vars("trump := lead"),
+               "cannot assign player to variable 'trump' of type kind", "13:25");
+}
+
+TEST(BadInput, AddToPlayerVariable) {
+  EXPECT_FIRST(with_player_kind_vars("lead += 1"),
+               "'+=' needs an int variable, found 'lead' of type player", "13:16");
+}
+
+TEST(BadInput, CompareKindVariableWithPlayerVariable) {
+  EXPECT_FIRST(with_player_kind_vars("if trump == lead then skip end"),
+               "cannot compare kind with player", "13:19");
+}
+
+// ---- `pick ... by P` ------------------------------------------------------------------------
+
+TEST(BadInput, ChooserIsNotAPlayer) {
+  EXPECT_FIRST(with_player_kind_vars("pick x in 0..1 by 1 do skip end"),
+               "the chooser after 'by' must be player, found int", "13:34");
+}
+
+TEST(BadInput, ChooserMisspelt) {
+  const Loaded l = with_player_kind_vars("pick x in players by opponnet do skip end");
+  EXPECT_FIRST(l, "unknown name 'opponnet'", "13:37");
+  EXPECT_NOTE(l, "did you mean 'opponent'?");
+}
+
+TEST(BadInput, ChooserCannotNameThePicksVariable) {
+  EXPECT_FIRST(with_player_kind_vars("pick x in players by x do skip end"), "unknown name 'x'",
+               "13:37");
+}
+
+TEST(BadInput, ChooserOfAChoose) {
+  EXPECT_FIRST(with_player_kind_vars("choose x in 0..1 by lead do skip end"),
+               "'by' names who picks, and only a pick has a chooser: a choose is nature's; write "
+               "'pick ... by P'",
+               "13:33");
+}
+
+TEST(BadInput, ChooserMissing) {
+  EXPECT_FIRST(with_player_kind_vars("pick x in 0..1 by do skip end"),
+               "expected expression, found 'do'", "13:34");
+}
+
+TEST(BadInput, ChooserNeedsDo) {
+  EXPECT_FIRST(with_player_kind_vars("pick x in 0..1 by lead skip end"),
+               "expected 'do' after the chooser, found 'skip'", "13:39");
+}
+
+TEST(BadInput, ChooserSelfInSetup) {
+  EXPECT_FIRST(load_text(with_turn("setup: \"pick p in players by self do skip end\"\n")),
+               "'self' is not defined here; use 'active'", "3:30");
+}
+
+// ---- must_act ------------------------------------------------------------------------------
+
+TEST(BadInput, MustActInAPriorityWindow) {
+  EXPECT_FIRST(load_text(with_turn("windows:\n  main:\n    must_act: true\n")),
+               "'must_act' applies to 'alternate' and 'sequence' windows; in a priority window "
+               "'may_pass: false' makes the holder act",
+               "5:5");
+}
+
+TEST(BadInput, MustActAndMayPass) {
+  EXPECT_FIRST(
+      load_text(
+          with_turn("windows:\n  trick: {protocol: alternate, may_pass: true, must_act: true}\n")),
+      "a player who must act cannot pass: 'may_pass: true' contradicts 'must_act: true'", "4:32");
+}
+
 // ---- kinds and zones -------------------------------------------------------------------------
 
 TEST(BadInput, NegativeCopies) {

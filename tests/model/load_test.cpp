@@ -226,6 +226,40 @@ const std::map<std::string, Facts>& example_facts() {
                    "1)))))");
          EXPECT_EQ(slot_line(g.slots.back()), "pile.dust 0..6 = 0");
        }},
+      {"player_kind_state.yaml",
+       [](const Game& g) {
+         // A player ranges over the players, a kind over the kinds; no `range`.
+         EXPECT_EQ(slot_line(g.slots[0]), "leader 0..2 = 0");
+         EXPECT_EQ(slot_line(g.slots[1]), "led 0..1 = 0");
+         EXPECT_EQ(slot_line(g.slots[4]), "played[P3] 0..1 = 0");
+         EXPECT_EQ(slot_line(g.slots[5]), "best[0].who 0..2 = 0");
+         EXPECT_EQ(slot_line(g.slots[6]), "best[0].suit 0..1 = 0");
+         EXPECT_EQ(g.slots[0].type, Type::player());
+         EXPECT_EQ(g.slots[6].type, Type::kind());
+         EXPECT_EQ(g.slot_value(0, 2), "P3");
+         EXPECT_EQ(g.slot_value(1, 1), "'spades'");
+         EXPECT_EQ(to_string(*g.steps[2].effects),
+                   "(block (if (> (zone_count #2 table (var #0 leader) (var #1 led) kind) (int 0)) "
+                   "(block (assign := (var #0 leader) (var #3 best (int 0))))))");
+       }},
+      {"choosers.yaml",
+       [](const Game& g) {
+         EXPECT_EQ(to_string(*g.setup),
+                   "(block (pick #0 p players (by (var #1 dealer)) (block (assign := (var #1 "
+                   "dealer) (bound #0 p)))))");
+         EXPECT_EQ(to_string(*g.actions[0].effect),
+                   "(block (pick #0 k kinds (where (> (zone_count #1 hand (self) (bound #0 k) "
+                   "kind) (int 0))) (by (opponent)) (block (move_kind (zone_count #1 hand (self) "
+                   "all) (zone_count #2 field (opponent) all) (bound #0 k) (int 1)))))");
+       }},
+      {"must_act.yaml",
+       [](const Game& g) {
+         ASSERT_EQ(g.windows.size(), 2U);
+         EXPECT_TRUE(g.windows[0].must_act);
+         EXPECT_FALSE(g.windows[0].may_pass);
+         EXPECT_EQ(g.windows[1].protocol, Protocol::sequence);
+         EXPECT_TRUE(g.windows[1].must_act);
+       }},
       {"end_conditions.yaml",
        [](const Game& g) {
          ASSERT_EQ(g.end_conditions.size(), 2U);

@@ -117,6 +117,10 @@ const Case cases[] = {
     {"step:main.play", 14, 19, 3},
   }},
   {"deadlock/clean.yaml", Kind::deadlock, 11, {}},
+  // must_act: P2 is to move though they hold no card.
+  {"deadlock/must-act.yaml", Kind::deadlock, 3, {
+    {"step:main.trick", 16, 19, 2},
+  }},
 
   {"response-loop/ward-opponent.yaml", Kind::response_loop, 11, {
     {"action:mirror_ward", 28, 11, 5, 1, optional_one, 1},
@@ -296,6 +300,22 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, Findings, ::testing::ValuesIn(cases),
 
 // The same rule loops in P1's turn with P1 alone choosing, and in P2's turn
 // only while P1 keeps passing: one finding, the second form a line of it.
+// A player who must act and cannot: the deadlock names them and the window.
+TEST(Deadlock, MustActNamesThePlayerAndTheWindow) {
+  const std::string path =
+      std::string(LOOPHOLE_SOURCE_DIR) + "/tests/fixtures/findings/deadlock/must-act.yaml";
+  model::SourceManager sources;
+  model::DiagnosticSink sink;
+  const auto game = model::load_game(path, {}, sources, sink);
+  ASSERT_TRUE(game.has_value()) << sink.render(sources);
+  const checker::Semantics semantics(*game);
+  const auto graph = checker::explore(semantics, {});
+  const auto found = check_all(*graph, CheckSelection::only(Kind::deadlock));
+  ASSERT_EQ(found.size(), 1U);
+  EXPECT_EQ(found[0].message,
+            "in 'main · trick', P2 must act in window 'trick' and has no action enabled");
+}
+
 TEST(LoopFolding, SeveralPlayersFormIsALineOfTheOptionalLoop) {
   const std::string path =
       std::string(LOOPHOLE_SOURCE_DIR) + "/tests/fixtures/findings/response-loop/dig-fold.yaml";

@@ -251,7 +251,8 @@ INSTANTIATE_TEST_SUITE_P(Rulesets, SeedLoad,
                          ::testing::Values("containment.yaml", "cosmere.yaml", "operators.yaml",
                                            "speed-biomes.yaml",
                                            "examples/speed-biomes-pool-game.yaml",
-                                           "examples/uno.yaml"),
+                                           "examples/uno.yaml",
+                                           "examples/tricks.yaml"),
                          [](const ::testing::TestParamInfo<const char*>& info) {
                            std::string name;
                            for (const char* p = info.param; *p != 0 && *p != '.'; ++p) {
@@ -734,6 +735,17 @@ INSTANTIATE_TEST_SUITE_P(
                         "stalemate step:round.play error 48:17 mandatory",
                         "stalemate step:round.play error 48:17 mandatory",
                         "stalemate step:round.play error 48:17 mandatory",
+                    }},
+        // The trick-taking example at its default scope (docs/games.md): a
+        // deal where each of two players takes one trick never ends.
+        ExploreCase{"examples/tricks.yaml",
+                    {},
+                    4002,
+                    4032,
+                    {
+                        "stalemate step:trick.take error 82:17 mandatory",
+                        "stalemate step:trick.take error 82:17 mandatory",
+                        "stalemate step:trick.take error 82:17 mandatory",
                     }}),
     [](const ::testing::TestParamInfo<ExploreCase>& info) {
       return case_name(info.param.ruleset);

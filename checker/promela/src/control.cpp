@@ -179,6 +179,8 @@ std::string Generator::enabled(int a, int q, int w) const {
 // Run::handover: the first player after `from` (cyclically, `from` last)
 // with an enabled action holds the window; a failing guard is the gap.
 void Generator::handover(std::string& out, int w, int from) const {
+  // Under must_act the next player moves whenever anyone can.
+  const bool must_act = g_.windows[w].must_act;
   out += "lh_g = 0; lh_x = 0;\n";
   int q = from;
   for (int i = 1; i <= n_; ++i) {
@@ -193,7 +195,8 @@ void Generator::handover(std::string& out, int w, int from) const {
       out += "if\n:: lh_x == 0 && lh_g == 0 && " + pre + " ->\n";
       if (gg != "0") out += "lh_g = " + gg + ";\n";
       out += "if :: lh_g == 0 && (" + test_val(guard, c) + ") -> lh_x = 1; " + f(p_.ctl.holder) +
-             " = " + std::to_string(q) + " :: else -> skip fi\n:: else -> skip\nfi;\n";
+             " = " + std::to_string(must_act ? model::next_in_order(from, rev_, n_) : q) +
+             " :: else -> skip fi\n:: else -> skip\nfi;\n";
     }
   }
   std::string close;

@@ -273,6 +273,7 @@ std::string Generator::run() {
           break;
         }
         case Protocol::alternate: {
+          if (wd.must_act) break;  // no pass: act or be stuck
           std::string body;
           body += per_order([&](std::string& o) { handover(o, win, h); });
           emit(body);
@@ -285,6 +286,7 @@ std::string Generator::run() {
           const int k = static_cast<int>(wd.order.size());
           for (int seat = 0; seat < std::max(1, k); ++seat) {
             for (int acted = 0; acted <= (ctl.acted >= 0 ? 1 : 0); ++acted) {
+              if (wd.must_act && acted == 0) continue;  // a seat passes only after acting
               std::size_t next = static_cast<std::size_t>(seat) + 1;
               bool answered = acted != 0;
               while (next < wd.order.size() && wd.order[next] == SequenceTurn::active_if_answered &&

@@ -145,7 +145,8 @@ void Generator::stmt_assign(std::string& out, const lowered::Stmt& s, const Ctx&
 }
 
 void Generator::stmt_choose(std::string& out, const lowered::Stmt& s, const Ctx& c) const {
-  std::string gaps = "0";
+  // A pick's chooser (`by P`) fails first; who picks changes no state.
+  std::string gaps = s.by >= 0 ? gap(s.by, c) : "0";
   std::string alts;
   for (const std::int64_t v : domain(s.a, c.self)) {
     Ctx inner = c;

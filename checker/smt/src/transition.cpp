@@ -206,10 +206,11 @@ void Exec::window_moves(int step, int h, const z3::expr& base) {
       start_move(base);
       return pass();
     case Protocol::alternate:
+      if (win.must_act) return;
       start_move(win.may_pass ? base : (base && !any_action).simplify());
       return pass();
     case Protocol::sequence:
-      start_move(base);
+      start_move(win.must_act ? (base && at(p_.ctl.acted) != 0).simplify() : base);
       return pass();
   }
 }
@@ -421,6 +422,10 @@ void Exec::handover(int from, K&& k) {
     } else {
       holder = z3::ite(cond, num(p), holder);
     }
+  }
+  // Under must_act the next player moves whenever anyone can.
+  if (en_.game.windows[static_cast<std::size_t>(window)].must_act) {
+    holder = num(next_player(from));
   }
   branch(
       failed, [&] { gap(site); },

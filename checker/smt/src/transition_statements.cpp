@@ -232,6 +232,9 @@ void Exec::exec_assign(const Stmt& s, const Cont* k) {
 void Exec::exec_choose(const Stmt& s, const Cont* k) {
   const int n = en_.domain_size(s.a, self_);
   Ev ev = env(self_);
+  // A pick's chooser (`by P`) is evaluated first: only its failure matters
+  // here, since who picks does not change the successors.
+  if (s.by >= 0) (void)en_.eval_int(s.by, ev);
   std::vector<z3::expr> ok;
   for (int i = 0; i < n; ++i) {
     b_[static_cast<std::size_t>(s.b)] = en_.domain_value(s.a, i, self_);

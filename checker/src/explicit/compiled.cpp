@@ -216,10 +216,14 @@ class Runner : ExprMachine {
         break;
       }
       case Protocol::alternate:
-        if (win.may_pass || !any_action) sc_.moves.push_back(Move{MoveKind::pass, h, -1, -1});
+        if (!win.must_act && (win.may_pass || !any_action)) {
+          sc_.moves.push_back(Move{MoveKind::pass, h, -1, -1});
+        }
         break;
       case Protocol::sequence:
-        sc_.moves.push_back(Move{MoveKind::pass, h, -1, -1});
+        if (!win.must_act || get(s, ctl_.acted) != 0) {
+          sc_.moves.push_back(Move{MoveKind::pass, h, -1, -1});
+        }
         break;
     }
   }
@@ -475,6 +479,7 @@ class Runner : ExprMachine {
     const int window = g_.steps[w_[ctl_.step]].window;
     const int players = p_.low.players;
     int p = from;
+    const bool must_act = g_.windows[window].must_act;
     for (int i = 1; i <= players; ++i) {
       p = next_player(p);
       for (int a : candidates(w_, p, window)) {
@@ -482,7 +487,7 @@ class Runner : ExprMachine {
         const int r = enabled(w_, a, p, error);
         if (r < 0) return error;
         if (r > 0) {
-          set(ctl_.holder, p);
+          set(ctl_.holder, must_act ? next_player(from) : p);
           return -1;
         }
       }
@@ -927,7 +932,7 @@ class Runner : ExprMachine {
         binders_[i.c] = domain_value(i.a, o[0], self_);
         if (many) {
           if (i.e == 0) nature_ = true;
-          if (i.e != 0 && picker_ < 0) picker_ = self_;
+          if (i.e != 0 && picker_ < 0) picker_ = static_cast<int>(f.aux);
         }
         return true;
       }
@@ -981,6 +986,16 @@ class Runner : ExprMachine {
   }
 
   bool choose(const SIns& i, int& pc) {
+    // Who picks (a pick's `by`, evaluated first), kept in the frame.
+    std::int64_t chooser = self_;
+    if (i.e >= 2) {
+      int error = -1;
+      chooser = value(i.e - 2, error);
+      if (error >= 0) {
+        gap(error);
+        return false;
+      }
+    }
     const int n = domain_size(i.a, self_);
     sc_.outcomes.clear();
     const int* each = i.f >= 0 ? p_.lists[i.f].data() : nullptr;
@@ -1002,6 +1017,7 @@ class Runner : ExprMachine {
     f.ins = pc;
     f.count = static_cast<int>(sc_.outcomes.size());
     f.width = 1;
+    f.aux = chooser;
     f.bodies = i.g;
     // The body compiled for the first outcome's value, or the one body.
     pc = i.g >= 0 ? p_.lists[i.g][sc_.outcomes[0]] : pc + 1;

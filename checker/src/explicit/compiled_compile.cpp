@@ -880,7 +880,7 @@ class Compiler {
         i.op = S::choose;
         i.a = domain(ldomain(s.a));
         i.c = s.b;
-        i.e = s.op == LS::pick ? 1 : 0;
+        i.e = s.op != LS::pick ? 0 : s.by < 0 ? 1 : 2 + expr(s.by);
         // The binder's value is chosen at run time: it shadows any known one
         // (per_value() binds each value innermost).
         subst_.push_back({s.b, false, 0});

@@ -139,7 +139,8 @@ enum class S : std::uint8_t {
   for_begin,    // a domain, b end, c binder, d register
   for_next,     // a domain, b body, c binder, d register
   bind,         // binder c = a (a turn of an unrolled `for`)
-  choose,       // a domain, b skip target, c binder, d where expr or -1, e by player,
+  choose,       // a domain, b skip target, c binder, d where expr or -1, e chooser: 0
+                // nature, 1 the acting player, 2 + x the player of expr x (`by`),
                 // f -1 or lists[f]: the where expr per value of the domain (-1: true),
                 // g -1 or lists[g]: where the body compiled for each value starts
   draw,         // a player expr, b count expr, e site

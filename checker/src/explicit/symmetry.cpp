@@ -428,6 +428,7 @@ class Analysis {
         break;
       case S::choose:
       case S::pick:
+        expr(s.by);  // the chooser (`by P`; -1 reads nothing)
         ++where_;
         expr(s.x);
         --where_;

@@ -60,6 +60,7 @@ void Run::save(int d) {
   snap.state = sc_.work;
   snap.binders = sc_.binders;
   snap.self = self_;
+  snap.voice = voice_;
   snap.choices = sc_.choices.size();
   snap.notes = sc_.notes.size();
   snap.picker = picker_;
@@ -72,6 +73,7 @@ void Run::restore(int d) {
   sc_.work = snap.state;
   sc_.binders = snap.binders;
   self_ = snap.self;
+  voice_ = snap.voice;
   sc_.choices.resize(snap.choices);
   sc_.notes.resize(snap.notes);
   picker_ = snap.picker;
@@ -117,6 +119,7 @@ std::string Run::kinds_text(const std::int32_t* counts) const {
 
 void Run::run_effect(const Stmt* s, int self, Tail tail) {
   self_ = self;
+  voice_ = -1;
   Cont done;
   done.kind = Cont::Kind::tail;
   done.tail = tail;
@@ -142,6 +145,9 @@ void Run::cont(const Cont* k) {
     }
     case Cont::Kind::tail:
       return finish(k->tail);
+    case Cont::Kind::voice:
+      voice_ = k->voice;
+      return cont(k->next);
   }
 }
 
@@ -237,6 +243,13 @@ void Run::exec(const Stmt* s, const Cont* k) {
 }
 
 void Run::exec_choose(const Stmt& s, const Cont* k) {
+  // Who picks: the player `by P` names (evaluated first, once), else self.
+  int chooser = self_;
+  if (s.kind == StmtKind::pick && !s.args.empty()) {
+    Env e = env(self_);
+    chooser = static_cast<int>(ev_.eval(*s.args[0], e));
+    if (e.error >= 0) return gap(e.error);
+  }
   const int d = push_choice();
   const int n = ev_.domain_size(s.domain, self_);
   const model::Expr* where = s.conds.empty() ? nullptr : s.conds[0].get();
@@ -264,21 +277,31 @@ void Run::exec_choose(const Stmt& s, const Cont* k) {
     sc_.binders[s.ref] = v;
     if (count > 1) {
       if (!by_player) nature_ = true;
-      if (by_player && picker_ < 0) picker_ = self_;
+      if (by_player && picker_ < 0) picker_ = chooser;
     }
     if (record_) {
       Choice c;
       c.by = by_player ? Choice::By::player : Choice::By::nature;
-      c.player = by_player ? self_ : -1;
+      c.player = by_player ? chooser : -1;
       c.text = (by_player ? "picked " : "chose ") + format(s.domain, v);
       sc_.choices.push_back(std::move(c));
       // A real choice is part of the transcript: who made it and what it was.
       if (count > 1) {
-        note((by_player ? p_.player_name(self_) + " picks " : std::string("nature chooses ")) +
+        note((by_player ? p_.player_name(chooser) + " picks " : std::string("nature chooses ")) +
              format(s.domain, v));
       }
     }
-    exec(s.bodies.empty() ? nullptr : s.bodies[0].get(), k);
+    if (s.kind == StmtKind::pick && !s.args.empty() && !s.bodies.empty()) {
+      // The body speaks with the chooser's voice, then the old one is back.
+      Cont back;
+      back.kind = Cont::Kind::voice;
+      back.next = k;
+      back.voice = voice_;
+      voice_ = chooser;
+      exec(s.bodies[0].get(), &back);
+    } else {
+      exec(s.bodies.empty() ? nullptr : s.bodies[0].get(), k);
+    }
   }
   depth_ = d;
 }
@@ -396,7 +419,8 @@ void Run::exec_move(const Stmt& s, const Cont* k) {
         c.text = "moved " + kinds;
         sc_.choices.push_back(std::move(c));
       }
-      note(p_.player_name(self_) + " moves " + kinds + " from " + zone_name(from, from_owner) +
+      const int mover = !chosen && voice_ >= 0 ? voice_ : self_;
+      note(p_.player_name(mover) + " moves " + kinds + " from " + zone_name(from, from_owner) +
            " to " + zone_name(to, to_owner));
     }
     if (overfull) {

@@ -76,6 +76,7 @@ void build_layout(const model::Game& game, const GapTable& gaps, Layout& layout,
       seats = std::max(seats, static_cast<int>(w.order.size()));
       for (auto t : w.order)
         needs_acted = needs_acted || t == model::SequenceTurn::active_if_answered;
+      needs_acted = needs_acted || w.must_act;  // a seat passes only after acting
     }
   }
   // The stack exists when an answerable action can be taken in a priority window.

@@ -399,6 +399,7 @@ class Lowering {
         n.a = domain(s.domain);
         n.b = s.ref;
         n.x = s.conds.empty() ? -1 : expr(s.conds[0].get());
+        if (s.kind == StmtKind::pick && !s.args.empty()) n.by = expr(*s.args[0]);
         n.body.push_back(s.bodies.empty() ? -1 : stmt(s.bodies[0].get()));
         break;
       case StmtKind::draw: {

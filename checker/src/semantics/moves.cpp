@@ -139,10 +139,15 @@ void Run::window_moves(const StateVec& s) {
     case Protocol::alternate:
       // A holder left without an enabled action (a trigger resolved since it
       // got the turn) hands the turn on as if passing.
-      if (win.may_pass || !any_action) sc_.moves.push_back(Move{MoveKind::pass, h, -1, -1});
+      // One who must act never passes: without an action it is a deadlock.
+      if (!win.must_act && (win.may_pass || !any_action)) {
+        sc_.moves.push_back(Move{MoveKind::pass, h, -1, -1});
+      }
       break;
     case Protocol::sequence:
-      sc_.moves.push_back(Move{MoveKind::pass, h, -1, -1});
+      if (!win.must_act || get(s.data(), ctl.acted) != 0) {
+        sc_.moves.push_back(Move{MoveKind::pass, h, -1, -1});
+      }
       break;
   }
 }
@@ -413,6 +418,8 @@ int Run::handover(int from) {
   const std::int32_t* w = sc_.work.data();
   const int window = p_.game.steps[w[p_.ctl.step]].window;
   int p = from;
+  // Under must_act the next player moves, enabled or not, while anyone can.
+  const bool must_act = p_.game.windows[window].must_act;
   for (int i = 1; i <= p_.players; ++i) {
     p = next_player(p);
     for (int a : p_.window_actions[window]) {
@@ -420,7 +427,7 @@ int Run::handover(int from) {
       const int r = enabled(w, a, p, window, e);
       if (r < 0) return e.error;
       if (r > 0) {
-        put(sc_.work.data(), p_.ctl.holder, p);
+        put(sc_.work.data(), p_.ctl.holder, must_act ? next_player(from) : p);
         return -1;
       }
     }

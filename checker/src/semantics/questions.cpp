@@ -23,6 +23,10 @@ std::string deadlock_message(const model::Game& game, int step, bool in_window, 
                              : nullptr;
   if (in_window && s != nullptr && s->window >= 0) {
     const model::Window& w = game.windows[static_cast<std::size_t>(s->window)];
+    if (w.must_act) {
+      return "in '" + where + "', " + player(holder) + " must act in window '" + w.name +
+             "' and has no action enabled";
+    }
     const char* holds = w.protocol == model::Protocol::priority ? "holds priority" : "is to move";
     return "in '" + where + "', " + player(holder) + " " + holds + " and can neither act nor pass";
   }

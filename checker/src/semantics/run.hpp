@@ -38,13 +38,16 @@ enum class Tail : std::uint8_t {
 };
 
 struct Cont {
-  enum class Kind : std::uint8_t { seq, loop, tail };
+  // voice: the body of a `pick ... by P` is over; the transcript's voice
+  // goes back to `voice` (below).
+  enum class Kind : std::uint8_t { seq, loop, tail, voice };
   Kind kind = Kind::tail;
   const Cont* next = nullptr;
   const std::vector<model::StmtPtr>* list = nullptr;  // seq: statements list[pos..]
   const model::Stmt* loop = nullptr;                  // loop: the `for`, at value index pos
   std::size_t pos = 0;
   Tail tail = Tail::emit;
+  int voice = -1;  // voice: the voice to restore
 };
 
 // What a choice point saves so each outcome starts from the same place.
@@ -52,6 +55,7 @@ struct Snapshot {
   StateVec state;
   std::vector<std::int64_t> binders;
   int self = -1;
+  int voice = -1;
   std::size_t choices = 0, notes = 0;
   int picker = -1;
   bool nature = false;
@@ -149,6 +153,10 @@ class Run {
   Move move_;
   bool mover_choice_ = false;
   int self_ = -1;
+  // Whom the transcript names as moving a card of a fixed kind: the chooser
+  // of the `pick ... by P` whose body runs (P plays the card P picked), or
+  // -1: self. Only notes read it; no state or chooser depends on it.
+  int voice_ = -1;
   int picker_ = -1;
   bool nature_ = false;
   bool progress_ = false;

@@ -169,7 +169,9 @@ enum class S : std::uint8_t {
   for_,                // body[0] once per value of domains[a], local b bound to it
   choose,              // nature picks a value of domains[a] for local b among those that make
                        // x (-1: any) hold, then body[0] (-1: nothing); none: nothing happens
-  pick,                // the same, the acting player picks
+  pick,                // the same, a player picks: the value of expression `by` (`by P`,
+                       // evaluated before the `where`; its failure fails at its site), or
+                       // the acting player when by is -1
   move,                // a card movement (Stmt::move; a draw's player is also x)
   fire,                // the event a: its arguments conds[i] are evaluated in order (an int
                        // outside its declared range, game->events[a].args[i].lo..hi, fails at
@@ -211,6 +213,7 @@ struct Stmt {
   int a = -1, b = -1;
   int x = -1;  // assign's value, choose's / pick's `where`, end's player, a draw's player
   int site = -1;
+  int by = -1;  // pick: the chooser's player expression, -1: the acting player
   Move move;
   std::vector<int> conds;        // if_: expressions
   std::vector<int> body;         // statements

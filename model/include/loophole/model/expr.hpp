@@ -143,7 +143,8 @@ enum class StmtKind : std::uint8_t {
   if_,        // conds[i] -> bodies[i]; bodies.size() == conds.size() + 1 when there is an else
   for_,       // binder over domain, body[0]
   choose,     // nature's choice: binder over domain where cond, bodies[0]
-  pick,       // the acting player's choice: same shape as choose
+  pick,       // a player's choice: same shape as choose; args[0], when present, is the
+              // chooser (`by P`, a player expression), else the acting player
   draw,       // args[0] player, args[1] count
   move_kind,  // args: from zone_count expr, to zone_count expr, kind expr, count
   move_any,   // args: from, to, count (kinds chosen by the acting player)
@@ -169,7 +170,7 @@ struct Stmt {
   int ref = -1;                 // event id (fire), binder slot (for/choose/pick)
   ExprPtr target;               // assign
   ExprPtr value;                // assign
-  std::vector<ExprPtr> args;    // calls
+  std::vector<ExprPtr> args;    // calls; pick: the chooser of `by P`
   std::vector<ExprPtr> conds;   // if; choose/pick `where` (conds[0], may be absent)
   std::vector<StmtPtr> bodies;  // if branches, loop body, block statements
   Domain domain;                // for/choose/pick

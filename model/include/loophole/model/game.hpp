@@ -142,8 +142,12 @@ enum class SequenceTurn : std::uint8_t { active, opponent, active_if_answered };
 struct Window {
   std::string name;
   Protocol protocol = Protocol::priority;
-  std::vector<RoleSpeeds> roles;    // priority (and optionally alternate/sequence speed filters)
-  bool may_pass = true;             // alternate: false by default
+  std::vector<RoleSpeeds> roles;  // priority (and optionally alternate/sequence speed filters)
+  bool may_pass = true;           // alternate: false by default
+  // alternate, sequence: the player to move must act (is never skipped and
+  // has no pass; in a sequence, passes only after acting); one who cannot
+  // is a deadlock
+  bool must_act = false;
   std::vector<SequenceTurn> order;  // sequence
   SourceSpan where;
 };
