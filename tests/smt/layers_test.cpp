@@ -27,7 +27,7 @@ struct LayeredGame : test_support::LoadedGame {
 };
 
 std::unique_ptr<LayeredGame> load(const std::string& rel,
-                               const std::map<std::string, std::int64_t>& params = {}) {
+                                  const std::map<std::string, std::int64_t>& params = {}) {
   auto l = std::make_unique<LayeredGame>();
   test_support::load_into(*l, std::string(LOOPHOLE_SOURCE_DIR) + "/" + rel,
                           {.params = params, .with_semantics = true});
