@@ -19,7 +19,8 @@ inline constexpr std::string_view k_builtin_values[] = {
     "active",     "opponent",       "self",       "turn_number", "stack_size",
     "top_action", "top_controller", "turn_order", "forward",     "reversed"};
 inline constexpr std::string_view k_functions[] = {
-    "count", "min", "max", "abs", "clamp", "next", "prev", "speed", "stack_action", "stack_controller"};
+    "count", "min",  "max",   "abs",          "clamp",
+    "next",  "prev", "speed", "stack_action", "stack_controller"};
 inline constexpr std::string_view k_statements[] = {
     "draw",     "move", "fire", "win", "lose", "negate", "shuffle", "skip", "reverse_turn_order",
     "skip_next"};

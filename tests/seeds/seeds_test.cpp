@@ -251,8 +251,7 @@ INSTANTIATE_TEST_SUITE_P(Rulesets, SeedLoad,
                          ::testing::Values("containment.yaml", "cosmere.yaml", "operators.yaml",
                                            "speed-biomes.yaml",
                                            "examples/speed-biomes-pool-game.yaml",
-                                           "examples/uno.yaml",
-                                           "examples/tricks.yaml"),
+                                           "examples/uno.yaml", "examples/tricks.yaml"),
                          [](const ::testing::TestParamInfo<const char*>& info) {
                            std::string name;
                            for (const char* p = info.param; *p != 0 && *p != '.'; ++p) {

@@ -60,8 +60,8 @@ enum class ExprKind : std::uint8_t {
   // controller (value 1); 0 when no entry is there
   stack_entry,
   action_speed,  // the declared speed of the action args[0]
-  prev_player,  // args[0] player: the player before it in the current turn order
-  turn_order,   // the current turn order: enum_lit of Type::turn_order(), forward 0, reversed 1
+  prev_player,   // args[0] player: the player before it in the current turn order
+  turn_order,    // the current turn order: enum_lit of Type::turn_order(), forward 0, reversed 1
   // variables: ref = VarDecl id; args = [player index expr if per player]
   // [array index expr if array]; field = record field index (0 if not a record)
   var,
