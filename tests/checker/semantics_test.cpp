@@ -84,6 +84,26 @@ Counts explore(const Semantics& sem, std::size_t limit = 100000) {
   return c;
 }
 
+// Every move of every reachable state, breadth-first: fn(state, successor,
+// its index among the state's successors).
+template <class Fn>
+void for_each_move(const Semantics& sem, Fn fn) {
+  std::set<StateVec> seen;
+  std::deque<StateVec> queue;
+  for (auto& s : sem.initial_states()) queue.push_back(s);
+  std::vector<Successor> out;
+  while (!queue.empty()) {
+    const StateVec s = queue.front();
+    queue.pop_front();
+    if (!seen.insert(s).second) continue;
+    sem.successors(s, out);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      fn(s, out[i], static_cast<std::uint32_t>(i));
+      queue.push_back(out[i].state);
+    }
+  }
+}
+
 std::string moves(const Semantics& sem, const std::vector<Successor>& out) {
   static const char* kinds[] = {"start", "advance", "enter",   "effects", "action",
                                 "pass",  "resolve", "trigger", "decline"};
@@ -1502,23 +1522,12 @@ TEST(SemanticsYaml, EventArgumentsAreKeptWhilePending) {
       sem.layout().fields[static_cast<std::size_t>(field(sem, "ctl.pending[wounded][P2].n"))].hi,
       2);
   std::set<std::string> wounded;
-  std::set<StateVec> seen;
-  std::deque<StateVec> queue;
-  for (auto& s : sem.initial_states()) queue.push_back(s);
-  std::vector<Successor> out;
-  while (!queue.empty()) {
-    const StateVec s = queue.front();
-    queue.pop_front();
-    if (!seen.insert(s).second) continue;
-    sem.successors(s, out);
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      const std::string text = sem.describe(s, out[i], static_cast<std::uint32_t>(i)).text;
-      if (text.rfind("trigger 'wounded'", 0) == 0 && s[field(sem, "life[P2]")] == 3) {
-        wounded.insert(text);
-      }
-      queue.push_back(out[i].state);
+  for_each_move(sem, [&](const StateVec& s, const Successor& x, std::uint32_t i) {
+    const std::string text = sem.describe(s, x, i).text;
+    if (text.rfind("trigger 'wounded'", 0) == 0 && s[field(sem, "life[P2]")] == 3) {
+      wounded.insert(text);
     }
-  }
+  });
   EXPECT_EQ(wounded, (std::set<std::string>{
                          "trigger 'wounded' (P2) on hit(P2, 1, 'blade', false) (life[P2] 3→2)",
                          "trigger 'wounded' (P2) on hit(P2, 1, 'blade', true) (life[P2] 3→2)"}));
@@ -1532,26 +1541,14 @@ TEST(SemanticsYaml, EndsNamingAPlayerEndTheGameForThatPlayer) {
   ASSERT_TRUE(g.has_value());
   Semantics sem(*g);
   std::set<std::string> ends;
-  std::set<StateVec> seen;
-  std::deque<StateVec> queue;
-  for (auto& s : sem.initial_states()) queue.push_back(s);
-  std::vector<Successor> out;
-  while (!queue.empty()) {
-    const StateVec s = queue.front();
-    queue.pop_front();
-    if (!seen.insert(s).second) continue;
-    sem.successors(s, out);
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      const Successor& x = out[i];
-      const std::string text = sem.describe(s, x, static_cast<std::uint32_t>(i)).text;
-      for (const std::string end : {"'breach': ", "'held': "}) {
-        const auto at = text.find(end);
-        if (at == std::string::npos) continue;
-        ends.insert(text.substr(at, text.find(' ', at + end.size()) - at));
-      }
-      queue.push_back(x.state);
+  for_each_move(sem, [&](const StateVec& s, const Successor& x, std::uint32_t i) {
+    const std::string text = sem.describe(s, x, i).text;
+    for (const std::string end : {"'breach': ", "'held': "}) {
+      const auto at = text.find(end);
+      if (at == std::string::npos) continue;
+      ends.insert(text.substr(at, text.find(' ', at + end.size()) - at));
     }
-  }
+  });
   EXPECT_EQ(ends, (std::set<std::string>{"'breach': P1", "'held': P2"}));
 }
 
