@@ -51,6 +51,58 @@ std::uint32_t second_document_line(std::string_view text) {
   return 0;
 }
 
+// Where a document's first token is a ',' (after blank and comment lines,
+// directives, `---`/`...` markers, anchors and tags), as a 1-based line and
+// column; {0, 0} when no document starts so. yaml-cpp 0.7 never returns
+// from such a text (`,a`, `--- ,`, `&x ,`: found by fuzz_engines, it loops
+// allocating without end), so it must not be handed one. A ',' can never
+// start a YAML document (it is a flow indicator, which no plain scalar may
+// start with), so no valid file is refused.
+std::pair<std::uint32_t, std::uint32_t> leading_comma(std::string_view text) {
+  bool start = true;  // before the first token of the current document
+  std::uint32_t line = 1;
+  std::size_t line_begin = 0;
+  const auto marker = [&](std::size_t i) {
+    if (i != line_begin || text.size() - i < 3) return false;
+    const std::string_view m = text.substr(i, 3);
+    if (m != "---" && m != "...") return false;
+    return i + 3 == text.size() || text[i + 3] == ' ' || text[i + 3] == '\t' ||
+           text[i + 3] == '\r' || text[i + 3] == '\n';
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '\n') {
+      ++line;
+      line_begin = ++i;
+      continue;
+    }
+    if (marker(i)) {
+      start = true;
+      i += 3;
+      continue;
+    }
+    if (!start) {
+      i = std::min(text.find('\n', i), text.size());
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r') {
+      ++i;
+    } else if (c == '#' || (c == '%' && i == line_begin)) {
+      i = std::min(text.find('\n', i), text.size());
+    } else if (c == '&' || c == '!') {
+      while (i < text.size() && text[i] != ' ' && text[i] != '\t' && text[i] != '\r' &&
+             text[i] != '\n') {
+        ++i;
+      }
+    } else if (c == ',') {
+      return {line, static_cast<std::uint32_t>(i - line_begin) + 1};
+    } else {
+      start = false;
+    }
+  }
+  return {0, 0};
+}
+
 // yaml-cpp's message (its ErrorMsg constants) in the words of a designer
 // who wrote the file: what is wrong at the marked place and what usually
 // fixes it. A message not listed is passed through as it is.
@@ -94,6 +146,12 @@ std::string yaml_message(const std::string& raw) {
 std::optional<YAML::Node> parse_yaml_document(const std::string& path, const std::string& text,
                                               std::string_view what, DiagnosticSink& sink) {
   std::vector<YAML::Node> documents;
+  if (const auto [line, column] = leading_comma(text); line != 0) {
+    sink.error(SourceSpan{path, line, column, 1},
+               "malformed YAML: a ',' outside a '[' list or '{' map (a value that starts "
+               "with ',' must be quoted)");
+    return std::nullopt;
+  }
   try {
     documents = YAML::LoadAll(text);
   } catch (const YAML::DeepRecursion& e) {

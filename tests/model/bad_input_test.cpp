@@ -95,6 +95,22 @@ TEST(BadInput, MalformedYamlBadIndentation) {
                "4:2");
 }
 
+// yaml-cpp 0.7 loops forever, allocating, on a document whose first token is
+// a ',' (found by fuzz_engines); the loader refuses such a text before
+// yaml-cpp sees it, wherever the document starts.
+TEST(BadInput, MalformedYamlLeadingCommaDoesNotHang) {
+  const std::string message =
+      "malformed YAML: a ',' outside a '[' list or '{' map (a value that starts with ',' "
+      "must be quoted)";
+  EXPECT_FIRST(load_text("\n ,phase: [\\\n"), message, "2:2");
+  EXPECT_FIRST(load_text(",a"), message, "1:1");
+  EXPECT_FIRST(load_text("# c\n%YAML 1.2\n--- &x !t ,\n"), message, "3:11");
+  EXPECT_FIRST(load_text("loophole: 1\n...\n\n  ,b\n"), message, "4:3");
+  // A ',' inside a value or a flow list is no document start.
+  EXPECT_FIRST(load_text("loophole: 1\ngame: a,b\nspeeds: [1, 2\n"),
+               "malformed YAML: a '[' list is not closed with ']'", "4:1");
+}
+
 TEST(BadInput, UnknownTopLevelKeyWithSuggestion) {
   EXPECT_FIRST(load_text(with_turn("acitons: []\n")),
                "unknown key 'acitons' in ruleset; did you mean 'actions'?", "3:1");
