@@ -103,10 +103,11 @@ int main(int argc, char** argv) {
   options.traced.assign(properties::state_question_traced.begin(),
                         properties::state_question_traced.end());
   if (options.cycles) {
-    options.marks =
-        [&sem, holding = std::vector<std::pair<int, int>>()](const checker::StateVec& s) mutable {
-          return properties::outcome_marks(sem, s, holding);
-        };
+    options.endings = properties::ends_by_statement(sem.game());
+    options.marks = [&sem, holding = std::vector<std::pair<int, int>>()](
+                        const checker::StateVec& s, const checker::Ending& e) mutable {
+      return properties::outcome_marks(sem, s, e, holding);
+    };
   }
   const distributed::Result r = distributed::explore(sem, MPI_COMM_WORLD, options);
   if (rank == 0) {

@@ -415,14 +415,15 @@ class DistributedEngine final : public Engine {
     }
     // The cycle analyses: the final states' outcomes for the stalls.
     d.cycles = true;
-    d.marks = [&sem,
-               holding = std::vector<std::pair<int, int>>()](const checker::StateVec& s) mutable {
-      return properties::outcome_marks(sem, s, holding);
+    d.endings = properties::ends_by_statement(game);
+    d.marks = [&sem, holding = std::vector<std::pair<int, int>>()](
+                  const checker::StateVec& s, const checker::Ending& e) mutable {
+      return properties::outcome_marks(sem, s, e, holding);
     };
-    d.end_marks =
-        [&sem, holding = std::vector<std::pair<int, int>>()](const checker::StateVec& s) mutable {
-          return properties::end_marks(sem, s, holding);
-        };
+    d.end_marks = [&sem, holding = std::vector<std::pair<int, int>>()](
+                      const checker::StateVec& s, const checker::Ending& e) mutable {
+      return properties::end_marks(sem, s, e, holding);
+    };
     d.leads_count = leads_to_count(game);
     if (d.leads_count > 0 && d.leads_count <= 32) d.leads_marks = properties::leads_to_marks(sem);
     const distributed::Result r = distributed::explore(sem, MPI_COMM_WORLD, d);

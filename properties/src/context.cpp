@@ -7,6 +7,7 @@
 // them deadlocks or dead ends.
 #include "context.hpp"
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 
@@ -198,15 +199,56 @@ checker::Trace Context::trace(StateId from, const std::vector<Edge>& path,
 
 Outcomes outcomes(const Context& cx) {
   const auto np = static_cast<std::size_t>(cx.game.players);
+  const int players = cx.game.players;
   Outcomes o{std::vector<std::vector<bool>>(np, std::vector<bool>(cx.size(), false)), {}};
   o.wins = o.loses;
   checker::StateVec state;
   std::vector<std::pair<int, int>> scratch;
+  // Where a statement can end the game, who the moves into each game-over
+  // state named: each source of such a move recomputed with its record
+  // (strategy.cpp reads them the same way). `entered`: bit 0 some move in
+  // was ended by an end condition, bit 1 some move leads in.
+  const bool recorded = ends_by_statement(cx.game);
+  std::vector<std::uint8_t> entered;
+  if (recorded) {
+    entered.assign(cx.size(), 0);
+    std::vector<checker::Successor> moves;
+    for (StateId u = 0; u < cx.size(); ++u) {
+      if (cx.interrupted()) return o;  // the caller sees the flag too
+      if (cx.final_state(u)) continue;
+      const auto out = cx.moves.out(u);
+      if (std::none_of(out.begin(), out.end(),
+                       [&](const Edge& e) { return cx.points[e.to].over == 1; })) {
+        continue;
+      }
+      cx.graph.state_into(u, state);
+      cx.semantics.successors(state, moves, true);
+      for (const Edge& e : out) {
+        if (cx.points[e.to].over != 1) continue;
+        if (e.index >= moves.size()) {
+          throw std::logic_error(fmt::format(
+              "loophole: internal error: state {} has {} successors on the semantics, edge {}", u,
+              moves.size(), e.index));
+        }
+        checker::Ending one;
+        one.add(moves[e.index], players);
+        for (std::size_t q = 0; q < np; ++q) {
+          if (((one.loses >> q) & 1U) != 0) o.loses[q][e.to] = true;
+          if (((one.wins >> q) & 1U) != 0) o.wins[q][e.to] = true;
+        }
+        entered[e.to] |= one.conditions ? 3U : 2U;
+      }
+    }
+  }
+  checker::Ending by_conditions;
+  by_conditions.conditions = true;
   for (StateId v = 0; v < cx.size(); ++v) {
     if (cx.interrupted()) break;  // the caller sees the flag too
     if (cx.points[v].over != 1) continue;
+    // (Ended by a statement only: what the moves in named is all.)
+    if (recorded && entered[v] == 2) continue;
     cx.graph.state_into(v, state);
-    const StateOutcome so = state_outcome(cx.semantics, state, scratch);
+    const StateOutcome so = state_outcome(cx.semantics, state, by_conditions, scratch);
     for (std::size_t q = 0; q < np; ++q) {
       if (((so.loses >> q) & 1U) != 0) o.loses[q][v] = true;
       if (((so.wins >> q) & 1U) != 0) o.wins[q][v] = true;

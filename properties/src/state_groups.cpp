@@ -89,9 +89,13 @@ void end_condition_keys(const checker::Semantics& sem, const checker::StateVec& 
 }
 
 StateOutcome state_outcome(const checker::Semantics& sem, const checker::StateVec& s,
+                           const checker::Ending& ending,
                            std::vector<std::pair<int, int>>& holding) {
   StateOutcome o;
   if (s[sem.layout().over] != 1) return o;
+  o.loses = ending.loses;
+  o.wins = ending.wins;
+  if (!ending.conditions) return o;
   const model::Game& game = sem.game();
   const auto np = static_cast<unsigned>(game.players);
   holding.clear();
@@ -112,9 +116,33 @@ StateOutcome state_outcome(const checker::Semantics& sem, const checker::StateVe
   return o;
 }
 
+namespace {
+
+bool ends_the_game(const model::Stmt* s) {
+  if (s == nullptr) return false;
+  if (s->kind == model::StmtKind::win || s->kind == model::StmtKind::lose) return true;
+  return std::any_of(s->bodies.begin(), s->bodies.end(),
+                     [](const model::StmtPtr& b) { return ends_the_game(b.get()); });
+}
+
+}  // namespace
+
+bool ends_by_statement(const model::Game& game) {
+  if (ends_the_game(game.setup.get())) return true;
+  for (const model::Step& st : game.steps) {
+    if (ends_the_game(st.effects.get())) return true;
+  }
+  for (const model::Action& a : game.actions) {
+    if (ends_the_game(a.cost.get()) || ends_the_game(a.effect.get())) return true;
+  }
+  return std::any_of(game.triggers.begin(), game.triggers.end(),
+                     [](const model::Trigger& t) { return ends_the_game(t.effect.get()); });
+}
+
 std::uint32_t outcome_marks(const checker::Semantics& sem, const checker::StateVec& s,
+                            const checker::Ending& ending,
                             std::vector<std::pair<int, int>>& holding) {
-  const StateOutcome o = state_outcome(sem, s, holding);
+  const StateOutcome o = state_outcome(sem, s, ending, holding);
   std::uint32_t m = 0;
   for (int p = 0; p < sem.game().players; ++p) {
     m |= ((o.loses >> p) & 1U) != 0 ? 1U << (1 + 2 * p) : 1U << (2 + 2 * p);
@@ -123,9 +151,9 @@ std::uint32_t outcome_marks(const checker::Semantics& sem, const checker::StateV
 }
 
 std::uint64_t end_marks(const checker::Semantics& sem, const checker::StateVec& s,
-                        std::vector<std::pair<int, int>>& holding) {
+                        const checker::Ending& ending, std::vector<std::pair<int, int>>& holding) {
   if (s[sem.layout().over] != 1) return 0;
-  const StateOutcome o = state_outcome(sem, s, holding);
+  const StateOutcome o = state_outcome(sem, s, ending, holding);
   std::uint64_t m = 1;
   for (int p = 0; p < sem.game().players; ++p) {
     if (((o.loses >> p) & 1U) != 0) m |= std::uint64_t{1} << (1 + 2 * p);

@@ -138,14 +138,15 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
   options.traced.assign(properties::state_question_traced.begin(),
                         properties::state_question_traced.end());
   options.cycles = true;
-  options.marks =
-      [&sem, holding = std::vector<std::pair<int, int>>()](const checker::StateVec& s) mutable {
-        return properties::outcome_marks(sem, s, holding);
-      };
-  options.end_marks =
-      [&sem, holding = std::vector<std::pair<int, int>>()](const checker::StateVec& s) mutable {
-        return properties::end_marks(sem, s, holding);
-      };
+  options.endings = properties::ends_by_statement(sem.game());
+  options.marks = [&sem, holding = std::vector<std::pair<int, int>>()](
+                      const checker::StateVec& s, const checker::Ending& e) mutable {
+    return properties::outcome_marks(sem, s, e, holding);
+  };
+  options.end_marks = [&sem, holding = std::vector<std::pair<int, int>>()](
+                          const checker::StateVec& s, const checker::Ending& e) mutable {
+    return properties::end_marks(sem, s, e, holding);
+  };
   for (const auto& p : sem.game().properties) {
     if (p.kind == model::Property::Kind::leads_to) ++options.leads_count;
   }
@@ -411,7 +412,7 @@ TEST(Limits, InterruptInTheCyclePhaseStopsEveryRank) {
   Options options;
   options.interrupt = &interrupt;
   options.cycles = true;
-  options.marks = [&](const checker::StateVec&) {
+  options.marks = [&](const checker::StateVec&, const checker::Ending&) {
     if (rank() == size - 1) interrupt.store(true);
     return 0U;
   };

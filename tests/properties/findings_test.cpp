@@ -215,9 +215,17 @@ const Case cases[] = {
   {"stall/doomed-turn.yaml", Kind::stall, 8, {
     {"action:ponder", 29, 11, 5, 2, optional_one, 0},
   }},
+  // The same with the loss a `lose(active)` statement: still a stall.
+  {"stall/doomed-by-statement.yaml", Kind::stall, 8, {
+    {"action:ponder", 28, 11, 5, 2, optional_one, 0},
+  }},
   {"cannot-lose/bystander.yaml", Kind::cannot_lose, 44, {
     {"step:main.fight/P3", 17, 17, 10, -1, none, -1, Severity::warning},
   }},
+  // P1's only loss after the first turn is a `lose(active)` statement on an
+  // empty draw: P1 can still lose, P2 still win (the old reading of
+  // outcomes from end conditions alone said P1 could do neither).
+  {"cannot-lose/deck-out.yaml", Kind::cannot_lose, 23, {}},
 
   {"unreachable-win/impossible-combo.yaml", Kind::unreachable_win, 12, {
     {"end:triple_red/P1", 21, 11},

@@ -7,6 +7,7 @@
 #include <array>
 #include <limits>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "run.hpp"
 
@@ -119,21 +120,85 @@ bool Run::reach_back() {
   std::vector<std::uint64_t> fresh(n, 0);  // bits gained, not yet sent on
   std::vector<std::size_t> work;
   const auto end_shift = static_cast<unsigned>(1 + 2 * sem_.game().players);
+  const bool marked = options_.marks || options_.end_marks;
+  const std::unordered_map<std::size_t, checker::Ending> endings =
+      marked && options_.endings ? gather_endings()
+                                 : std::unordered_map<std::size_t, checker::Ending>();
   for (std::size_t v = 0; v < n; ++v) {
     if (ctl_fields(ctl_[v]).over == 0) continue;
     std::uint64_t m = 1;
-    if (options_.marks || options_.end_marks) {
+    if (marked) {
       store_.words_of(v, cur_words_.data());
       codec_.unpack(cur_words_.data(), cur_.data());
       state_.assign(cur_.begin(), cur_.begin() + static_cast<std::ptrdiff_t>(codec_.fields()));
-      if (options_.marks) m |= options_.marks(state_);
-      if (options_.end_marks) m |= options_.end_marks(state_) << end_shift;
+      checker::Ending ending;
+      ending.conditions = true;
+      if (const auto it = endings.find(v); it != endings.end()) ending = it->second;
+      if (options_.marks) m |= options_.marks(state_, ending);
+      if (options_.end_marks) m |= options_.end_marks(state_, ending) << end_shift;
     }
     marks_[v] = m;
     fresh[v] = m;
     work.push_back(v);
   }
   return propagate(work, fresh);
+}
+
+// Options::endings: per game-over state owned here that a move leads into,
+// who those moves named (checker::Ending). Each move goes back to its
+// source's owner, which recomputes the source's successors with their
+// record once and answers for each of its moves.
+std::unordered_map<std::size_t, checker::Ending> Run::gather_endings() {
+  const std::size_t n = store_.size();
+  for (std::size_t v = 0; v < n; ++v) {
+    if (ctl_fields(ctl_[v]).over != 1) continue;
+    for (std::uint64_t e = in_begin_[v]; e < in_begin_[v + 1]; ++e) {
+      const std::uint64_t u = in_from_csr_[e];
+      auto& o = out_[static_cast<std::size_t>(rank_of(u))];
+      o.push_back(local_of(u));
+      o.push_back(in_label_csr_[e] & k_index_mask);
+      o.push_back(global_id(v));
+    }
+  }
+  std::vector<std::uint64_t> asked = all_to_all();
+  // One recomputation per source: the questions sorted by it.
+  std::vector<std::size_t> order(asked.size() / 3);
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return asked[3 * a] < asked[3 * b]; });
+  const int players = sem_.game().players;
+  std::vector<checker::Successor> moves;
+  std::uint64_t source = std::numeric_limits<std::uint64_t>::max();
+  for (const std::size_t i : order) {
+    if (asked[3 * i] != source) {
+      source = asked[3 * i];
+      store_.words_of(static_cast<std::size_t>(source), cur_words_.data());
+      codec_.unpack(cur_words_.data(), cur_.data());
+      state_.assign(cur_.begin(), cur_.begin() + static_cast<std::ptrdiff_t>(codec_.fields()));
+      sem_.successors(state_, moves, true);
+    }
+    const std::uint64_t index = asked[3 * i + 1];
+    if (index >= moves.size()) {
+      throw std::logic_error("distributed search: a move's index is past its source's successors");
+    }
+    checker::Ending one;
+    one.add(moves[index], players);
+    const std::uint64_t target = asked[3 * i + 2];
+    auto& o = out_[static_cast<std::size_t>(rank_of(target))];
+    o.push_back(local_of(target));
+    o.push_back(std::uint64_t{one.loses} | std::uint64_t{one.wins} << 16 |
+                std::uint64_t{one.conditions ? 1U : 0U} << 32);
+  }
+  std::vector<std::uint64_t>().swap(asked);
+  std::unordered_map<std::size_t, checker::Ending> out;
+  const std::vector<std::uint64_t> got = all_to_all();
+  for (std::size_t at = 0; at + 2 <= got.size(); at += 2) {
+    checker::Ending& e = out[static_cast<std::size_t>(got[at])];
+    e.loses |= static_cast<std::uint32_t>(got[at + 1] & 0xFFFFU);
+    e.wins |= static_cast<std::uint32_t>((got[at + 1] >> 16) & 0xFFFFU);
+    e.conditions = e.conditions || ((got[at + 1] >> 32) & 1U) != 0;
+  }
+  return out;
 }
 
 // The backward rounds: each state of `work` sends its `fresh` bits to the

@@ -24,6 +24,7 @@
 #include <mutex>
 #include <optional>
 #include <stdexcept>
+#include <unordered_map>
 #include <vector>
 
 #include <mpi.h>
@@ -159,6 +160,7 @@ class Run {
   bool stopped_now();
   void build_edges();
   bool reach_back();
+  std::unordered_map<std::size_t, checker::Ending> gather_endings();
   bool propagate(std::vector<std::size_t>& work, std::vector<std::uint64_t>& fresh);
   bool trim(Subgraph k);
   template <class Member, class OutKept, class InKept>

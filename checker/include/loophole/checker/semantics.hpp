@@ -64,6 +64,33 @@ struct Successor {
   int end_condition = -1;
 };
 
+// Who the moves into one game-over state named, gathered move by move
+// (recorded Successors: end_player, end_win): bit p of `loses`/`wins`. A
+// `win` names its player the winner and every other the loser; a `lose`
+// names its player the loser and, with two players, the other the winner.
+// `conditions`: some move ended the game by an end condition, so the end
+// conditions holding in the state name outcomes too (the analyses read
+// them: properties::state_outcome); also when no recorded move leads in.
+struct Ending {
+  std::uint32_t loses = 0, wins = 0;
+  bool conditions = false;
+  void add(const Successor& move, int players) {
+    if (move.end_condition >= 0 || move.end_player < 0) {
+      conditions = true;
+      return;
+    }
+    const std::uint32_t named = 1U << static_cast<unsigned>(move.end_player);
+    const std::uint32_t all = (1U << static_cast<unsigned>(players)) - 1U;
+    if (move.end_win) {
+      wins |= named;
+      loses |= all & ~named;
+    } else {
+      loses |= named;
+      if (players == 2) wins |= all & ~named;
+    }
+  }
+};
+
 // A place in the rules where an effect can leave the rules' bounds.
 struct GapSite {
   std::string rule;         // "step:start.draw", "action:spark", "trigger:x", "setup"

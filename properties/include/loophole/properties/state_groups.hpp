@@ -55,20 +55,29 @@ void end_condition_keys(const checker::Semantics& sem, const checker::StateVec& 
                         std::vector<GroupKey>& out);
 
 // Who loses and who wins in a game-over state (bit p for player p; none
-// when the game is not over): a win names its player (and, with two
-// players, a loss names the other as winner); when a tie leaves it open
-// every outcome named is kept. `holding`: scratch.
+// when the game is not over): what the moves into it named (`ending`:
+// a `win`/`lose` statement's player), and, when an end condition ended it
+// (ending.conditions), the end conditions holding there: a win names its
+// player (and, with two players, a loss names the other as winner); when a
+// tie leaves it open every outcome named is kept. `holding`: scratch.
 struct StateOutcome {
   std::uint32_t loses = 0, wins = 0;
 };
 [[nodiscard]] StateOutcome state_outcome(const checker::Semantics& sem, const checker::StateVec& s,
+                                         const checker::Ending& ending,
                                          std::vector<std::pair<int, int>>& holding);
+// Whether a statement of the rules ends the game (`win`/`lose`). Only then
+// must the moves into a game-over state be recorded (Semantics::successors
+// with its record) for its checker::Ending; otherwise every game-over state
+// was ended by an end condition (checker::Ending{.conditions = true}).
+[[nodiscard]] bool ends_by_statement(const model::Game& game);
 
 // The same as the bits the cycle analyses search backwards from
 // (cycle_findings' `doomed`): for each player p, bit 1 + 2p when p loses
 // in s, else bit 2 + 2p (a way out that is no loss of p's). For a final
 // state (over != 0); a rule-gap state is no loss.
 [[nodiscard]] std::uint32_t outcome_marks(const checker::Semantics& sem, const checker::StateVec& s,
+                                          const checker::Ending& ending,
                                           std::vector<std::pair<int, int>>& holding);
 
 // The bits ends out of reach searches backwards from, for a final state
@@ -76,6 +85,7 @@ struct StateOutcome {
 // for each player p bit 1 + 2p when p loses there and 2 + 2p when p wins
 // (the outcomes ends_out_of_reach.cpp reads). None for a rule-gap state.
 [[nodiscard]] std::uint64_t end_marks(const checker::Semantics& sem, const checker::StateVec& s,
+                                      const checker::Ending& ending,
                                       std::vector<std::pair<int, int>>& holding);
 
 // The whole graph's answers ends out of reach needs, for the states of a

@@ -117,8 +117,14 @@ struct Options {
   // The bits of a final state (`over` != 0) to search backwards from: bit 0
   // (every final state) gives Result::can_finish; bits 1 + 2p (player p
   // loses) and 2 + 2p (a final state where p does not lose) give
-  // Result::doomed. Asked on the rank that owns the state.
-  std::function<std::uint32_t(const checker::StateVec& state)> marks;
+  // Result::doomed. Asked on the rank that owns the state, with who the
+  // moves into it named (`endings`; else checker::Ending{.conditions = true}).
+  std::function<std::uint32_t(const checker::StateVec& state, const checker::Ending& ending)> marks;
+  // Whether `marks` and `end_marks` are told who the moves into a
+  // game-over state named (a statement of the rules ends the game:
+  // properties::ends_by_statement): then each move into one is recomputed,
+  // with its record, on its source's owner.
+  bool endings = false;
   // Ends out of reach (with `cycles`): the bits of a final state to search
   // backwards from besides `marks` (properties::end_marks: bit 0 a real
   // end, 1 + 2p player p loses there, 2 + 2p p wins), kept from bit
@@ -128,7 +134,8 @@ struct Options {
   // from each that cannot go on forever, the states nearer than the nearest
   // rule gap with their moves (the search for the gap it is a consequence
   // of): Result::can_end and the fields after it.
-  std::function<std::uint64_t(const checker::StateVec& state)> end_marks;
+  std::function<std::uint64_t(const checker::StateVec& state, const checker::Ending& ending)>
+      end_marks;
   // leads_to properties (with `cycles`; properties::leads_to_marks): per
   // property k, bit 2k its `from` holds in a state, 2k + 1 its `to`. Each
   // move's source learns its target's bits; per property, OWCTY on the
