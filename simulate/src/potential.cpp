@@ -1,6 +1,6 @@
 // Potential (potential.hpp): the end conditions turned once into linear
-// forms per (condition, player checked, active player), so that scoring a
-// state is a few multiply-adds per comparison.
+// forms per (condition, player checked, active player, turn order), so that
+// scoring a state is a few multiply-adds per comparison.
 #include "potential.hpp"
 
 #include <algorithm>
@@ -23,7 +23,8 @@ struct Linear {
 
 class Lower {
  public:
-  Lower(const model::Game& g, int self, int active) : g_(g), self_(self), active_(active) {}
+  Lower(const model::Game& g, int self, int active, bool reversed)
+      : g_(g), self_(self), active_(active), reversed_(reversed) {}
 
   std::optional<int> player(const Expr& e) const {
     switch (e.kind) {
@@ -33,8 +34,16 @@ class Lower {
         return self_;
       case ExprKind::active:
         return active_;
-      case ExprKind::opponent:  // the next player after the active one
-        return (active_ + 1) % g_.players;
+      case ExprKind::opponent:  // the next player after the active one, in turn order
+        return model::next_in_order(active_, reversed_, g_.players);
+      case ExprKind::next_player:
+      case ExprKind::prev_player: {
+        if (e.args.empty()) return std::nullopt;
+        const auto p = player(*e.args[0]);
+        if (!p) return std::nullopt;
+        const bool forward = e.kind == ExprKind::next_player;
+        return model::next_in_order(*p, forward == reversed_, g_.players);
+      }
       default:
         return std::nullopt;
     }
@@ -110,38 +119,45 @@ class Lower {
  private:
   const model::Game& g_;
   int self_, active_;
+  bool reversed_;
 };
 
 }  // namespace
 
-Potential::Potential(const model::Game& game, int active_field)
-    : game_(game), active_field_(active_field) {
+Potential::Potential(const model::Game& game, const checker::Layout& layout)
+    : game_(game), active_field_(layout.active), order_field_(-1) {
+  const auto order = std::find_if(layout.fields.begin(), layout.fields.end(),
+                                  [](const checker::Field& f) { return f.name == "ctl.order"; });
+  if (order != layout.fields.end()) order_field_ = static_cast<int>(order - layout.fields.begin());
   for (const auto& end : game.end_conditions) {
     if (!end.condition) continue;
-    for (int active = 0; active < game.players; ++active) {
-      for (int self = 0; self < game.players; ++self) {
-        if (!model::covers(end.who, self, active, game.players)) continue;
-        atoms_of(*end.condition, self, active, end.win, 1);
+    for (int reversed = 0; reversed < (order_field_ >= 0 ? 2 : 1); ++reversed) {
+      for (int active = 0; active < game.players; ++active) {
+        for (int self = 0; self < game.players; ++self) {
+          if (!model::covers(end.who, self, active, game.players, reversed != 0)) continue;
+          atoms_of(*end.condition, self, active, reversed != 0, end.win, 1);
+        }
       }
     }
   }
 }
 
-void Potential::atoms_of(const model::Expr& e, int self, int active, bool win, std::int64_t sign) {
+void Potential::atoms_of(const model::Expr& e, int self, int active, bool reversed, bool win,
+                         std::int64_t sign) {
   if (e.kind == ExprKind::unary && e.op == Op::not_) {
-    atoms_of(*e.args[0], self, active, win, -sign);
+    atoms_of(*e.args[0], self, active, reversed, win, -sign);
     return;
   }
   if (e.kind != ExprKind::binary) return;
   if (e.op == Op::and_ || e.op == Op::or_) {
-    atoms_of(*e.args[0], self, active, win, sign);
-    atoms_of(*e.args[1], self, active, win, sign);
+    atoms_of(*e.args[0], self, active, reversed, win, sign);
+    atoms_of(*e.args[1], self, active, reversed, win, sign);
     return;
   }
   if (e.op != Op::lt && e.op != Op::le && e.op != Op::gt && e.op != Op::ge && e.op != Op::eq) {
     return;
   }
-  const Lower lower(game_, self, active);
+  const Lower lower(game_, self, active, reversed);
   Linear l;
   if (!lower.linear(*e.args[0], 1, l) || !lower.linear(*e.args[1], -1, l)) return;
   if (l.terms.empty()) return;
@@ -152,15 +168,17 @@ void Potential::atoms_of(const model::Expr& e, int self, int active, bool win, s
   a.sign = sign;
   a.self = self;
   a.active = active;
+  a.reversed = reversed;
   a.win = win;
   atoms_.push_back(std::move(a));
 }
 
 std::int64_t Potential::of(const std::int32_t* state, int p) const {
   const int active = state[active_field_];
+  const bool reversed = order_field_ >= 0 && state[order_field_] != 0;
   std::int64_t total = 0;
   for (const Atom& a : atoms_) {
-    if (a.active != active) continue;
+    if (a.active != active || a.reversed != reversed) continue;
     std::int64_t d = a.constant;  // L - R
     for (const Term& t : a.terms) d += t.coef * state[t.slot];
     std::int64_t score = 0;

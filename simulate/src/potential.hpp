@@ -13,13 +13,16 @@
 #include <cstdint>
 #include <vector>
 
+#include "loophole/checker/semantics.hpp"
 #include "loophole/model/game.hpp"
 
 namespace loophole::simulate::detail {
 
 class Potential {
  public:
-  Potential(const model::Game& game, int active_field);
+  // Reads the active player and the turn order (`ctl.order`, 1 reversed;
+  // a field only when a rule reverses it) at their places in `layout`.
+  Potential(const model::Game& game, const checker::Layout& layout);
   // The potential of `state` for player `p`.
   [[nodiscard]] std::int64_t of(const std::int32_t* state, int p) const;
   // Whether any end condition gave a comparison to score.
@@ -37,12 +40,15 @@ class Potential {
     std::int64_t sign = 1;  // -1 under a `not`
     int self = 0;           // the player the condition is checked for
     int active = 0;         // the active player it was resolved for
+    bool reversed = false;  // and the turn order (`opponent`, next/prev_player)
     bool win = true;        // the end condition's outcome for `self`
   };
-  void atoms_of(const model::Expr& e, int self, int active, bool win, std::int64_t sign);
+  void atoms_of(const model::Expr& e, int self, int active, bool reversed, bool win,
+                std::int64_t sign);
 
   const model::Game& game_;
   int active_field_;
+  int order_field_;
   std::vector<Atom> atoms_;
 };
 

@@ -200,7 +200,7 @@ Result simulate(const checker::Semantics& sem, const Options& options) {
     }
   }
   if (options.policy == Policy::greedy) {
-    sh.potential = std::make_unique<detail::Potential>(g, sem.layout().active);
+    sh.potential = std::make_unique<detail::Potential>(g, sem.layout());
   }
 
   Result r;

@@ -12,6 +12,7 @@
 
 #include "../common/loaded_game.hpp"
 #include "../common/native_cache.hpp"
+#include "potential.hpp"
 
 namespace loophole::simulate {
 namespace {
@@ -226,6 +227,34 @@ TEST(Simulate, GreedyPicksTheBestOutcome) {
   const Result uniform = run(*l, 300, 2, Policy::uniform);
   EXPECT_GT(uniform.wins[1], 0u);
   EXPECT_LT(uniform.min_length, uniform.max_length);
+}
+
+// The greedy policy's yardstick follows the state's turn order: P1 loses
+// when its opponent (the next player: P2, or P3 once the order is reversed)
+// reaches 3. With score[P2] = 2 and score[P3] = 0, P1's potential is how
+// far that loss is: 1 in the forward order, 3 reversed; P3 gains by P1's
+// loss, so its potential is the negation. A potential that took the next
+// player as +1 read 1 (and -1) in both orders.
+TEST(Potential, OpponentFollowsTheTurnOrder) {
+  const auto l = load("tests/fixtures/simulate/reversed-opponent.yaml");
+  const checker::Layout& layout = l->sem->layout();
+  const auto field = [&](const std::string& name) {
+    for (std::size_t i = 0; i < layout.fields.size(); ++i) {
+      if (layout.fields[i].name == name) return static_cast<int>(i);
+    }
+    ADD_FAILURE() << "no field " << name;
+    return 0;
+  };
+  const detail::Potential potential(*l->game, layout);
+  checker::StateVec s = l->sem->initial_states().at(0);
+  ASSERT_EQ(s[static_cast<std::size_t>(layout.active)], 0);
+  s[static_cast<std::size_t>(field("score[P2]"))] = 2;
+  const auto order = static_cast<std::size_t>(field("ctl.order"));
+  ASSERT_EQ(s[order], 0);
+  EXPECT_EQ(potential.of(s.data(), 0), 1);  // score[P2] - 3 = -1, not P1's favour
+  s[order] = 1;
+  EXPECT_EQ(potential.of(s.data(), 0), 3);  // score[P3] - 3 = -3
+  EXPECT_EQ(potential.of(s.data(), 2), -3);
 }
 
 TEST(Simulate, CutOffAtTheMoveCap) {
