@@ -16,7 +16,8 @@ ExplicitGraph::ExplicitGraph(const Layout& layout, const Semantics* semantics,
     : semantics_(semantics),
       packer_(layout),
       budget_(memory_limit),
-      store_(compact ? 1 : packer_.words(), compact ? sizeof(Word) : packer_.bytes(), budget_),
+      store_(compact ? 1 : packer_.words(), compact ? sizeof(Word) : packer_.bytes(), budget_,
+             compact),
       edges_(budget_),
       compact_(compact) {
   if (compact) frontier_ = std::make_unique<Frontier>(packer_.words(), budget_);
@@ -107,8 +108,65 @@ void ExplicitGraph::edges_into(StateId id, std::vector<Edge>& out) const {
     out.push_back(edges_.edge(i, static_cast<std::uint32_t>(i - b)));
 }
 
+namespace {
+
+// Derived parents kept: at least the level just found, and then levels up to
+// 2^20 states or a sixteenth of all in all (4 MiB, or a quarter of a byte a
+// state: a trace's walk finds each level once, and the unbounded-chain
+// analysis walks back up to 4096 chains, shallowest first, over the same
+// levels).
+constexpr std::uint64_t kept_parent_entries = std::uint64_t{1} << 20;
+
+}  // namespace
+
+StateId ExplicitGraph::level_end(std::uint32_t depth) const {
+  return depth + 1 < levels_.size() ? levels_[depth + 1] : static_cast<StateId>(store_.size());
+}
+
+StateId ExplicitGraph::parent(StateId id) const {
+  if (store_.keeps_parents()) return store_.parent(id);
+  const std::uint32_t d = depth(id);
+  if (d == 0) return no_state;
+  const std::lock_guard lock(parents_mutex_);
+  return level_parents(d)[id - levels_[d]];
+}
+
+// (Under parents_mutex_.) The parents of level `depth` >= 1: every state of
+// the level before, in id order, gives its edges' targets in this level that
+// have none yet itself as their parent.
+const std::vector<StateId>& ExplicitGraph::level_parents(std::uint32_t depth) const {
+  for (const LevelParents& l : parent_levels_) {
+    if (l.depth == depth) return l.parents;
+  }
+  const StateId begin = levels_[depth], end = level_end(depth);
+  std::vector<StateId> parents(end - begin, no_state);
+  std::uint64_t missing = parents.size();
+  const StateId from_end = std::min<StateId>(begin, static_cast<StateId>(edges_.states()));
+  for (StateId p = levels_[depth - 1]; p < from_end && missing != 0; ++p) {
+    for (std::uint64_t e = edges_.begin(p), e_end = edges_.end(p); e < e_end; ++e) {
+      const StateId t = edges_.target(e);
+      if (t >= begin && t < end && parents[t - begin] == no_state) {
+        parents[t - begin] = p;
+        --missing;
+      }
+    }
+  }
+  if (missing != 0) {
+    throw std::logic_error("loophole: internal error: a state of level " + std::to_string(depth) +
+                           " is no successor of the level before it");
+  }
+  const std::uint64_t keep = std::max(kept_parent_entries, store_.size() / 16);
+  while (!parent_levels_.empty() && parent_entries_ + parents.size() > keep) {
+    parent_entries_ -= parent_levels_.front().parents.size();
+    parent_levels_.erase(parent_levels_.begin());
+  }
+  parent_entries_ += parents.size();
+  parent_levels_.push_back({depth, std::move(parents)});
+  return parent_levels_.back().parents;
+}
+
 std::uint32_t ExplicitGraph::parent_index(StateId id) const {
-  const StateId p = store_.parent(id);
+  const StateId p = parent(id);
   if (p == no_state) return 0;
   const std::uint64_t b = edges_.begin(p), e = edges_.end(p);
   for (std::uint64_t i = b; i < e; ++i) {

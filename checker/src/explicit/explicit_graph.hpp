@@ -1,12 +1,20 @@
-// The ExploredGraph the explicit engine returns: the packed states and parents
-// of a StateStore, the moves of an EdgeStore, and the BFS level boundaries
+// The ExploredGraph the explicit engine returns: the packed states of a
+// StateStore, the moves of an EdgeStore, and the BFS level boundaries
 // (depth is found by binary search over them, so no per-state depth is
-// stored). The successor index a parent used is not stored either: it is the
-// first edge of the parent that leads to the child, because BFS inserts a
-// state when it meets it first in (parent, successor index) order.
+// stored). Parents are not stored either (but under hash compaction, whose
+// regenerator walks them): BFS inserts a state when it meets it first in
+// (parent, successor index) order, so a state's parent is the first state of
+// the level before it with an edge to it, and the successor index the
+// parent used is that edge's position in its list. parent() finds them by
+// reading the previous level's edges once for a whole level, and keeps a
+// few levels' parents (traces walk level by level; 4 bytes a state held
+// only for the levels asked, where a stored parent cost 4 bytes for every
+// state from the search on).
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "loophole/checker/explored.hpp"
@@ -46,7 +54,7 @@ class ExplicitGraph final : public ExploredGraph {
   void fields_into(StateId id, std::span<const int> which, std::int32_t absent,
                    std::int32_t* out) const override;
   [[nodiscard]] std::uint64_t expanded() const override { return edges_.states(); }
-  [[nodiscard]] StateId parent(StateId id) const override { return store_.parent(id); }
+  [[nodiscard]] StateId parent(StateId id) const override;
   [[nodiscard]] std::uint32_t parent_index(StateId id) const override;
   [[nodiscard]] std::uint32_t depth(StateId id) const override;
   [[nodiscard]] bool numbered_by_depth() const override { return true; }  // levels in id order
@@ -113,6 +121,18 @@ class ExplicitGraph final : public ExploredGraph {
   std::unique_ptr<TransitionSystem> kept_system_;  // (destroyed after the regenerator)
   std::unique_ptr<Frontier> frontier_;
   std::unique_ptr<Regenerator> regenerator_;
+
+  // Derived parents (thread-safe: analyses run side by side): the levels
+  // whose parents were found, oldest first, and the states they hold.
+  struct LevelParents {
+    std::uint32_t depth = 0;
+    std::vector<StateId> parents;  // of states levels_[depth] ...
+  };
+  [[nodiscard]] const std::vector<StateId>& level_parents(std::uint32_t depth) const;
+  [[nodiscard]] StateId level_end(std::uint32_t depth) const;
+  mutable std::mutex parents_mutex_;
+  mutable std::vector<LevelParents> parent_levels_;
+  mutable std::uint64_t parent_entries_ = 0;
 };
 
 }  // namespace loophole::checker

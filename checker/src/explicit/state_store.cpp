@@ -1,4 +1,5 @@
-// The state store of state_store.hpp: an arena of packed states, their parents,
+// The state store of state_store.hpp: an arena of packed states, their parents
+// (when kept),
 // and a linear-probing hash index of 32-bit slots. Linear probing keeps a
 // lookup within one or two cache lines of slots; the fingerprint bits in each
 // slot let a probe skip a foreign state without reading the arena. The index
@@ -37,8 +38,9 @@ inline void copy_bytes(std::uint8_t* to, const std::uint8_t* from, std::size_t n
 
 }  // namespace
 
-StateStore::StateStore(std::size_t words, std::size_t bytes, MemoryBudget& budget)
-    : words_(words), bytes_(bytes), budget_(budget) {
+StateStore::StateStore(std::size_t words, std::size_t bytes, MemoryBudget& budget,
+                       bool keep_parents)
+    : words_(words), bytes_(bytes), budget_(budget), keep_parents_(keep_parents) {
   // The last word holds what is left of bytes_ (nothing for a 0-bit state).
   const std::size_t last = bytes_ > 8 * (words_ - 1) ? bytes_ - 8 * (words_ - 1) : 0;
   if (last > 8 || words_ == 0) {
@@ -93,7 +95,7 @@ StateStore::Inserted StateStore::insert_reserved(const Word* state, std::uint64_
     if (id == mask_) {
       const auto fresh = static_cast<StateId>(size_);
       copy_bytes(at(fresh), reinterpret_cast<const std::uint8_t*>(state), bytes_);
-      parents_[fresh] = parent;
+      if (keep_parents_) parents_[fresh] = parent;
       slots_[i] = fp | fresh;
       ++size_;
       return {fresh, true};
@@ -116,7 +118,7 @@ bool StateStore::reserve(std::uint64_t extra, const ParallelFor& parallel, bool 
   Backing now;
   Backing& backing = later != nullptr ? *later : now;
   const bool grown = arena_.ensure(states * bytes_ + sizeof(Word), budget_, backing) &&
-                     parents_.ensure(states, budget_, backing);
+                     (!keep_parents_ || parents_.ensure(states, budget_, backing));
   now.run(parallel);
   if (!(grown && (!claims || grow_scratch(extra)))) return false;
   // The batch's blocks: those within `extra` (a tentative reference must stay

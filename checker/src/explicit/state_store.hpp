@@ -1,14 +1,15 @@
 // The set of explored states: packed states numbered densely in insertion
-// order (StateId), each with its BFS parent, and an open-addressing hash index
-// over them for deduplication.
+// order (StateId), each with its BFS parent when asked to keep them (hash
+// compaction does; the exact search does not: ExplicitGraph derives them),
+// and an open-addressing hash index over them for deduplication.
 //
 // Memory per stored state (what the 24-byte target is measured against):
 //   packed state      bytes() = ceil(bits / 8)         (arena, grown by 64 KiB)
-//   parent            4 bytes                          (the successor index used is
+//   parent            4 bytes when kept                (the successor index used is
 //                                                       not stored: see ExplicitGraph)
 //   hash slot         4 bytes / load, load 0.375..0.75 (5.3..10.7 bytes; index only,
 //                                                       freed after the search)
-// so bytes() + 9.3..14.7 while searching, bytes() + 4 afterwards (a table of
+// so bytes() + 5.3..10.7 while searching, bytes() afterwards (a table of
 // up to 2^22 slots, 16 MiB, grows fourfold, so its load may fall to 0.19:
 // at most 8 MiB more than doubling, for a third to two thirds fewer states
 // rehashed at the seeds' default scopes). A slot is a
@@ -16,15 +17,13 @@
 // (a fingerprint) above, so most probes never touch the arena.
 //
 // For the seed rulesets, whose states pack into 11..18 bytes (85..142
-// bits), a stored state costs 15..24 bytes after the search, within the
-// 24-byte target, and 26..38 while searching; with the move graph and the
-// search's buffers the peak is 44..51 bytes per state (bench/RESULTS.md);
-// at one copy of every card kind (97..147 M states, bench/scope_bench) the
-// search peaks at 39..45 and a whole check at 42..52, the analyses adding
-// 7..14% to the search's peak.
-// Shrinking the search-time figure needs the packed state itself to shrink,
-// e.g. by interning the data and control parts of a state in tables of their
-// own and storing two ids (collapse compression).
+// bits), a stored state costs 11..18 bytes after the search and 19..29
+// while searching; with the move graph and the search's buffers the search
+// peaks at about 40 bytes per state on containment (bench/RESULTS.md,
+// 2026-11-28 07:45-09:30). Shrinking it further needs the packed state
+// itself to shrink, e.g. by interning the data and control parts of a state
+// in tables of their own and storing two ids (collapse compression), or the
+// move graph (5 bytes an edge and a start per state).
 //
 // Insertion is either sequential (insert, or insert_reserved within room
 // made beforehand: BFS on one thread) or a concurrent batch used by BFS on
@@ -72,7 +71,10 @@ class StateStore {
  public:
   using Ref = std::uint32_t;  // < size(): a stored state; otherwise tentative (in a batch)
 
-  StateStore(std::size_t words, std::size_t bytes, MemoryBudget& budget);
+  // Without `keep_parents` no parent is stored (4 bytes a state less): the
+  // parent arguments below are ignored and parent() must not be called
+  // (ExplicitGraph derives parents from the BFS levels and the edges).
+  StateStore(std::size_t words, std::size_t bytes, MemoryBudget& budget, bool keep_parents = true);
   ~StateStore();
   StateStore(const StateStore&) = delete;
   StateStore& operator=(const StateStore&) = delete;
@@ -84,6 +86,7 @@ class StateStore {
   // Copies state `id` into words() words (padding zero).
   void load(StateId id, Word* out) const;
   [[nodiscard]] StateId parent(StateId id) const { return parents_[id]; }
+  [[nodiscard]] bool keeps_parents() const { return keep_parents_; }
 
   // Sequential insertion; nullopt-like {no_state, false} when the memory
   // budget (or the 32-bit id space) refuses to grow.
@@ -167,7 +170,7 @@ class StateStore {
   void assign_as(Ref r, StateId id, StateId parent) {
     scratch_final_[r - size_] = id;
     scratch_entry_[id - size_] = static_cast<std::uint32_t>(r - size_);
-    parents_[id] = parent;
+    if (keep_parents_) parents_[id] = parent;
   }
   void set_assigned(std::uint64_t n) { assigned_ = n; }
   [[nodiscard]] StateId resolve(Ref r) const { return r < size_ ? r : scratch_final_[r - size_]; }
@@ -235,6 +238,7 @@ class StateStore {
 
   std::size_t words_, bytes_;
   MemoryBudget& budget_;
+  bool keep_parents_;
   std::uint64_t size_ = 0;
 
   StableArray<std::uint8_t> arena_;  // packed states, bytes_ each, in id order
