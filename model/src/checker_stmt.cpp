@@ -188,12 +188,24 @@ void ExprChecker::check_call_stmt(Stmt& s, const CheckContext& ctx) {
   };
   if (fn == "draw") {
     s.kind = StmtKind::draw;
-    if (!arity(2, "(player, count)")) return;
+    if (s.args.size() != 2 && s.args.size() != 3) {
+      sink_.error(s.where,
+                  "draw takes 2 or 3 arguments (player, count) or (player, count, zone), found " +
+                      std::to_string(s.args.size()));
+      return;
+    }
     expect(s.args[0], ctx, Type::player(), ordinal_argument(0, fn));
     expect(s.args[1], ctx, Type::int_(), ordinal_argument(1, fn));
-    const bool have = game_.deck_zone >= 0 && game_.hand_zone >= 0;
+    // draw(p, n, z): the source named, shared (`stock`) or a player's
+    // (`reserve[q]`); draw(p, n) draws from `deck` (p's when per player).
+    const bool named = s.args.size() == 3;
+    if (named && check_zone_ref(s.args[2], ctx) && s.args[2]->ref == game_.hand_zone) {
+      sink_.error(s.args[2]->where, "draw moves cards into 'hand', so it cannot draw from it");
+    }
+    const bool have = (named || game_.deck_zone >= 0) && game_.hand_zone >= 0;
     if (!have) {
-      sink_.error(s.where, "draw needs zones named 'deck' and 'hand'");
+      sink_.error(s.where, named ? "draw needs a zone named 'hand'"
+                                 : "draw needs zones named 'deck' and 'hand'");
     } else if (!game_.zones[static_cast<std::size_t>(game_.hand_zone)].per_player) {
       // (The deck may be shared: a draw pile every player draws from.)
       sink_.error(s.where, "draw needs 'hand' to be a per-player zone");

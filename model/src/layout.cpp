@@ -19,12 +19,15 @@ constexpr std::int64_t k_max_slots = 4096;
 
 std::string player_name(int p) { return "P" + std::to_string(p + 1); }
 
-// Card movements, as (source zone, destination zone) pairs: draw, both
-// moves, and an action's played card (hand to its `to` zone).
+// Card movements, as (source zone, destination zone) pairs: draw (from
+// `deck` or the zone it names), both moves, and an action's played card
+// (hand to its `to` zone).
 void movements(const Stmt* s, const Game& game, std::vector<std::pair<int, int>>& out) {
   if (s == nullptr) return;
-  if (s->kind == StmtKind::draw && game.deck_zone >= 0 && game.hand_zone >= 0) {
-    out.emplace_back(game.deck_zone, game.hand_zone);
+  const int source =
+      s->kind == StmtKind::draw && s->args.size() == 3 ? s->args[2]->ref : game.deck_zone;
+  if (s->kind == StmtKind::draw && source >= 0 && game.hand_zone >= 0) {
+    out.emplace_back(source, game.hand_zone);
   } else if ((s->kind == StmtKind::move_kind || s->kind == StmtKind::move_any) &&
              s->args.size() >= 2 && s->args[0]->ref >= 0 && s->args[1]->ref >= 0) {
     out.emplace_back(s->args[0]->ref, s->args[1]->ref);

@@ -634,10 +634,13 @@ class Compare {
         return;
       case S::move: {
         const bool draw = origin->kind == model::StmtKind::draw;
-        const model::Expr* from_owner = draw ? origin->args[0].get()
-                                        : origin->args[0]->args.empty()
-                                            ? nullptr
-                                            : origin->args[0]->args[0].get();
+        // draw(p, n, z) names its source as a move does (args[2]).
+        const model::Expr* source = draw && origin->args.size() == 3 ? origin->args[2].get()
+                                    : draw                           ? nullptr
+                                                                     : origin->args[0].get();
+        const model::Expr* from_owner = source == nullptr      ? origin->args[0].get()
+                                        : source->args.empty() ? nullptr
+                                                               : source->args[0].get();
         const model::Expr* to_owner = draw ? origin->args[0].get()
                                       : origin->args[1]->args.empty()
                                           ? nullptr

@@ -1310,6 +1310,54 @@ TEST(SemanticsYaml, SharedDrawPileWidensTheHands) {
   EXPECT_EQ(own_hi.at("hand[P2].b"), 1);
 }
 
+// draw(p, n, z) (tests/fixtures/semantics/named-draw.yaml): draws from the
+// shared stock and from the next player's reserve, and a move between two
+// shared zones (the pile back into the stock).
+TEST(SemanticsYaml, DrawFromANamedZone) {
+  const auto g = load(fixture("named-draw.yaml"));
+  ASSERT_TRUE(g.has_value());
+  Semantics sem(*g);
+  std::map<std::string, std::int32_t> hi;
+  for (const auto& f : sem.layout().fields) hi[f.name] = f.hi;
+  EXPECT_EQ(hi.at("hand[P1].gem"), 2);     // fed by the shared stock
+  EXPECT_EQ(hi.at("reserve[P2].gem"), 1);  // fed by nothing
+  const auto c = explore(sem);
+  EXPECT_EQ(c.states, 225U);
+  EXPECT_EQ(c.transitions, 325U);
+  StateVec s = sem.initial_states().at(0);
+  std::vector<Successor> out;
+  const std::vector<std::string> lines = {
+      "start at main · play", "P1 plays 'take'; P1 draws 'rock'",
+      "P1 plays 'bury'; P1 moves 'rock' from pile to stock", "P1 plays 'take'; P1 draws 'rock'",
+      "P1 plays 'raid'; P1 draws 'gem'; 'hoard': P1 wins"};
+  for (const auto& line : lines) {
+    sem.successors(s, out);
+    bool found = false;
+    std::vector<std::string> seen;
+    for (std::size_t i = 0; i < out.size() && !found; ++i) {
+      std::string text = sem.describe(s, out[i], static_cast<std::uint32_t>(i)).text;
+      if (const auto at = text.find(" ("); at != std::string::npos) text.resize(at);
+      seen.push_back(text);
+      if (text == line) {
+        s = out[i].state;
+        found = true;
+      }
+    }
+    ASSERT_TRUE(found) << "no move '" << line << "' among: " << ::testing::PrintToString(seen);
+  }
+  // The raid drew from the next player's reserve, not P1's; the stock got
+  // the pile's rock and gave it up again.
+  std::map<std::string, std::int32_t> at;
+  for (std::size_t i = 0; i < sem.layout().fields.size(); ++i) {
+    at[sem.layout().fields[i].name] = s[i];
+  }
+  EXPECT_EQ(at.at("reserve[P2].gem"), 0);
+  EXPECT_EQ(at.at("reserve[P1].gem"), 1);
+  EXPECT_EQ(at.at("stock.rock"), 0);
+  EXPECT_EQ(at.at("pile.rock"), 0);
+  EXPECT_EQ(at.at("hand[P1].rock"), 2);
+}
+
 // Player- and kind-valued variables (player-kind-vars.yaml): slots like an
 // enum's, shown as players and kinds in the transcript.
 TEST(SemanticsYaml, PlayerAndKindVariables) {

@@ -629,6 +629,22 @@ TEST(BadInput, DrawNeedsAPlayerHand) {
   EXPECT_FIRST(l, "draw needs 'hand' to be a per-player zone", "10:14");
 }
 
+// draw(p, n, z): the source is a zone reference, as a move's, and not `hand`.
+TEST(BadInput, DrawFromANamedZone) {
+  const Loaded misspelt = step_do("draw(active, 1, dicsard[active])");
+  EXPECT_FIRST(misspelt, "unknown zone 'dicsard'", "25:32");
+  EXPECT_NOTE(misspelt, "did you mean 'discard'? (declared at t.yaml:14:3)");
+  EXPECT_FIRST(step_do("draw(active, 1, discard)"),
+               "zone 'discard' is per player: write 'discard[p]'", "25:32");
+  EXPECT_FIRST(step_do("draw(active, 1, hand[active])"),
+               "draw moves cards into 'hand', so it cannot draw from it", "25:32");
+  EXPECT_FIRST(step_do("draw(active, 1, coins)"), "'coins' is not a zone", "25:32");
+  const Loaded no_hand = load_text(with_turn(
+      "kinds:\n  gem: {copies: 1}\nzones:\n  stock: {shared: true, init: all}\n"
+      "  held: {per: player}\nactions:\n  - name: take\n    effect: \"draw(self, 1, stock)\"\n"));
+  EXPECT_FIRST(no_hand, "draw needs a zone named 'hand'", "10:14");
+}
+
 // ---- turn order (docs/language.md, "Players and roles") ----
 
 TEST(BadInput, TurnOrderStatementsTakeNoArguments) {
@@ -823,7 +839,9 @@ TEST(BadInput, ZoneUsedAsValue) {
 }
 
 TEST(BadInput, WrongArityOfDraw) {
-  EXPECT_FIRST(step_do("draw(active)"), "draw takes 2 arguments (player, count), found 1", "25:16");
+  EXPECT_FIRST(step_do("draw(active)"),
+               "draw takes 2 or 3 arguments (player, count) or (player, count, zone), found 1",
+               "25:16");
 }
 
 TEST(BadInput, WrongArityOfNegate) {

@@ -330,6 +330,21 @@ const std::map<std::string, Facts>& example_facts() {
                                              "hand[P2].red 0..4 = 0", "hand[P2].blue 0..2 = 0",
                                              "discard.red 0..4 = 0", "discard.blue 0..2 = 0"}));
        }},
+      {"named_draw.yaml",
+       [](const Game& g) {
+         // draw(p, n, z) names its source: the shared market (the hands,
+         // fed by it, count a kind up to the game's copies) and a library.
+         EXPECT_EQ(g.deck_zone, -1);
+         EXPECT_EQ(slot_lines(g), (std::vector<std::string>{
+                                      "market.coin 0..4 = 4", "market.gem 0..2 = 0",
+                                      "library[P1].coin 0..2 = 0", "library[P1].gem 0..1 = 1",
+                                      "library[P2].coin 0..2 = 0", "library[P2].gem 0..1 = 1",
+                                      "hand[P1].coin 0..4 = 0", "hand[P1].gem 0..2 = 0",
+                                      "hand[P2].coin 0..4 = 0", "hand[P2].gem 0..2 = 0"}));
+         ASSERT_EQ(g.actions.size(), 2U);
+         EXPECT_EQ(to_string(*g.actions[1].effect),
+                   "(block (draw (self) (int 1) (zone_count #1 library (self) all)))");
+       }},
       {"turn_order.yaml",
        [](const Game& g) {
          // The statements and expressions of the turn order, classified.

@@ -742,9 +742,9 @@ INSTANTIATE_TEST_SUITE_P(
                     4002,
                     4032,
                     {
-                        "stalemate step:trick.take error 82:17 mandatory",
-                        "stalemate step:trick.take error 82:17 mandatory",
-                        "stalemate step:trick.take error 82:17 mandatory",
+                        "stalemate step:trick.take error 78:17 mandatory",
+                        "stalemate step:trick.take error 78:17 mandatory",
+                        "stalemate step:trick.take error 78:17 mandatory",
                     }}),
     [](const ::testing::TestParamInfo<ExploreCase>& info) {
       return case_name(info.param.ruleset);

@@ -56,7 +56,12 @@ void Generator::stmt(std::string& out, int i, const Ctx& c) const {
     case S::pick:
       return stmt_choose(out, s, c);
     case S::move:
-      if (s.move.chooser == checker::Chooser::nature) return stmt_draw(out, s, c);
+      // (A draw whose source has an owner of its own, draw(p, n, z[q]), is
+      // a move whose kinds nobody in particular chooses: the same here.)
+      if (s.move.chooser == checker::Chooser::nature &&
+          (p_.places[s.move.from].player < 0 || p_.places[s.move.from].player == s.x)) {
+        return stmt_draw(out, s, c);
+      }
       return stmt_move(out, s, c);
     case S::fire:
       if (!s.conds.empty()) return fire_args(out, s, c);

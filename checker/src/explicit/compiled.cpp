@@ -1052,7 +1052,8 @@ class Runner : ExprMachine {
 
   bool draw(const SIns& i, int& pc) {
     int error = -1;
-    const int player = static_cast<int>(value(i.a, error));
+    const int owner = i.d >= 0 ? static_cast<int>(value(i.d, error)) : -1;
+    const int player = error >= 0 ? 0 : static_cast<int>(value(i.a, error));
     const std::int64_t n = error >= 0 ? 0 : value(i.b, error);
     if (error >= 0) {
       gap(error);
@@ -1062,8 +1063,8 @@ class Runner : ExprMachine {
       gap(i.e + 1);
       return false;
     }
-    const int deck_base = zone_slot(g_.deck_zone, player, 0);
-    const int hand_base = zone_slot(g_.hand_zone, player, 0);
+    const int deck_base = zone_slot(i.c, i.d == -2 ? player : owner, 0);
+    const int hand_base = zone_slot(i.f, player, 0);
     std::int64_t held = 0;
     for (int k = 0; k < p_.low.kinds; ++k) held += w_[deck_base + k];
     if (held < n) {

@@ -927,6 +927,15 @@ class Compiler {
           // reference throws only after evaluating the operands, and only
           // when the draw runs.)
           i.op = s.op == LS::move ? S::draw : S::no_zones;
+          if (s.op == LS::move) {
+            // The source's owner: the drawing player's part (draw(p, n)
+            // from a per-player deck), none (shared), or the zone named
+            // (draw(p, n, z[q])), evaluated before the player.
+            const int from_owner = place(m.from).player;
+            i.c = m.from_zone;
+            i.d = from_owner < 0 ? -1 : from_owner == s.x ? -2 : expr(from_owner);
+            i.f = m.to_zone;
+          }
           i.a = expr(s.x);
           i.b = expr(m.count);
           i.e = s.site;

@@ -143,7 +143,8 @@ enum class S : std::uint8_t {
                 // nature, 1 the acting player, 2 + x the player of expr x (`by`),
                 // f -1 or lists[f]: the where expr per value of the domain (-1: true),
                 // g -1 or lists[g]: where the body compiled for each value starts
-  draw,         // a player expr, b count expr, e site
+  draw,         // a player expr, b count expr, c from zone, d from owner expr, -1 (shared)
+                // or -2 (the player's), f to zone, e site
   move,         // a from zone, b from owner expr or -1, c to zone, d to owner expr or -1,
                 // f kind expr or -1 (chosen), g count expr, e site
   fire,         // a event, b -1 or lists[b]: its argument expressions, e site (one outside

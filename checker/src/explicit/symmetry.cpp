@@ -434,7 +434,9 @@ class Analysis {
         --where_;
         break;
       case S::move:
-        if (s.move.chooser == Chooser::nature) {  // draw(player, count)
+        if (s.move.chooser == Chooser::nature) {  // draw(player, count[, zone])
+          const int source = view_.place(s.move.from).player;
+          if (source != s.x) expr(source);  // draw(p, n, z[q]): q
           expr(s.x);
         } else {
           expr(view_.place(s.move.from).player);

@@ -306,13 +306,17 @@ void Run::exec_choose(const Stmt& s, const Cont* k) {
   depth_ = d;
 }
 
+// draw(p, n) draws from `deck` (p's part when per player); draw(p, n, z)
+// from the zone z names, whose owner is evaluated first (as a move's source).
 void Run::exec_draw(const Stmt& s, const Cont* k) {
   Env e = env(self_);
+  const bool named = s.args.size() == 3;
+  const int source_owner = named ? ev_.zone_owner(*s.args[2], e) : -1;
   const int player = static_cast<int>(ev_.eval(*s.args[0], e));
   const std::int64_t n = ev_.eval(*s.args[1], e);
   if (e.error >= 0) return gap(e.error);
   auto site = [&] { return p_.gaps.at.at(&s); };
-  const int deck = p_.game.deck_zone, hand = p_.game.hand_zone;
+  const int deck = named ? s.args[2]->ref : p_.game.deck_zone, hand = p_.game.hand_zone;
   if (deck < 0 || hand < 0) {
     throw std::logic_error("loophole: internal error: draw() without zones 'deck' and 'hand'");
   }
@@ -320,13 +324,14 @@ void Run::exec_draw(const Stmt& s, const Cont* k) {
     note_gap("draw of " + std::to_string(n) + " cards");
     return gap(site() + 1);
   }
-  const int deck_base = ev_.zone_slot(deck, player, 0);
+  const int owner = named ? source_owner : player;
+  const int deck_base = ev_.zone_slot(deck, owner, 0);
   const int hand_base = ev_.zone_slot(hand, player, 0);
-  const std::int64_t held = ev_.zone_total(deck, player, sc_.work.data());
+  const std::int64_t held = ev_.zone_total(deck, owner, sc_.work.data());
   if (held < n) {
     const auto& z = p_.game.zones[deck];
     note_gap("draw from an empty deck: " + z.name +
-             (z.per_player ? "[" + p_.player_name(player) + "]" : "") + " holds " +
+             (z.per_player ? "[" + p_.player_name(owner) + "]" : "") + " holds " +
              std::to_string(held) + ", " + std::to_string(n) + " needed");
     return gap(site());
   }

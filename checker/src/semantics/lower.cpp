@@ -403,7 +403,10 @@ class Lowering {
         n.body.push_back(s.bodies.empty() ? -1 : stmt(s.bodies[0].get()));
         break;
       case StmtKind::draw: {
-        const int deck = p_.game.deck_zone, hand = p_.game.hand_zone;
+        // draw(p, n, z) names its source (a zone reference, as a move's);
+        // draw(p, n) draws from `deck`, p's part when it is per player.
+        const bool named = s.args.size() == 3;
+        const int deck = named ? s.args[2]->ref : p_.game.deck_zone, hand = p_.game.hand_zone;
         if (deck < 0 || hand < 0) {
           // (The compiled generator evaluates the operands before it fails,
           // as the oracle does.)
@@ -414,11 +417,15 @@ class Lowering {
         }
         n.op = S::move;
         n.site = p_.gaps.at.at(&s);
+        // (The named source's owner is evaluated first, as a move's.)
+        Place from = named ? zone_place(*s.args[2]) : Place{};
         const int player = expr(*s.args[0]);
-        Place from, to;
-        from.base = p_.game.zones[deck].first_slot;
+        Place to;
+        if (!named) from.base = p_.game.zones[deck].first_slot;
         to.base = p_.game.zones[hand].first_slot;
-        if (p_.game.zones[deck].per_player) from.player = player, from.player_stride = p_.kinds;
+        if (!named && p_.game.zones[deck].per_player) {
+          from.player = player, from.player_stride = p_.kinds;
+        }
         if (p_.game.zones[hand].per_player) to.player = player, to.player_stride = p_.kinds;
         n.move.from = place(from);
         n.move.to = place(to);
