@@ -22,6 +22,8 @@ namespace {
 
 constexpr int k_max_players = max_players;
 constexpr int k_max_stack = 64;
+constexpr int k_max_target_values = 1024;  // |bound| of an int target's range
+constexpr std::int64_t k_max_target_tuples = 4096;
 constexpr int k_max_turns = 1000;
 constexpr int k_max_speed = 1000;
 constexpr int k_max_copies = 1000;
@@ -80,6 +82,7 @@ class DeclChecker {
     fold_vars(checker);
     fold_zones(checker);
     fold_events(checker);
+    fold_targets(checker);
 
     resolve_windows();
     resolve_steps();
@@ -530,6 +533,81 @@ class DeclChecker {
     }
   }
 
+  // `targets:` of each action: their types and values (an `entry` is a
+  // stack position 0..scope.stack-1, an int).
+  void fold_targets(ExprChecker& checker) {
+    for (std::size_t i = 0; i < rules_.actions.size(); ++i) {
+      Action& act = game_.actions[i];
+      std::map<std::string, SourceSpan> seen;
+      for (RawTarget& rt : rules_.actions[i].targets) {
+        RawField& ra = rt.field;
+        const std::string what =
+            "target " + quote_name(ra.name.value) + " of action " + quote_name(act.name);
+        if (!first_of(seen, "target of action " + quote_name(act.name), ra.name.value, ra.where))
+          continue;
+        not_reserved("a target", ra.name.value, ra.where);
+        ActionTarget t;
+        t.name = ra.name.value;
+        t.at = ra.where;
+        t.where = std::move(rt.where);
+        if (!ra.type) {
+          sink_.error(ra.where, what + " needs a type");
+          continue;
+        }
+        const std::string& type = ra.type->value;
+        if (type != "int" && ra.range_where.known()) {
+          sink_.error(ra.range_where, "'range' only applies to int targets");
+          continue;
+        }
+        if (type == "int") {
+          if (!ra.lo || !ra.hi) {
+            if (!ra.range_where.known()) sink_.error(ra.where, "int " + what + " needs a 'range'");
+            continue;
+          }
+          auto lo = bounded(checker, ra.lo, "range bound", " of " + what, -k_max_target_values,
+                            k_max_target_values);
+          auto hi = bounded(checker, ra.hi, "range bound", " of " + what, -k_max_target_values,
+                            k_max_target_values);
+          if (!lo || !hi) continue;
+          if (*lo > *hi) {
+            sink_.error(ra.range_where, "range [" + std::to_string(*lo) + ", " +
+                                            std::to_string(*hi) + "] of " + what + " is empty");
+            continue;
+          }
+          t.type = Type::int_();
+          t.lo = static_cast<std::int32_t>(*lo);
+          t.hi = static_cast<std::int32_t>(*hi);
+        } else if (type == "entry") {
+          t.type = Type::int_();
+          t.entry = true;
+          t.hi = std::max(0, game_.scope.stack - 1);
+        } else if (type == "player") {
+          t.type = Type::player();
+          t.hi = game_.players - 1;
+        } else if (type == "kind" && !game_.kinds.empty()) {
+          t.type = Type::kind();
+          t.hi = static_cast<std::int32_t>(game_.kinds.size()) - 1;
+        } else {
+          std::vector<std::pair<std::string, SourceSpan>> candidates = {
+              {"entry", {}}, {"player", {}}, {"int", {}}};
+          if (!game_.kinds.empty()) candidates.emplace_back("kind", SourceSpan{});
+          for (std::size_t e = 0; e < game_.enums.size(); ++e) {
+            if (game_.enums[e].name == type) {
+              t.type = Type::enum_of(static_cast<int>(e));
+              t.hi = static_cast<std::int32_t>(game_.enums[e].values.size()) - 1;
+            }
+            candidates.emplace_back(game_.enums[e].name, game_.enums[e].where);
+          }
+          if (t.type.base == BaseType::error) {
+            unknown(ra.type->where, "target type", type, candidates);
+            continue;
+          }
+        }
+        act.targets.push_back(std::move(t));
+      }
+    }
+  }
+
   void declare_windows() {
     std::map<std::string, SourceSpan> seen;
     for (RawWindow& w : rules_.windows) {
@@ -901,6 +979,39 @@ class DeclChecker {
           a.to_zone = static_cast<int>(it - game_.zones.begin());
         }
       }
+      if (!a.targets.empty()) targets_on_stack(a);
+    }
+  }
+
+  // Targets are chosen when the action goes on the stack and read when it
+  // resolves: an action with targets must be answerable and usable only in
+  // priority windows.
+  void targets_on_stack(const Action& a) {
+    const SourceSpan& at = a.targets.front().at;
+    std::int64_t tuples = 1;
+    for (const ActionTarget& t : a.targets) tuples *= std::int64_t{t.hi} - t.lo + 1;
+    if (tuples > k_max_target_tuples) {
+      sink_.error(at, "action " + quote_name(a.name) + " has " + std::to_string(tuples) +
+                          " combinations of targets, more than " +
+                          std::to_string(k_max_target_tuples));
+      return;
+    }
+    if (!a.answerable) {
+      sink_.error(at, "action " + quote_name(a.name) +
+                          " has targets but is not answerable: targets are chosen when an "
+                          "action goes on the stack");
+      return;
+    }
+    for (std::size_t w = 0; w < game_.windows.size(); ++w) {
+      const bool usable = a.windows.empty() || std::find(a.windows.begin(), a.windows.end(),
+                                                         static_cast<int>(w)) != a.windows.end();
+      if (usable && game_.windows[w].protocol != Protocol::priority) {
+        sink_.error(at, "action " + quote_name(a.name) +
+                            " has targets but can be taken in window " +
+                            quote_name(game_.windows[w].name) +
+                            ", which has no stack (targets need a priority window)");
+        return;
+      }
     }
   }
 
@@ -1154,8 +1265,21 @@ class DeclChecker {
     }
     for (Action& a : game_.actions) {
       if (a.guard) checker.check_condition(a.guard, with_self);
+      // Targets: binders 0..k-1 of the cost and effect; target j's `where`
+      // sees targets 0..j.
+      for (std::size_t j = 0; j < a.targets.size(); ++j) {
+        ActionTarget& t = a.targets[j];
+        checker.bind(t.name, t.type, t.at);
+        if (t.where) checker.check_condition(t.where, with_self);
+        target_origins(t, static_cast<int>(j));
+      }
+      checker.unbind(a.targets.size());
+      // (The cost is paid when the action is cast, before its targets are
+      // stored: it does not see them.)
       checker.check_stmt(a.cost, with_self);
+      for (const ActionTarget& t : a.targets) checker.bind(t.name, t.type, t.at);
       checker.check_stmt(a.effect, effect);
+      checker.unbind(a.targets.size());
     }
     for (std::size_t i = 0; i < game_.triggers.size(); ++i) {
       Trigger& t = game_.triggers[i];
@@ -1176,6 +1300,40 @@ class DeclChecker {
       if (p.expr) checker.check_condition(p.expr, plain);
       if (p.to) checker.check_condition(p.to, plain);
     }
+  }
+
+  // The target as a `pick` and an `exists` over its values, binder j: what
+  // the lowering's nodes for its choice name as their origin.
+  static void target_origins(ActionTarget& t, int j) {
+    Domain d;
+    if (t.type.base == BaseType::player) {
+      d.kind = Domain::Kind::players;
+    } else if (t.type.base == BaseType::enum_) {
+      d.kind = Domain::Kind::enum_values;
+      d.ref = t.type.enum_id;
+    } else if (t.type.base == BaseType::kind) {
+      d.kind = Domain::Kind::kinds;
+    }
+    d.lo = t.lo;
+    d.hi = t.hi;
+    d.text = t.entry                         ? "entry"
+             : t.type.base == BaseType::int_ ? std::to_string(t.lo) + ".." + std::to_string(t.hi)
+                                             : "";
+    d.where = t.at;
+    t.as_pick = std::make_unique<Stmt>();
+    t.as_pick->kind = StmtKind::pick;
+    t.as_pick->where = t.at;
+    t.as_pick->text = t.name;
+    t.as_pick->ref = j;
+    t.as_pick->domain = d;
+    t.as_exists = std::make_unique<Expr>();
+    t.as_exists->kind = ExprKind::quant;
+    t.as_exists->op = Op::exists;
+    t.as_exists->type = Type::bool_();
+    t.as_exists->where = t.at;
+    t.as_exists->text = t.name;
+    t.as_exists->ref = j;
+    t.as_exists->domain = d;
   }
 
   Ruleset& rules_;

@@ -264,7 +264,7 @@ void Loader::read_action(const YamlReader& r, const YAML::Node& item) {
   const std::string context = named("action", peek_name(item));
   auto m = r.map(item, r.span(item), "each entry of 'actions'",
                  {"name", "who", "speed", "in", "play", "to", "when", "cost", "effect", "limit",
-                  "answerable", "negatable", "invented"},
+                  "answerable", "negatable", "targets", "invented"},
                  context);
   if (!m) return;
   auto name = entry_name(r, *m, "action");
@@ -310,6 +310,28 @@ void Loader::read_action(const YamlReader& r, const YAML::Node& item) {
   }
   if (const Entry* b = m->get("answerable")) a.decl.answerable = r.boolean(*b).value_or(true);
   if (const Entry* b = m->get("negatable")) a.decl.negatable = r.boolean(*b).value_or(true);
+  // `targets: {victim: {type: entry, where: "..."}, who: player}`: each a
+  // type word or a map like an event argument's with a `where`.
+  if (const Entry* targets = m->get("targets")) {
+    if (auto tm = r.map(*targets, {}, "'targets' of " + context)) {
+      for (const Entry& te : tm->entries()) {
+        auto tname = r.key_identifier(te, "target");
+        if (!tname) continue;
+        RawTarget t;
+        t.field.name = *tname;
+        t.field.where = tname->where;
+        if (te.value.IsMap()) {
+          auto fm = r.map(te, {"type", "range", "where"}, "target " + quote_name(tname->value));
+          if (!fm) continue;
+          read_field(r, *fm, t.field);
+          if (const Entry* w = fm->get("where")) t.where = r.expr(*w);
+        } else if (auto type = r.identifier(te)) {
+          t.field.type = *type;
+        }
+        a.targets.push_back(std::move(t));
+      }
+    }
+  }
   a.decl.invented = invented_;
   if (const Entry* why = m->get("invented")) a.decl.invented = read_invented(r, *why);
   out_.actions.push_back(std::move(a));

@@ -88,8 +88,16 @@ struct RawWindow {
   std::vector<RawRole> roles;
 };
 
+// A `targets:` entry: a type word or `{type, range, where}` (RawField's
+// type and range) and its `where`.
+struct RawTarget {
+  RawField field;
+  ExprPtr where;
+};
+
 struct RawAction {
   Action decl;
+  std::vector<RawTarget> targets;
   std::optional<RawNumber> speed;
   std::vector<Text> in;
   std::optional<Text> play, to;

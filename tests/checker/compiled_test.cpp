@@ -138,6 +138,10 @@ class Census {
       if (a.limit.per_window > 0) seen_.insert("limit per_window");
       if (!a.answerable) seen_.insert("action not answerable");
       if (!a.negatable) seen_.insert("action not negatable");
+      for (const auto& t : a.targets) {
+        expr(t.where.get());
+        seen_.insert(t.entry ? "entry target" : "target");
+      }
       seen_.insert("action who " + std::to_string(static_cast<int>(a.who)));
     }
     for (const auto& t : g.triggers) {
@@ -169,6 +173,8 @@ class Census {
                                     "limit per_window",
                                     "action not answerable",
                                     "action not negatable",
+                                    "target",
+                                    "entry target",
                                     "optional trigger",
                                     "end win",
                                     "end lose"};

@@ -352,6 +352,13 @@ class LExec {
             for (int j = at; j < top; ++j) w_[j] = w_[j + 2];
             w_[top] = 0;
             w_[top + 1] = 0;
+            const int kt = l_.ctl.stack_target_count;  // the targets move down too
+            if (kt > 0) {
+              const int from = l_.ctl.stack_targets + kt * static_cast<int>(i);
+              const int last = l_.ctl.stack_targets + kt * (size - 1);
+              for (int j = from; j < last; ++j) w_[j] = w_[j + kt];
+              for (int j = last; j < last + kt; ++j) w_[j] = 0;
+            }
             w_[l_.ctl.stack_size] = size - 1;
           }
         }
@@ -468,8 +475,12 @@ class Compare {
       if (effects) {
         effect(r.setup);
         for (int e : r.step_effect) effect(e);
-        for (int e : r.action_cost) effect(e);
-        for (int e : r.action_effect) effect(e);
+        // (An action's cost and effect as written: with its targets, locals
+        // 0..k-1 of the effect, bound to every value.)
+        for (int e : r.action_rule_cost) effect(e);
+        for (std::size_t i = 0; i < r.action_rule_effect.size(); ++i) {
+          each_target(g_.actions[i], 0, [&] { effect(r.action_rule_effect[i]); });
+        }
         for (int e : r.trigger_effect) effect(e);
       }
       stmt(r.setup);
@@ -479,9 +490,9 @@ class Compare {
         expr(r.step_end_turn[i]);
       }
       for (std::size_t i = 0; i < r.action_guard.size(); ++i) {
-        expr(r.action_guard[i]);
-        stmt(r.action_cost[i]);
-        stmt(r.action_effect[i]);
+        expr(r.action_rule_guard[i]);
+        stmt(r.action_rule_cost[i]);
+        each_target(g_.actions[i], 0, [&] { stmt(r.action_rule_effect[i]); });
       }
       for (std::size_t i = 0; i < r.trigger_condition.size(); ++i) {
         // With its event's arguments (locals 0..k-1) bound to every value.
@@ -591,6 +602,16 @@ class Compare {
     }
   }
 
+  // Binds an action's targets, locals j.., to each combination of their
+  // values in turn.
+  template <class F>
+  void each_target(const model::Action& a, std::size_t j, F&& f) {
+    if (j >= a.targets.size()) return f();
+    for (std::int64_t v = a.targets[j].lo; v <= a.targets[j].hi && err_.empty(); ++v) {
+      lbind_[j] = obind_[j] = v;
+      each_target(a, j + 1, f);
+    }
+  }
   // Binds local b (the oracle's binder b) to each value of domain d in turn.
   template <class F>
   void each_value(int d, int b, F&& f) {

@@ -1553,6 +1553,83 @@ TEST(SemanticsYaml, StackQueriesAndNegateAtAPosition) {
   EXPECT_FALSE(sem.holds(*g->properties[1].expr, after));
 }
 
+// Targets chosen on cast (tests/fixtures/semantics/stack-targets.yaml): one
+// successor per legal choice, kept in the entry (ctl.stack[i].target[j]),
+// named by the transcript, loaded when the entry resolves, moved down by
+// negate, and re-checked: a counter whose burn was recalled does nothing.
+TEST(SemanticsYaml, TargetsAreChosenOnCastAndCheckedOnResolve) {
+  const auto g = load(fixture("stack-targets.yaml"));
+  ASSERT_TRUE(g.has_value());
+  Semantics sem(*g);
+  const auto c = explore(sem);
+  EXPECT_EQ(c.states, 2605u);
+  EXPECT_EQ(c.transitions, 3517u);
+
+  auto st = [&](std::initializer_list<std::pair<std::string, int>> v) {
+    StateVec s = state(sem, v);
+    s[field(sem, "ctl.turn")] = 1;
+    s[field(sem, "ctl.stage")] = 2;
+    s[field(sem, "life[P1]")] = 2;
+    s[field(sem, "life[P2]")] = 2;
+    return s;
+  };
+  // P1 leads: burn with each (victim, power), the last varying fastest.
+  std::vector<Successor> out;
+  sem.successors(st({}), out);
+  ASSERT_EQ(moves(sem, out),
+            "action burn P1, action burn P1, action burn P1, action burn P1, pass P1");
+  EXPECT_EQ(sem.describe(st({}), out[3], 3).text,
+            "P1 plays 'burn' (speed 1) targeting P2, choosing power = high");
+  const StateVec cast = out[3].state;
+  EXPECT_EQ(cast[field(sem, "ctl.stack[0].action")], 0);
+  EXPECT_EQ(cast[field(sem, "ctl.stack[0].target[0]")], 1);
+  EXPECT_EQ(cast[field(sem, "ctl.stack[0].target[1]")], 1);
+  // P2 answers: counter can only target the burn (P2 controls no entry).
+  sem.successors(cast, out);
+  ASSERT_EQ(moves(sem, out), "action counter P2, pass P2");
+  EXPECT_EQ(sem.describe(cast, out[0], 0).text,
+            "P2 answers with 'counter' (speed 2) targeting entry 0 ('burn')");
+  // [burn P1 -> P2 high, counter P2 -> entry 0], P1 to act: recall picks
+  // its own burn (entry 0) and a refund of 0 or 1.
+  const StateVec countered = out[0].state;
+  sem.successors(countered, out);
+  ASSERT_EQ(moves(sem, out), "action recall P1, action recall P1, pass P1");
+  EXPECT_EQ(sem.describe(countered, out[1], 1).text,
+            "P1 answers with 'recall' (speed 2) targeting entry 0 ('burn'), choosing refund = 1");
+  EXPECT_EQ(out[1].state[field(sem, "ctl.stack[2].target[0]")], 0);
+  EXPECT_EQ(out[1].state[field(sem, "ctl.stack[2].target[1]")], 1);
+  // Both pass: recall resolves, negating the burn; the counter (and its
+  // target) moves down to position 0.
+  StateVec resolving = out[1].state;
+  resolving[field(sem, "ctl.passes")] = 1;
+  sem.successors(resolving, out);
+  ASSERT_EQ(moves(sem, out).substr(0, 17), "resolve recall P2");
+  const auto r = std::find_if(out.begin(), out.end(),
+                              [](const Successor& x) { return x.kind == MoveKind::resolve; });
+  const auto ri = static_cast<std::uint32_t>(r - out.begin());
+  EXPECT_EQ(sem.describe(resolving, *r, ri).text,
+            "'recall' resolves targeting entry 0 ('burn'), choosing refund = 1; 'burn' is negated "
+            "(refunds 0→1)");
+  const StateVec recalled = r->state;
+  EXPECT_EQ(recalled[field(sem, "ctl.stack_size")], 1);
+  EXPECT_EQ(recalled[field(sem, "ctl.stack[0].action")], 1);
+  EXPECT_EQ(recalled[field(sem, "ctl.stack[0].target[0]")], 0);
+  EXPECT_EQ(recalled[field(sem, "ctl.stack[1].action")], 0);
+  EXPECT_EQ(recalled[field(sem, "ctl.stack[2].target[1]")], 0);
+  // The counter's target (position 0) is no longer below it: it does nothing.
+  StateVec fizzle = recalled;
+  fizzle[field(sem, "ctl.passes")] = 1;
+  sem.successors(fizzle, out);
+  const auto f = std::find_if(out.begin(), out.end(),
+                              [](const Successor& x) { return x.kind == MoveKind::resolve; });
+  ASSERT_NE(f, out.end());
+  EXPECT_EQ(sem.describe(fizzle, *f, static_cast<std::uint32_t>(f - out.begin())).text,
+            "'counter' resolves targeting entry 0; 'counter' does nothing: its targets are no "
+            "longer legal");
+  EXPECT_EQ(f->state[field(sem, "ctl.stack_size")], 0);
+  EXPECT_EQ(f->state[field(sem, "ctl.stack[0].target[0]")], 0);
+}
+
 // Events with arguments (tests/fixtures/semantics/event-args.yaml): a
 // pending trigger keeps the arguments it was fired with, the transcript
 // names them, and a second firing while it is pending is not seen: after

@@ -1185,6 +1185,97 @@ TEST(BadInput, RangeOnANonIntEventArgument) {
                "'range' only applies to int arguments", "4:51");
 }
 
+// An action 'zap' in the priority window 'main', its `targets:` on line 10
+// (the value from column 14), then `rest` (line 11 on).
+Loaded with_targets(const std::string& targets, const std::string& rest = "") {
+  return load_text(k_head +
+                   "players: 2\n"                                       // 3
+                   "state:\n"                                           // 4
+                   "  life: {type: int, range: [0, 3], per: player}\n"  // 5
+                   "windows:\n"                                         // 6
+                   "  main: {protocol: priority}\n"                     // 7
+                   "actions:\n"                                         // 8
+                   "  - name: zap\n"                                    // 9
+                   "    targets: " +
+                   targets + "\n" + rest +
+                   "turn:\n  phases:\n    - name: main\n      steps:\n        - name: only\n"
+                   "          window: main\n");
+}
+
+TEST(BadInput, TargetsLoadInAPriorityWindow) {
+  const Loaded l = with_targets("{who: player, n: {type: int, range: [1, 2]}}",
+                                "    effect: \"life[who] := n\"\n");
+  ASSERT_TRUE(l.game.has_value()) << l.rendered;
+  ASSERT_EQ(l.game->actions[0].targets.size(), 2U);
+  EXPECT_EQ(l.game->actions[0].targets[1].lo, 1);
+  EXPECT_EQ(l.game->actions[0].targets[1].hi, 2);
+}
+
+TEST(BadInput, UnknownTargetTypeWithSuggestion) {
+  const Loaded l = with_targets("{who: plyer}");
+  EXPECT_FIRST(l, "unknown target type 'plyer'", "10:20");
+  EXPECT_NOTE(l, "did you mean 'player'?");
+}
+
+TEST(BadInput, EntryTargetTypeMisspelt) {
+  const Loaded l = with_targets("{spell: {type: entyr}}");
+  EXPECT_FIRST(l, "unknown target type 'entyr'", "10:29");
+  EXPECT_NOTE(l, "did you mean 'entry'?");
+}
+
+TEST(BadInput, IntTargetWithoutRange) {
+  EXPECT_FIRST(with_targets("{n: int}"), "int target 'n' of action 'zap' needs a 'range'", "10:15");
+}
+
+TEST(BadInput, RangeOnAnEntryTarget) {
+  EXPECT_FIRST(with_targets("{e: {type: entry, range: [0, 1]}}"),
+               "'range' only applies to int targets", "10:39");
+}
+
+TEST(BadInput, TargetNamedLikeABuiltIn) {
+  EXPECT_FIRST(with_targets("{self: player}"), "'self' is a built-in name and cannot name a target",
+               "10:15");
+}
+
+TEST(BadInput, TargetWhereMisspellsAnEarlierTarget) {
+  const Loaded l =
+      with_targets("{who: player, n: {type: int, range: [1, 2], where: \"n <= life[wh]\"}}");
+  EXPECT_FIRST(l, "unknown name 'wh'", "10:76");
+  EXPECT_NOTE(l, "did you mean 'who'?");
+}
+
+TEST(BadInput, TargetWhereMustBeBool) {
+  EXPECT_FIRST(with_targets("{who: {type: player, where: \"life[who]\"}}"),
+               "condition must be bool, found int", "10:43");
+}
+
+TEST(BadInput, CostCannotReadATarget) {
+  EXPECT_FIRST(with_targets("{who: player}", "    cost: \"life[who] := 0\"\n"),
+               "unknown name 'who'", "11:17");
+}
+
+TEST(BadInput, TargetsOnAnActionThatIsNotAnswerable) {
+  EXPECT_FIRST(with_targets("{who: player}", "    answerable: false\n"),
+               "action 'zap' has targets but is not answerable: targets are chosen when an "
+               "action goes on the stack",
+               "10:15");
+}
+
+TEST(BadInput, TargetsInAWindowWithoutAStack) {
+  const Loaded l =
+      load_text(with_turn("windows:\n  main: {protocol: alternate}\nactions:\n  - name: zap\n"
+                          "    targets: {who: player}\n"));
+  EXPECT_FIRST(l,
+               "action 'zap' has targets but can be taken in window 'main', which has no stack "
+               "(targets need a priority window)",
+               "7:15");
+}
+
+TEST(BadInput, TooManyTargetCombinations) {
+  EXPECT_FIRST(with_targets("{a: {type: int, range: [0, 99]}, b: {type: int, range: [0, 99]}}"),
+               "action 'zap' has 10000 combinations of targets, more than 4096", "10:15");
+}
+
 TEST(BadInput, EndConditionNamesAnIntInsteadOfAPlayer) {
   EXPECT_FIRST(load_text(with_turn("end:\n  - name: e\n    win: 3\n    when: \"true\"\n")),
                "end condition 'e': 'win' needs a role or a player, found int", "5:10");

@@ -386,6 +386,29 @@ const std::map<std::string, Facts>& example_facts() {
                    "(stack_action (bound #0 i))) (int 2))) (== (speed (stack_action (- (bound #0 "
                    "i) (int 1)))) (int 3))))");
        }},
+      {"targets.yaml",
+       [](const Game& g) {
+         // Typed targets in order, an entry a stack position 0..scope.stack-1;
+         // the effect reads them as binders 0..k-1, the `where` too.
+         ASSERT_EQ(g.actions.size(), 4U);
+         const auto& burn = g.actions[0].targets;
+         ASSERT_EQ(burn.size(), 2U);
+         EXPECT_EQ(burn[0].name, "victim");
+         EXPECT_EQ(burn[0].type, Type::player());
+         EXPECT_EQ(burn[1].type, Type::enum_of(0));
+         EXPECT_EQ(burn[1].hi, 1);
+         const auto& counter = g.actions[2].targets;
+         ASSERT_EQ(counter.size(), 1U);
+         EXPECT_TRUE(counter[0].entry);
+         EXPECT_EQ(counter[0].hi, 2);  // scope.stack 3
+         EXPECT_EQ(to_string(*counter[0].where), "(!= (stack_controller (bound #0 spell)) (self))");
+         EXPECT_EQ(to_string(*g.actions[2].effect), "(block (negate (bound #0 spell)))");
+         const auto& recall = g.actions[3].targets;
+         ASSERT_EQ(recall.size(), 2U);
+         EXPECT_EQ(recall[1].lo, 0);
+         EXPECT_EQ(recall[1].hi, 1);
+         EXPECT_EQ(g.binder_slots, 2);
+       }},
       {"event_args.yaml",
        [](const Game& g) {
          const EventDecl& hit = g.events[6];

@@ -134,6 +134,21 @@ class Generator {
   std::string enabled_pre(int action, int player, int window) const;
   std::string enabled(int action, int player, int window) const;
   std::string stack_entry(int i, int part) const { return f(p_.ctl.stack_base + 2 * i + part); }
+  // negate of entry i of k: the targets (Controls::stack_targets) of the
+  // entries above it move down one place, the top's are cleared ("" when no
+  // action has targets).
+  std::string shift_targets(int i, int k) const {
+    const int kt = p_.ctl.stack_target_count;
+    std::string out;
+    for (int j = i; j + 1 < k; ++j) {
+      for (int t = 0; t < kt; ++t) {
+        out += f(p_.ctl.stack_targets + kt * j + t) + " = " +
+               f(p_.ctl.stack_targets + kt * (j + 1) + t) + "; ";
+      }
+    }
+    for (int t = 0; t < kt; ++t) out += f(p_.ctl.stack_targets + kt * (k - 1) + t) + " = 0; ";
+    return out;
+  }
   std::string top(int part) const;
   std::string steps_with_window(int window) const;
   std::string per_active(const std::function<void(std::string&, int)>& body) const;

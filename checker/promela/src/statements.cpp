@@ -85,7 +85,8 @@ void Generator::stmt(std::string& out, int i, const Ctx& c) const {
         if (negatable.empty()) continue;
         alts += ":: " + f(p_.ctl.stack_size) + " == " + std::to_string(k) + " && (" + negatable +
                 ") ->\n" + stack_entry(k - 1, 0) + " = 0; " + stack_entry(k - 1, 1) + " = 0; " +
-                f(p_.ctl.stack_size) + " = " + std::to_string(k - 1) + ";\n";
+                shift_targets(k - 1, k) + f(p_.ctl.stack_size) + " = " + std::to_string(k - 1) +
+                ";\n";
       }
       if (!alts.empty()) out += "if\n" + alts + ":: else -> skip\nfi;\n";
       return;
@@ -119,7 +120,7 @@ void Generator::stmt_negate_at(std::string& out, const lowered::Stmt& s, const C
       alts += ":: " + f(p_.ctl.stack_size) + " == " + std::to_string(k) +
               " && lh_v == " + std::to_string(i) + " && (" + negatable + ") ->\n" + shift +
               stack_entry(k - 1, 0) + " = 0; " + stack_entry(k - 1, 1) + " = 0; " +
-              f(p_.ctl.stack_size) + " = " + std::to_string(k - 1) + ";\n";
+              shift_targets(i, k) + f(p_.ctl.stack_size) + " = " + std::to_string(k - 1) + ";\n";
     }
   }
   if (!alts.empty()) out += "if\n" + alts + ":: else -> skip\nfi;\n";

@@ -158,6 +158,16 @@ class Exec {
       with_kept_args(first, j + 1, k, fn);
     });
   }
+  // negate: the targets (Controls::stack_targets) of entries i+1..size-1
+  // move down one place with them, the top's are cleared.
+  void shift_targets(int i, int size) {
+    const int kt = p_.ctl.stack_target_count;
+    if (kt <= 0) return;
+    const int from = p_.ctl.stack_targets + kt * i;
+    const int last = p_.ctl.stack_targets + kt * (size - 1);
+    for (int j = from; j < last; ++j) put(j, at(j + kt));
+    for (int j = last; j < last + kt; ++j) put(j, num(0));
+  }
   void emit();
   void gap(const z3::expr& site);
   void output();

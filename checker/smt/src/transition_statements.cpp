@@ -137,6 +137,7 @@ void Exec::exec(int node, const Cont* k) {
                             for (int j = slot; j < top; ++j) put(j, at(j + 2));
                             put(top, num(0));
                             put(top + 1, num(0));
+                            shift_targets(i, size);
                             put(ctl.stack_size, num(size - 1));
                           }
                           cont(k);
@@ -154,6 +155,7 @@ void Exec::exec(int node, const Cont* k) {
           if (en_.game.actions[static_cast<std::size_t>(a)].negatable) {
             put(slot, num(0));
             put(slot + 1, num(0));
+            shift_targets(size - 1, size);
             put(ctl.stack_size, num(size - 1));
           }
           cont(k);

@@ -842,6 +842,13 @@ class Runner : ExprMachine {
               for (int j = at; j < top; ++j) set(j, w_[j + 2]);
               set(top, 0);
               set(top + 1, 0);
+              const int kt = ctl_.stack_target_count;  // the targets move down too
+              if (kt > 0) {
+                const int from = ctl_.stack_targets + kt * static_cast<int>(at_pos);
+                const int last = ctl_.stack_targets + kt * (size - 1);
+                for (int j = from; j < last; ++j) set(j, w_[j + kt]);
+                for (int j = last; j < last + kt; ++j) set(j, 0);
+              }
               set(ctl_.stack_size, size - 1);
             }
           }

@@ -1189,11 +1189,13 @@ std::vector<int> compile_conditions(CompiledSystem::Program& p,
                                     const std::vector<const model::Expr*>& exprs) {
   // Each condition is compiled from its lowered form: the root node whose
   // origin it is, among the rules' and the properties' conditions. (The
-  // pointer is only a key; one not lowered runs on the reference.)
+  // pointer is only a key; one not lowered runs on the reference. An
+  // action's guard is its `when` as written, without its targets' choice.)
   const lowered::Rules& r = p.low.rules;
   std::unordered_map<const void*, int> roots;
-  for (const auto* list : {&r.property_expr, &r.property_to, &r.action_guard, &r.trigger_condition,
-                           &r.step_repeat, &r.step_end_turn, &r.end_condition}) {
+  for (const auto* list :
+       {&r.property_expr, &r.property_to, &r.action_rule_guard, &r.trigger_condition,
+        &r.step_repeat, &r.step_end_turn, &r.end_condition}) {
     for (const int node : *list) {
       if (node >= 0) roots.emplace(p.low.exprs[static_cast<std::size_t>(node)].origin, node);
     }

@@ -236,6 +236,17 @@ TraceStep Semantics::describe(const StateVec& before, const Successor& succ,
              pending_event(p, before, succ.ref, succ.player);
       break;
   }
+  // An action's targets follow its name: "P2 answers with 'counter'
+  // targeting entry 0 ('bolt')", "'counter' resolves targeting ...".
+  if (succ.kind == MoveKind::action || succ.kind == MoveKind::resolve) {
+    const auto aimed = std::find_if(notes.begin(), notes.end(), [](const std::string& n) {
+      return n.rfind("targeting ", 0) == 0 || n.rfind("choosing ", 0) == 0;
+    });
+    if (aimed != notes.end()) {
+      text += " " + *aimed;
+      notes.erase(aimed);
+    }
+  }
   bool gap_noted = false;
   for (const auto& n : notes) {
     text += "; " + n;

@@ -468,6 +468,14 @@ void Run::exec_negate(const Stmt& s, const Cont* k) {
       for (int j = at; j < top; ++j) w[j] = w[j + 2];
       w[top] = 0;
       w[top + 1] = 0;
+      // The entries' targets move down with them.
+      const int k = p_.ctl.stack_target_count;
+      if (k > 0) {
+        const int from = p_.ctl.stack_targets + k * static_cast<int>(i);
+        const int last = p_.ctl.stack_targets + k * (size - 1);
+        for (int j = from; j < last; ++j) w[j] = w[j + k];
+        for (int j = last; j < last + k; ++j) w[j] = 0;
+      }
       w[p_.ctl.stack_size] = size - 1;
       note("'" + p_.game.actions[action].name + "' is negated");
     }

@@ -207,6 +207,13 @@ class Collector {
     }
   }
 
+  // An action's targets (binders 0..k-1): their values.
+  void bind_targets(const model::Action& a) {
+    for (std::size_t i = 0; i < a.targets.size() && i < binders_.size(); ++i) {
+      binders_[i] = Interval{a.targets[i].lo, a.targets[i].hi};
+    }
+  }
+
   void stmt(const std::string& rule, const Stmt* s) {
     if (s == nullptr) return;
     if (s->kind == StmtKind::for_ || s->kind == StmtKind::choose || s->kind == StmtKind::pick) {
@@ -435,7 +442,12 @@ void collect_gaps(const model::Game& game, const std::vector<bool>& window_used,
           rule, a.where, "playing '" + a.name + "' overfills '" + game.zones[a.to_zone].name + "'",
           Kind::range);
     }
+    if (!a.targets.empty()) {
+      c.bind_targets(a);
+      for (const auto& t : a.targets) c.expr(rule, t.where.get());
+    }
     c.stmt(rule, a.cost.get());
+    c.bind_targets(a);
     c.stmt(rule, a.effect.get());
     bool in_priority = false;
     for (std::size_t w = 0; w < game.windows.size(); ++w) {

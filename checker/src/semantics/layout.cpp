@@ -138,6 +138,24 @@ void build_layout(const model::Game& game, const GapTable& gaps, Layout& layout,
       add(entry + ".controller", 0, n - 1);
       if (i == 0) ctl.stack_base = f;
     }
+    // The targets chosen on cast (`targets:`), one field per position of
+    // the longest list, each as wide as the values any action puts there.
+    std::vector<std::pair<std::int32_t, std::int32_t>> spans;
+    for (const auto& a : game.actions) {
+      for (std::size_t j = 0; j < a.targets.size(); ++j) {
+        if (spans.size() <= j) spans.emplace_back(0, 0);
+        spans[j].first = std::min(spans[j].first, a.targets[j].lo);
+        spans[j].second = std::max(spans[j].second, a.targets[j].hi);
+      }
+    }
+    ctl.stack_target_count = static_cast<int>(spans.size());
+    for (int i = 0; i < ctl.stack_capacity && !spans.empty(); ++i) {
+      for (std::size_t j = 0; j < spans.size(); ++j) {
+        const int f = add("ctl.stack[" + std::to_string(i) + "].target[" + std::to_string(j) + "]",
+                          spans[j].first, spans[j].second);
+        if (i == 0 && j == 0) ctl.stack_targets = f;
+      }
+    }
   }
   ctl.pending.assign(game.triggers.size(), -1);
   for (std::size_t t = 0; t < game.triggers.size(); ++t) {

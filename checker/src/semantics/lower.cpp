@@ -24,6 +24,120 @@ class Lowering {
   int expr(const model::Expr* e) { return e == nullptr ? -1 : expr(*e); }
   int stmt(const model::Stmt* s) { return s == nullptr ? -1 : stmt(*s); }
 
+  // An action with targets (model::ActionTarget), in existing nodes. Its
+  // guard: `when and exists t0: (t0 < stack_size and where0 and exists
+  // t1: ...)` (the entry test only for an entry target).
+  int cast_guard(const model::Action& a, int guard) {
+    const int any = targets_exist(a, 0);
+    return guard < 0 ? any : bool_op(X::and_, guard, any, origin_of(a));
+  }
+  // Its cost: `pick t0 where ... do pick t1 ... do stack[stack_size].target[i]
+  // := ti ... end end; cost`, the stores failing at the push site on a full
+  // stack (the cast's entry is stack[stack_size]).
+  int cast_cost(const model::Action& a, int action, int cost) {
+    Stmt store;
+    store.op = S::seq;
+    store.origin = a.targets.back().as_pick.get();
+    for (std::size_t i = 0; i < a.targets.size(); ++i) {
+      Stmt put;
+      put.op = S::assign;
+      put.a = entry_target(i, action);
+      put.x = local(static_cast<int>(i), *a.targets[i].as_exists);
+      put.site = out_.push_site[static_cast<std::size_t>(action)];
+      put.origin = a.targets[i].as_pick.get();
+      store.body.push_back(add_stmt(std::move(put)));
+    }
+    int body = add_stmt(std::move(store));
+    for (std::size_t j = a.targets.size(); j-- > 0;) {
+      const auto& t = a.targets[j];
+      Stmt pick;
+      pick.op = S::pick;
+      pick.a = domain(t.as_pick->domain);
+      pick.b = static_cast<int>(j);
+      pick.x = legal(t, static_cast<int>(j));
+      pick.body.push_back(body);
+      pick.origin = t.as_pick.get();
+      body = add_stmt(std::move(pick));
+    }
+    if (cost < 0) return body;
+    Stmt both;
+    both.op = S::seq;
+    both.body = {body, cost};
+    both.origin = a.targets.front().as_pick.get();
+    return add_stmt(std::move(both));
+  }
+  // Its effect, run once the entry is popped (its targets still in
+  // stack[stack_size]): for the values kept, `if targets == (v0, v1, ..)
+  // then for t0 in v0..v0: for t1 in v1..v1: (clear the targets; if every
+  // target is still legal then effect)`, one branch per combination.
+  int resolve_effect(const model::Action& a, int action, int effect) {
+    Stmt chain;
+    chain.op = S::if_;
+    chain.origin = a.targets.front().as_pick.get();
+    std::vector<std::int64_t> v;
+    for (const auto& t : a.targets) v.push_back(t.lo);
+    const auto& front = *a.targets.front().as_exists;
+    while (true) {
+      int match = -1;
+      for (std::size_t i = 0; i < a.targets.size(); ++i) {
+        Expr read;
+        read.op = X::read;
+        read.a = entry_target(i, action);
+        const int kept = add(read, *a.targets[i].as_exists);
+        const int is = bool_op(X::eq, kept, konst(v[i], front), *a.targets[i].as_exists);
+        match = match < 0 ? is : bool_op(X::and_, match, is, front);
+      }
+      Stmt clear;
+      clear.op = S::seq;
+      clear.origin = chain.origin;
+      for (std::size_t i = 0; i < a.targets.size(); ++i) {
+        Stmt put;
+        put.op = S::assign;
+        put.a = entry_target(i, action);
+        put.x = konst(0, front);
+        put.site = out_.push_site[static_cast<std::size_t>(action)];
+        put.origin = a.targets[i].as_pick.get();
+        clear.body.push_back(add_stmt(std::move(put)));
+      }
+      int still = -1;
+      for (std::size_t i = 0; i < a.targets.size(); ++i) {
+        const int ok = legal(a.targets[i], static_cast<int>(i));
+        still = still < 0 ? ok : bool_op(X::and_, still, ok, front);
+      }
+      Stmt run;
+      run.op = S::if_;
+      run.origin = chain.origin;
+      run.conds.push_back(still);
+      run.body.push_back(effect);
+      clear.body.push_back(add_stmt(std::move(run)));
+      int body = add_stmt(std::move(clear));
+      for (std::size_t j = a.targets.size(); j-- > 0;) {
+        Stmt one;
+        one.op = S::for_;
+        Domain d;
+        d.lo = v[j];
+        d.size = 1;
+        out_.domains.push_back(d);
+        one.a = static_cast<int>(out_.domains.size()) - 1;
+        one.b = static_cast<int>(j);
+        one.body.push_back(body);
+        one.origin = a.targets[j].as_pick.get();
+        body = add_stmt(std::move(one));
+      }
+      chain.conds.push_back(match);
+      chain.body.push_back(body);
+      // The next combination, the last target varying fastest.
+      std::size_t j = a.targets.size();
+      while (j > 0 && v[j - 1] == a.targets[j - 1].hi) {
+        v[j - 1] = a.targets[j - 1].lo;
+        --j;
+      }
+      if (j == 0) break;
+      ++v[j - 1];
+    }
+    return add_stmt(std::move(chain));
+  }
+
  private:
   int add(Expr node, const model::Expr& from) {
     node.origin = &from;
@@ -76,6 +190,62 @@ class Lowering {
     const auto it = p_.gaps.overflow.find(&e);
     return it == p_.gaps.overflow.end() ? -1 : it->second;
   }
+  int add_stmt(Stmt n) {
+    out_.stmts.push_back(std::move(n));
+    return static_cast<int>(out_.stmts.size()) - 1;
+  }
+  int bool_op(X o, int x0, int x1, const model::Expr& from) {
+    Expr n;
+    n.op = o;
+    n.x[0] = x0;
+    n.x[1] = x1;
+    return add(n, from);
+  }
+  int local(int slot, const model::Expr& from) {
+    Expr n;
+    n.op = X::local;
+    n.a = slot;
+    return add(n, from);
+  }
+  const model::Expr& origin_of(const model::Action& a) {
+    return a.guard ? *a.guard : *a.targets.front().as_exists;
+  }
+  // stack[stack_size].target[i]: where the entry being cast keeps target i,
+  // and where the entry just popped still has it.
+  int entry_target(std::size_t i, int action) {
+    Place pl;
+    pl.base = p_.ctl.stack_targets + static_cast<int>(i);
+    pl.index = field(p_.ctl.stack_size, *p_.game.actions[action].targets[i].as_exists);
+    pl.index_stride = p_.ctl.stack_target_count;
+    pl.bound = p_.ctl.stack_capacity;
+    pl.site = out_.push_site[static_cast<std::size_t>(action)];
+    return place(pl);
+  }
+  // Whether target j's value (local j) is legal: an entry below the one
+  // cast (or resolving), then its `where`.
+  int legal(const model::ActionTarget& t, int j) {
+    const auto& from = *t.as_exists;
+    int ok = expr(t.where.get());
+    if (t.entry) {
+      const int below = bool_op(X::lt, local(j, from), field(p_.ctl.stack_size, from), from);
+      ok = ok < 0 ? below : bool_op(X::and_, below, ok, from);
+    }
+    return ok < 0 ? konst(1, from) : ok;
+  }
+  int targets_exist(const model::Action& a, std::size_t j) {
+    const auto& t = a.targets[j];
+    int body = legal(t, static_cast<int>(j));
+    if (j + 1 < a.targets.size()) {
+      body = bool_op(X::and_, body, targets_exist(a, j + 1), *t.as_exists);
+    }
+    Expr q;
+    q.op = X::exists;
+    q.a = domain(t.as_exists->domain);
+    q.b = static_cast<int>(j);
+    q.x[0] = body;
+    return add(q, *t.as_exists);
+  }
+
   int place(Place pl) {
     out_.places.push_back(pl);
     return static_cast<int>(out_.places.size()) - 1;
@@ -544,10 +714,19 @@ Lowered lower(const model::Game& game) {
     r.step_repeat.push_back(l.expr(st.repeat_while.get()));
     r.step_end_turn.push_back(l.expr(st.end_turn_if.get()));
   }
-  for (const auto& a : game.actions) {
+  for (std::size_t i = 0; i < game.actions.size(); ++i) {
+    const auto& a = game.actions[i];
     r.action_guard.push_back(l.expr(a.guard.get()));
     r.action_cost.push_back(l.stmt(a.cost.get()));
     r.action_effect.push_back(l.stmt(a.effect.get()));
+    r.action_rule_guard.push_back(r.action_guard.back());
+    r.action_rule_cost.push_back(r.action_cost.back());
+    r.action_rule_effect.push_back(r.action_effect.back());
+    if (a.targets.empty() || out.ctl.stack_targets < 0) continue;
+    const int act = static_cast<int>(i);
+    r.action_guard.back() = l.cast_guard(a, r.action_guard.back());
+    r.action_cost.back() = l.cast_cost(a, act, r.action_cost.back());
+    r.action_effect.back() = l.resolve_effect(a, act, r.action_effect.back());
   }
   for (const auto& t : game.triggers) {
     r.trigger_condition.push_back(l.expr(t.condition.get()));

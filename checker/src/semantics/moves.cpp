@@ -182,9 +182,119 @@ int Run::enabled(const std::int32_t* s, int a, int p, int w, Env& env) {
   }
   env.state = s;
   env.self = p;
-  const bool holds = ev_.test(act.guard.get(), env);
+  bool holds = ev_.test(act.guard.get(), env);
+  if (env.error >= 0) return -1;
+  // An action whose targets have no legal choice cannot be cast.
+  if (holds && !act.targets.empty()) holds = some_targets(s, act, 0, env);
   if (env.error >= 0) return -1;
   return holds ? 1 : 0;
+}
+
+bool Run::some_targets(const std::int32_t* s, const model::Action& act, std::size_t j, Env& env) {
+  if (j >= act.targets.size()) return true;
+  const auto& t = act.targets[j];
+  const int size = get(s, p_.ctl.stack_size);
+  for (std::int64_t v = t.lo; v <= t.hi; ++v) {
+    env.binders[j] = v;
+    // An entry target names an entry below the one being cast.
+    if (t.entry && v >= size) continue;
+    const bool ok = ev_.test(t.where.get(), env);
+    if (env.error >= 0) return false;
+    if (ok && some_targets(s, act, j + 1, env)) return true;
+    if (env.error >= 0) return false;
+  }
+  return false;
+}
+
+void Run::choose_target(std::size_t j) {
+  std::int32_t* w = sc_.work.data();
+  const int a = move_.ref, h = move_.player;
+  const auto& act = p_.game.actions[a];
+  const auto& ctl = p_.ctl;
+  const int size = get(w, ctl.stack_size);
+  if (j >= act.targets.size()) {
+    // Every target chosen: they go into the entry being cast, then the cost.
+    if (size >= ctl.stack_capacity) {
+      note_gap("'" + act.name + "' pushed onto a full stack (" + std::to_string(size) +
+               " entries)");
+      return gap(p_.gaps.push_site[a]);
+    }
+    for (std::size_t i = 0; i < act.targets.size(); ++i) {
+      w[ctl.stack_targets + size * ctl.stack_target_count + static_cast<int>(i)] =
+          static_cast<std::int32_t>(sc_.binders[i]);
+    }
+    note(targets_text(act, w));
+    return run_effect(act.cost.get(), h, Tail::priority_cost);
+  }
+  const auto& t = act.targets[j];
+  self_ = h;
+  const int d = push_choice();
+  for (std::int64_t v = t.lo; v <= t.hi; ++v) {
+    sc_.binders[j] = v;
+    if (t.entry && v >= size) continue;
+    Env e = env(h);
+    const bool ok = ev_.test(t.where.get(), e);
+    if (e.error >= 0) {
+      depth_ = d;
+      return gap(e.error);
+    }
+    if (ok) sc_.outcomes[d].push_back(static_cast<std::int32_t>(v - t.lo));
+  }
+  const std::size_t count = sc_.outcomes[d].size();
+  if (count == 0) {
+    // (Playing the card took away every legal choice: nothing is stored.)
+    depth_ = d;
+    return run_effect(act.cost.get(), h, Tail::priority_cost);
+  }
+  if (count > 1) save(d);
+  for (std::size_t o = 0; o < count; ++o) {
+    if (o > 0) restore(d);
+    const std::int64_t v = t.lo + sc_.outcomes[d][o];
+    sc_.binders[j] = v;
+    if (count > 1 && picker_ < 0) picker_ = h;
+    if (record_) {
+      Choice c;
+      c.by = Choice::By::player;
+      c.player = h;
+      c.text = "targeted " + t.name + " = " + std::to_string(v);
+      sc_.choices.push_back(std::move(c));
+    }
+    choose_target(j + 1);
+  }
+  depth_ = d;
+}
+
+// "targeting entry 0 ('bolt'), choosing x = 2" from the targets kept in
+// binders 0..k-1 and the stack of s.
+std::string Run::targets_text(const model::Action& act, const std::int32_t* s) const {
+  std::string aimed, chosen;
+  for (std::size_t i = 0; i < act.targets.size(); ++i) {
+    const auto& t = act.targets[i];
+    const std::int64_t v = sc_.binders[i];
+    std::string what;
+    if (t.entry) {
+      what = "entry " + std::to_string(v);
+      if (v >= 0 && v < get(s, p_.ctl.stack_size)) {
+        const int entry = s[p_.ctl.stack_base + 2 * static_cast<int>(v)];
+        what += " ('" + p_.game.actions[entry].name + "')";
+      }
+    } else if (t.type.base == model::BaseType::player) {
+      what = p_.player_name(static_cast<int>(v));
+    } else if (t.type.base == model::BaseType::kind) {
+      what = t.name + " = '" + p_.game.kinds[v].name + "'";
+    } else if (t.type.base == model::BaseType::enum_) {
+      what = t.name + " = " + p_.game.enums[t.type.enum_id].values[v];
+    } else {
+      what = t.name + " = " + std::to_string(v);
+    }
+    const bool aim = t.entry || t.type.base == model::BaseType::player;
+    std::string& list = aim ? aimed : chosen;
+    list += (list.empty() ? "" : ", ") + what;
+  }
+  std::string out;
+  if (!aimed.empty()) out = "targeting " + aimed;
+  if (!chosen.empty()) out += (out.empty() ? "" : ", ") + std::string("choosing ") + chosen;
+  return out;
 }
 
 void Run::run_move(const Move& m) {
@@ -458,6 +568,7 @@ void Run::take_action() {
   const int window = p_.game.steps[w[p_.ctl.step]].window;
   switch (p_.game.windows[window].protocol) {
     case Protocol::priority:
+      if (!act.targets.empty()) return choose_target(0);
       return run_effect(act.cost.get(), h, Tail::priority_cost);
     case Protocol::alternate:
       return run_effect(act.cost.get(), h, Tail::alternate_cost);
@@ -489,7 +600,37 @@ void Run::pass() {
       w[at] = 0;
       w[at + 1] = 0;
       w[ctl.stack_size] = size - 1;
-      return run_effect(p_.game.actions[a].effect.get(), c, Tail::resolve);
+      const auto& act = p_.game.actions[a];
+      if (!act.targets.empty()) {
+        // Its targets are loaded into binders 0..k-1 and checked again: when
+        // one no longer holds (or playing the card left none chosen), the
+        // entry does nothing.
+        const int first = ctl.stack_targets + (size - 1) * ctl.stack_target_count;
+        bool legal = true;
+        for (std::size_t i = 0; i < act.targets.size(); ++i) {
+          sc_.binders[i] = w[first + static_cast<int>(i)];
+          legal =
+              legal && sc_.binders[i] >= act.targets[i].lo && sc_.binders[i] <= act.targets[i].hi;
+        }
+        for (int i = 0; i < ctl.stack_target_count; ++i) w[first + i] = 0;
+        note(targets_text(act, w));
+        for (std::size_t i = 0; i < act.targets.size() && legal; ++i) {
+          const auto& t = act.targets[i];
+          if (t.entry && sc_.binders[i] >= size - 1) {
+            legal = false;
+            break;
+          }
+          Env e = env(c);
+          legal = ev_.test(t.where.get(), e);
+          if (e.error >= 0) return gap(e.error);
+        }
+        if (!legal) {
+          note("'" + act.name + "' does nothing: its targets are no longer legal");
+          self_ = c;
+          return finish(Tail::resolve);
+        }
+      }
+      return run_effect(act.effect.get(), c, Tail::resolve);
     }
     case Protocol::alternate: {
       const int site = handover(h);

@@ -103,6 +103,13 @@ class Run {
   void close_window();
   int handover(int from);  // alternate: next holder; returns a gap site or -1
   void take_action();
+  // Targets (Action::targets): whether some choice of targets j.. is legal
+  // (binders 0..j-1 set; env.error on a failure), the choice of target j on
+  // cast, each outcome storing them in the entry being cast and paying the
+  // cost, and, on resolution, whether they are still legal.
+  bool some_targets(const std::int32_t* s, const model::Action& act, std::size_t j, Env& env);
+  void choose_target(std::size_t j);
+  std::string targets_text(const model::Action& act, const std::int32_t* s) const;
   void pass();
   void count_use(int action, int player);
   void finish(Tail t);

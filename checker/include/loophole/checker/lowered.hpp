@@ -58,6 +58,10 @@ struct Controls {
   int stack_size = -1;
   int stack_base = -1;  // stack[i].action at stack_base + 2i, .controller at + 2i + 1
   int stack_capacity = 0;
+  // Only when some action declares targets: stack[i]'s target j at
+  // stack_targets + i * stack_target_count + j (0 when none is chosen).
+  int stack_targets = -1;
+  int stack_target_count = 0;
   std::vector<int> pending;      // per trigger: index of pending[t][P1], or -1
   std::vector<int> turn_uses;    // per action: index of uses[a][P1], or -1
   std::vector<int> window_uses;  // per action: index of window_uses[a][P1], or -1
@@ -226,6 +230,17 @@ struct Rules {
   int setup = -1;
   std::vector<int> step_effect, step_repeat, step_end_turn;
   std::vector<int> action_guard, action_cost, action_effect;
+  // The action's `when`, cost and effect as written. For an action with
+  // targets (model::Action::targets) action_guard, action_cost and
+  // action_effect are built around them in existing nodes, what a backend
+  // runs: the guard also asks that some choice of targets be legal, the cost
+  // first picks them (the caster choosing, one pick per target, local j =
+  // target j) and stores them in the entry being cast
+  // (Controls::stack_targets), the effect loads the popped entry's targets
+  // into locals 0..k-1, clears them and runs only when each is still legal.
+  // Without targets the same nodes as action_guard, action_cost and
+  // action_effect.
+  std::vector<int> action_rule_guard, action_rule_cost, action_rule_effect;
   std::vector<int> trigger_condition, trigger_effect;
   std::vector<int> end_condition;
   std::vector<int> property_expr, property_to;

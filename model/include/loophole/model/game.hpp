@@ -179,6 +179,25 @@ struct Limit {
   int per_window = 0;
 };
 
+// A target an action's controller chooses when it casts the action
+// (`targets:`): a player, a kind, an int in a range, an enum value, or an
+// `entry` (a position of the stack below the cast entry, an int). The cast
+// stores the chosen values in the stack entry; the action's cost and effect
+// read them as binders 0..k-1 (in declaration order), and `where` (binders
+// 0..j bound) must hold when it is cast and again when it resolves.
+struct ActionTarget {
+  std::string name;
+  Type type;
+  bool entry = false;           // a stack position: 0..scope.stack-1, below the entry
+  std::int32_t lo = 0, hi = 0;  // the values (entry: 0..scope.stack-1)
+  ExprPtr where;                // may be null
+  SourceSpan at;                // the name as written
+  // What the lowering's nodes for this choice name as their origin (the
+  // choice as a `pick`, the guard's test as an `exists`; not run).
+  StmtPtr as_pick;
+  ExprPtr as_exists;
+};
+
 struct Action {
   std::string name;
   Role who = Role::any;
@@ -192,6 +211,7 @@ struct Action {
   Limit limit;
   bool answerable = true;
   bool negatable = true;
+  std::vector<ActionTarget> targets;  // `targets:`, in declaration order
   // `invented: "why"`: a card text the ruleset made up (the seed names the
   // card but not what it does); findings that use it say so. "" when the
   // rule is from the seed.
