@@ -54,7 +54,7 @@ std::vector<std::string> lines(const Result& r) {
 }
 
 Result run(const LayeredGame& l, int depth, std::size_t layer_states,
-           std::uint64_t max_memory_bytes = 0) {
+           std::uint64_t max_memory_bytes = 0, bool past_depth = false) {
   Engine engine(*l.sem);
   Options o;
   o.depth = depth;
@@ -62,6 +62,7 @@ Result run(const LayeredGame& l, int depth, std::size_t layer_states,
   o.timeout_ms = 30000;
   o.layer_states = layer_states;
   o.max_memory_bytes = max_memory_bytes;
+  o.layers_past_depth = past_depth;
   return engine.check(o, Questions{});
 }
 
@@ -123,6 +124,30 @@ TEST(Layers, BmcTakesOverPastTheBudgetWithTheSameAnswers) {
   EXPECT_TRUE(all.statistics.complete);
   EXPECT_TRUE(both.statistics.complete);
   EXPECT_EQ(all.statistics.depth, both.statistics.depth);
+}
+
+TEST(Layers, PastTheDepthUnderSymbolicOnlyTheLayersAnswer) {
+  // Options::layers_past_depth (--symbolic): at --depth 1 the layers go on
+  // to their complete depth and find the deadlock 10 moves in, with BMC's
+  // answer at depth 12; with room for 4 states they stop past the depth
+  // and BMC does not take over there: the search ends where they did.
+  const auto l = load("tests/fixtures/smt/late-deadlock.yaml");
+  ASSERT_TRUE(l->game);
+  const Result bmc = run(*l, 12, 0);
+  const Result past = run(*l, 1, default_layer_states, 0, true);
+  EXPECT_TRUE(past.statistics.complete);
+  EXPECT_EQ(past.statistics.depth, l->deepest);
+  EXPECT_EQ(past.statistics.layer_depth, l->deepest);
+  EXPECT_EQ(lines(past), lines(bmc));
+  const Result cut = run(*l, 1, 4, 0, true);
+  EXPECT_FALSE(cut.statistics.complete);
+  EXPECT_GT(cut.statistics.depth, 1);
+  EXPECT_LT(cut.statistics.depth, 10);
+  EXPECT_EQ(cut.statistics.depth, cut.statistics.layer_depth);
+  EXPECT_EQ(lines(cut),
+            (std::vector<std::string>{"deadlock unknown deadlock no deadlock within depth " +
+                                      std::to_string(cut.statistics.depth) +
+                                      "; deeper ones are not ruled out"}));
 }
 
 TEST(Layers, TheirTablesCountAgainstTheMemoryLimit) {

@@ -484,8 +484,10 @@ Result Engine::check(const Options& o, const Questions& sel) {
   const std::string depth_text =
       complete  ? fmt::format("every reachable state lies within {} moves", stats.depth)
       : stopped ? fmt::format("{}; stopped by {}",
-                              stats.depth < 0
-                                  ? "no depth was searched"
+                              stats.depth < 0 ? "no depth was searched"
+                              // (past the depth: by the layers, under --symbolic)
+                              : stats.depth > o.depth
+                                  ? fmt::format("searched to depth {}", stats.depth)
                                   : fmt::format("searched to depth {} of {}", stats.depth, o.depth),
                               to_string(stats.stopped))
                 : fmt::format("searched to depth {}", stats.depth);
