@@ -90,8 +90,11 @@ int bench(const std::string& file, const model::LoadOptions& load, const smt::Op
                   ? (std::string(" stopped by ") + std::string(smt::to_string(st.stopped))).c_str()
                   : "");
   if (st.layer_depth >= 0) {
-    std::printf("  layers: depths 0-%d answered by the breadth-first layers (%zu states)\n",
-                st.layer_depth, st.layer_states);
+    std::printf(
+        "  layers: depths 0-%d answered by the breadth-first layers (%zu states, %.1f MiB "
+        "reserved; Z3 %.1f MiB)\n",
+        st.layer_depth, st.layer_states, static_cast<double>(st.layer_bytes) / (1 << 20),
+        static_cast<double>(st.z3_bytes) / (1 << 20));
   }
   if (findings) {
     // The answers, to compare runs (--layers 0 against the default): one
@@ -153,6 +156,8 @@ int main(int argc, char** argv) {
       o.completeness = false;
     } else if (a == "--layers") {
       o.layer_states = static_cast<std::size_t>(std::atoll(next().c_str()));
+    } else if (a == "--layers-past-depth") {
+      o.layers_past_depth = true;  // as under --symbolic
     } else if (a == "--no-prune") {
       o.prune_control = false;
     } else if (a == "--z3") {
@@ -179,7 +184,8 @@ int main(int argc, char** argv) {
   if (files.empty()) {
     std::fprintf(stderr,
                  "usage: smt_bench [--depth K] [--max-k K] [--timeout-ms MS] [--timeout S] "
-                 "[--no-completeness] [--no-prune] [--layers STATES] [--prove] [--z3-stats] [--z3 "
+                 "[--no-completeness] [--no-prune] [--layers STATES] [--layers-past-depth] "
+                 "[--prove] [--z3-stats] [--z3 "
                  "NAME=VALUE]... "
                  "[--pdr SECONDS] [--findings] [--no-symmetry] [--param NAME=V]... "
                  "RULESET.yaml...\n");

@@ -166,6 +166,7 @@ int run_check(const CheckArgs& args, const std::atomic<bool>& interrupted) {
   pipeline::Options options;
   if (!apply_engine(args.engine, options)) return 2;
   options.depth = args.depth;
+  if (args.layer_states >= 0) options.layer_states = static_cast<std::size_t>(args.layer_states);
   options.explore.threads = args.threads;
   options.explore.native = pipeline::native_mode(args.native, args.no_native);
   options.explore.max_states = args.max_states;

@@ -24,6 +24,9 @@ struct CheckArgs {
   std::string engine = "explicit";
   int depth = 20;        // --depth: BMC depth of the smt engine
   std::string symbolic;  // --symbolic NAME: smallest scopes with a violation (smt)
+  // --layer-states N: the smt engine's breadth-first layers hold at most N
+  // states (0: BMC only); -1: the engine's default.
+  std::int64_t layer_states = -1;
   int threads = 0;
   // The rules as machine code (checker::NativeMode): --native from the start,
   // --no-native never, neither: from the cache, or once the search runs long.

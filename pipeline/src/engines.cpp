@@ -131,6 +131,7 @@ detail::SmtLimits smt_limits(const Options& o) {
   l.max_memory_bytes = o.max_resident;
   l.deadline = o.deadline;
   l.progress = o.smt_progress;
+  l.layer_states = o.layer_states;
   return l;
 }
 

@@ -29,6 +29,7 @@ smt::Options options(int depth, const SmtLimits& limits) {
   o.interrupt = limits.interrupted;
   o.deadline = limits.deadline;
   o.max_memory_bytes = limits.max_memory_bytes;
+  if (limits.layer_states) o.layer_states = *limits.layer_states;
   if (limits.progress) {
     o.progress = [show = limits.progress](const smt::Activity& a) {
       show(a.depth, a.max_depth, a.seconds, a.what);
@@ -224,6 +225,11 @@ SmtCheck symbolic_scope(const model::Game& game, const std::string& param, int d
   // for every value where it can be (docs/smt.md, "Symbolic scope").
   smt::Options o = options(depth, limits);
   o.pdr_seconds = 60;
+  // A value whose reachable states fit in the layers is settled by their
+  // complete search, past --depth: a larger budget than check's (still
+  // bounded by --max-memory, which counts the layers' tables).
+  o.layers_past_depth = true;
+  if (!limits.layer_states) o.layer_states = smt::symbolic_layer_states;
   const auto r = smt::symbolic_scope(param, *p->min, *p->max, load, o, smt_selection());
   if (r.unsupported) {
     out.unsupported = r.unsupported->message();

@@ -44,6 +44,7 @@ struct SmtLimits {
   const std::atomic<bool>* interrupted = nullptr;
   std::optional<std::chrono::steady_clock::time_point> deadline;
   std::uint64_t max_memory_bytes = 0;
+  std::optional<std::size_t> layer_states;  // --layer-states (nullopt: the engine's default)
   std::function<void(int depth, int max_depth, double seconds, std::string_view what)> progress;
 };
 

@@ -1,6 +1,7 @@
 // `loophole check --engine smt|auto`, `--depth` and `--symbolic` through the
 // command's own entry point (run_check): exit codes and the JSON report.
 // (Moved from tests/smt: a test of the cli reads the cli's own headers.)
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
@@ -149,15 +150,50 @@ TEST(CliEngine, SymbolicSaysWhereTheGapAppears) {
   EXPECT_TRUE(gap);
 }
 
+// --symbolic: the breadth-first layers go on past --depth, so every value
+// whose reachable states fit is settled by their complete search: the gap
+// 3 moves in is found at depth 2 with its shortest trace, and no summary is
+// qualified by the depth (it was "within depth 2; not settled for deck =
+// 1, 2, 3, 4" and exit 3 without the layers past the depth).
+TEST(CliEngine, SymbolicLayersSettleEveryValuePastTheDepth) {
+  CheckArgs a;
+  a.files = {"tests/fixtures/smt/scope-deck.yaml"};
+  a.engine = "smt";
+  a.symbolic = "deck";
+  a.depth = 2;
+  const CheckRun r = check(a);
+  EXPECT_EQ(r.code, 1);
+  std::vector<std::string> got;
+  for (const auto& f : r.report["rulesets"][0]["findings"]) {
+    const bool detailed = f.contains("details") && !f["details"].empty();
+    const bool traced = f.contains("trace") && f["trace"].is_object();
+    got.push_back(f["id"].get<std::string>() + " " + f["verdict"].get<std::string>() + " " +
+                  (detailed ? f["details"][0] : f["message"]).get<std::string>() +
+                  (traced ? " " + std::to_string(f["trace"]["length"].get<int>()) : ""));
+  }
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, (std::vector<std::string>{
+                     "deadlock/deadlock holds no deadlock: proved for every value of deck in 1..4",
+                     "rule-gap/step:main.draw violated appears when deck <= 2 (checked deck = "
+                     "1..4; the trace is at deck = 1) 3",
+                     "unreachable-win/end:three_in_hand/P1 violated appears when deck <= 2 "
+                     "(checked deck = 1..4; the trace is at deck = 1)",
+                     "unreachable-win/end:three_in_hand/P2 violated appears for every deck in "
+                     "1..4 (checked deck = 1..4; the trace is at deck = 1)"}))
+      << r.report.dump(1);
+}
+
 // docs/smt.md, "Symbolic scope": "no rule gap" is not k-inductive at any
 // value of top; IC3/PDR proves it at each, so the run is clean (exit 0), not
-// inconclusive, although BMC stops at depth 2.
+// inconclusive, although BMC stops at depth 2. (Without the breadth-first
+// layers, whose complete search past the depth would settle it first.)
 TEST(CliEngine, SymbolicProvesForEveryValueWithIcPdr) {
   CheckArgs a;
   a.files = {"tests/fixtures/smt/scope-lockstep.yaml"};
   a.engine = "smt";
   a.symbolic = "top";
   a.depth = 2;
+  a.layer_states = 0;
   const fs::path text = fs::temp_directory_path() / "loophole-smt-cli-lockstep.txt";
   a.reports = {"text:" + text.string()};
   const CheckRun r = check(a);

@@ -199,6 +199,33 @@ TEST(Cli, BadOptionValuesExitTwo) {
   EXPECT_EQ(r.code, 2);
 }
 
+// --layer-states N: the SMT engine's breadth-first layers hold at most N
+// states. loss-never.yaml's 'dead' is settled by the layers' complete search
+// (every state within 4 moves) by default; with room for 3 states (or none)
+// BMC answers the depths and k-induction proves it.
+TEST(Cli, LayerStatesBoundsTheSmtBreadthFirstSearch) {
+  const std::string file = " tests/fixtures/findings/unreachable-win/loss-never.yaml";
+  const std::string complete =
+      "its condition holds for P1 in no reachable state; every "
+      "reachable state lies within 4 moves\n";
+  const std::string proved = "\n  proved by k-induction (k = 1)\n";
+  Outcome r = run("check --engine smt --depth 6 --color never" + file);
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find(complete), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(proved), std::string::npos) << r.out;
+  for (const char* n : {"3", "0"}) {
+    r = run(std::string("check --engine smt --depth 6 --color never --layer-states ") + n + file);
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out.find(complete), std::string::npos) << n << "\n" << r.out;
+    EXPECT_NE(r.out.find(proved), std::string::npos) << n << "\n" << r.out;
+  }
+  r = run("check --engine smt --layer-states -1" + file);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--layer-states: Value -1 not in range 0 to 1099511627776"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(Cli, StateLimitIsInconclusive) {
   const Outcome r = run("check --max-states 500 tests/fixtures/cli/big.yaml");
   EXPECT_EQ(r.code, 3) << r.out << r.err;

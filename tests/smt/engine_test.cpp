@@ -397,7 +397,8 @@ TEST(StaticChecks, ContradictionsSayWhereTheStatementsRun) {
 
 // symbolic_scope over deck = 1..4 of tests/fixtures/smt/scope-deck.yaml;
 // `kept` keeps the loaded games (which the findings point into) alive.
-ScopeResult scope_deck(int depth, std::vector<std::unique_ptr<EngineGame>>& kept) {
+ScopeResult scope_deck(int depth, std::vector<std::unique_ptr<EngineGame>>& kept,
+                       bool layers_past_depth = false) {
   const auto load_value = [&](std::int64_t v) -> const model::Game* {
     kept.push_back(load_engine("tests/fixtures/smt/scope-deck.yaml", {{"deck", v}}));
     return kept.back()->game ? &*kept.back()->game : nullptr;
@@ -405,6 +406,7 @@ ScopeResult scope_deck(int depth, std::vector<std::unique_ptr<EngineGame>>& kept
   const Questions sel;
   Options o = small(1);
   o.depth = depth;
+  o.layers_past_depth = layers_past_depth;
   return symbolic_scope("deck", 1, 4, load_value, o, sel);
 }
 
@@ -437,6 +439,29 @@ TEST(SymbolicScope, ADepthTooShallowLeavesValuesUnsettledNotClean) {
                      "unknown rule-gap: for every deck in 1..4",
                      "unknown end:three_in_hand/P1: deck >= 3",
                      "unknown end:three_in_hand/P2: deck >= 3",
+                 }));
+}
+
+// --symbolic's layers past the depth (Options::layers_past_depth): every
+// value's reachable states fit in the layers, whose search is complete past
+// depth 2, so each value is settled with the answers of depth 8 (the gap
+// 3 moves in, found, with its shortest trace), none qualified by the depth.
+TEST(SymbolicScope, TheLayersPastTheDepthSettleEveryValueWhoseStatesFit) {
+  std::vector<std::unique_ptr<EngineGame>> kept;
+  const ScopeResult r = scope_deck(2, kept, true);
+  EXPECT_GT(r.depth, 2);
+  EXPECT_EQ(r.checked, (std::vector<std::int64_t>{1, 2, 3, 4}));
+  EXPECT_TRUE(r.unsettled.empty());
+  EXPECT_TRUE(r.open.empty());
+  std::vector<std::string> got;
+  for (const auto& a : r.answers) {
+    got.push_back(a.rule + ": " + a.summary +
+                  (a.first.trace ? " (" + std::to_string(a.first.trace->size()) + " moves)" : ""));
+  }
+  EXPECT_EQ(got, (std::vector<std::string>{
+                     "end:three_in_hand/P1: deck <= 2",
+                     "end:three_in_hand/P2: for every deck in 1..4",
+                     "step:main.draw: deck <= 2 (3 moves)",
                  }));
 }
 

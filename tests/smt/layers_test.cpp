@@ -53,13 +53,16 @@ std::vector<std::string> lines(const Result& r) {
   return out;
 }
 
-Result run(const LayeredGame& l, int depth, std::size_t layer_states) {
+Result run(const LayeredGame& l, int depth, std::size_t layer_states,
+           std::uint64_t max_memory_bytes = 0, bool past_depth = false) {
   Engine engine(*l.sem);
   Options o;
   o.depth = depth;
   o.induction = false;
   o.timeout_ms = 30000;
   o.layer_states = layer_states;
+  o.max_memory_bytes = max_memory_bytes;
+  o.layers_past_depth = past_depth;
   return engine.check(o, Questions{});
 }
 
@@ -121,6 +124,59 @@ TEST(Layers, BmcTakesOverPastTheBudgetWithTheSameAnswers) {
   EXPECT_TRUE(all.statistics.complete);
   EXPECT_TRUE(both.statistics.complete);
   EXPECT_EQ(all.statistics.depth, both.statistics.depth);
+}
+
+TEST(Layers, PastTheDepthUnderSymbolicOnlyTheLayersAnswer) {
+  // Options::layers_past_depth (--symbolic): at --depth 1 the layers go on
+  // to their complete depth and find the deadlock 10 moves in, with BMC's
+  // answer at depth 12; with room for 4 states they stop past the depth
+  // and BMC does not take over there: the search ends where they did.
+  const auto l = load("tests/fixtures/smt/late-deadlock.yaml");
+  ASSERT_TRUE(l->game);
+  const Result bmc = run(*l, 12, 0);
+  const Result past = run(*l, 1, default_layer_states, 0, true);
+  EXPECT_TRUE(past.statistics.complete);
+  EXPECT_EQ(past.statistics.depth, l->deepest);
+  EXPECT_EQ(past.statistics.layer_depth, l->deepest);
+  EXPECT_EQ(lines(past), lines(bmc));
+  const Result cut = run(*l, 1, 4, 0, true);
+  EXPECT_FALSE(cut.statistics.complete);
+  EXPECT_GT(cut.statistics.depth, 1);
+  EXPECT_LT(cut.statistics.depth, 10);
+  EXPECT_EQ(cut.statistics.depth, cut.statistics.layer_depth);
+  EXPECT_EQ(lines(cut),
+            (std::vector<std::string>{"deadlock unknown deadlock no deadlock within depth " +
+                                      std::to_string(cut.statistics.depth) +
+                                      "; deeper ones are not ruled out"}));
+}
+
+TEST(Layers, TheirTablesCountAgainstTheMemoryLimit) {
+  // The layers reserve what their tables hold with the engine, counted with
+  // Z3's allocation against the memory limit: a limit above Z3's whole
+  // allocation but below it plus the tables stops the run (memory_limit,
+  // every question unknown) before the layers are done. Without the
+  // reservation this run would be complete.
+  const auto l = load("tests/fixtures/cli/big.yaml", {{"top", 12}});
+  ASSERT_TRUE(l->game);
+  const Result whole = run(*l, 1000, default_layer_states);
+  ASSERT_TRUE(whole.statistics.complete);
+  ASSERT_EQ(whole.statistics.layer_states, l->states);
+  // Each state's fields twice (the list and the seen set) and the links.
+  EXPECT_GE(whole.statistics.layer_bytes, l->states * 100);
+  EXPECT_GT(whole.statistics.z3_bytes, 0U);
+  const std::uint64_t limit = whole.statistics.z3_bytes + whole.statistics.layer_bytes / 2;
+  const Result cut = run(*l, 1000, default_layer_states, limit);
+  EXPECT_EQ(cut.statistics.stopped, Stop::memory_limit);
+  EXPECT_FALSE(cut.statistics.complete);
+  EXPECT_LT(cut.statistics.layer_depth, whole.statistics.layer_depth);
+  EXPECT_EQ(lines(cut),
+            (std::vector<std::string>{
+                "deadlock unknown deadlock no deadlock within depth " +
+                    std::to_string(cut.statistics.depth) + "; deeper ones are not ruled out",
+                "rule-gap unknown rule-gap no rule gap within depth " +
+                    std::to_string(cut.statistics.depth) + "; deeper ones are not ruled out",
+                "unreachable-win unknown end:full/P1 P1 can never win by 'full'",
+                "unreachable-win unknown end:full/P2 P2 can never win by 'full'"}));
 }
 
 TEST(Layers, CosmereSeventyOneStatesCompleteAtDepthSeventeen) {

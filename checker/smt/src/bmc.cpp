@@ -254,7 +254,9 @@ Result Engine::check(const Options& o, const Questions& sel) {
         stats.layer_states = layers.size();
         return true;
       };
-      for (int k = 0; k <= o.depth; ++k) {
+      // Under Options::layers_past_depth the layers go on past `depth` while
+      // they hold (a complete search settles every depth); BMC never does.
+      for (int k = 0; k <= o.depth || (o.layers_past_depth && layers.alive()); ++k) {
         if (control.check_limits() != Stop::none) break;
         lap();
         bool answered = by_layers(k);
@@ -295,6 +297,7 @@ Result Engine::check(const Options& o, const Questions& sel) {
           if (!answered && control.stopped() != Stop::none) break;
           if (answered) stats.layer_depth = k;
         }
+        if (!answered && k > o.depth) break;
         if (!answered) {
           // (Not after a stop: a frame of speed-biomes takes 0.3 s to add.)
           while (k > u.depth() && control.check_limits() == Stop::none) u.extend();
@@ -391,6 +394,7 @@ Result Engine::check(const Options& o, const Questions& sel) {
           }
           continue;
         }
+        if (k > o.depth) break;  // past the depth: the layers alone settle it
         // Else a witness found on the semantics settles it first (see
         // simple_path_exists); only when none is found is Z3 asked, with
         // the k^2/2 pairs of distinct frames in a push/pop scope. (Keeping
@@ -412,6 +416,8 @@ Result Engine::check(const Options& o, const Questions& sel) {
           break;
         }
       }
+      stats.layer_bytes = layers.bytes();
+      stats.z3_bytes = Z3_get_estimated_alloc_size();
     } catch (const z3::exception&) {
       // Z3 cancelled a model or a substitution: only ever after a stop.
       if (control.stopped() == Stop::none) throw;
@@ -478,8 +484,10 @@ Result Engine::check(const Options& o, const Questions& sel) {
   const std::string depth_text =
       complete  ? fmt::format("every reachable state lies within {} moves", stats.depth)
       : stopped ? fmt::format("{}; stopped by {}",
-                              stats.depth < 0
-                                  ? "no depth was searched"
+                              stats.depth < 0 ? "no depth was searched"
+                              // (past the depth: by the layers, under --symbolic)
+                              : stats.depth > o.depth
+                                  ? fmt::format("searched to depth {}", stats.depth)
                                   : fmt::format("searched to depth {} of {}", stats.depth, o.depth),
                               to_string(stats.stopped))
                 : fmt::format("searched to depth {}", stats.depth);

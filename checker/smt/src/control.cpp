@@ -90,7 +90,7 @@ void Control::poll() {
     stop(Stop::interrupted);
   } else if (o.deadline && std::chrono::steady_clock::now() >= *o.deadline) {
     stop(Stop::time_limit);
-  } else if (Z3_get_estimated_alloc_size() > memory_limit(o)) {
+  } else if (Z3_get_estimated_alloc_size() + reserved_.load() > memory_limit(o)) {
     stop(Stop::memory_limit);
   }
   if (stopped() != Stop::none) ctx_.interrupt();
@@ -152,6 +152,23 @@ z3::check_result Control::check_within(z3::solver& s, unsigned cap_ms) {
     return z3::unknown;
   }
 }
+
+bool Control::reserve(std::uint64_t bytes) {
+  std::lock_guard lock(mutex_);
+  if (stopped() != Stop::none) return false;
+  const std::uint64_t limit =
+      o_ != nullptr ? memory_limit(*o_) : std::numeric_limits<std::uint64_t>::max();
+  const std::uint64_t held = Z3_get_estimated_alloc_size() + reserved_.load();
+  if (held > limit || bytes > limit - held) {
+    stop(Stop::memory_limit);
+    ctx_.interrupt();
+    return false;
+  }
+  reserved_ += bytes;
+  return true;
+}
+
+void Control::release(std::uint64_t bytes) { reserved_ -= std::min(bytes, reserved_.load()); }
 
 void Control::doing(int depth, std::string what) {
   std::lock_guard lock(mutex_);

@@ -2,7 +2,8 @@
 // can run for minutes without returning to our code, so polling a flag
 // between queries is not enough: while a Watch lives, a thread wakes every
 // 10 ms and checks the interrupt flag (SIGINT/SIGTERM), the deadline
-// (--timeout) and Z3's own allocation (--max-memory); the first that trips
+// (--timeout) and Z3's own allocation plus what the engine's own tables
+// reserved (--max-memory); the first that trips
 // is the reason, recorded once, and from then on the thread calls
 // Z3_interrupt at every wake-up (a check that starts after the first
 // interrupt is cancelled too). Every query also carries the time left as its
@@ -14,6 +15,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -63,6 +65,13 @@ class Control {
   z3::check_result check(z3::solver& s);
   // The same, within at most cap_ms (0: no cap of its own).
   z3::check_result check_within(z3::solver& s, unsigned cap_ms);
+  // Memory our own tables hold outside Z3 (the breadth-first layers'),
+  // counted with Z3's allocation against the memory limit: reserves `bytes`
+  // when the two fit under it, else stops the engine (memory_limit) and says
+  // false. release() gives a reservation back.
+  bool reserve(std::uint64_t bytes);
+  void release(std::uint64_t bytes);
+  [[nodiscard]] std::uint64_t reserved() const { return reserved_.load(); }
   // What is being solved, for the progress line ("deadlock", "induction").
   void doing(int depth, std::string what);
   // The seconds since the engine was created.
@@ -77,8 +86,9 @@ class Control {
   z3::context& ctx_;
   const std::chrono::steady_clock::time_point t0_;
   std::atomic<Stop> stop_{Stop::none};
-  const Options* o_ = nullptr;  // the outer watch's options
-  std::mutex mutex_;            // guards what follows
+  std::atomic<std::uint64_t> reserved_{0};  // reserve()
+  const Options* o_ = nullptr;              // the outer watch's options
+  std::mutex mutex_;                        // guards what follows
   std::condition_variable wake_;
   bool watching_ = false;
   int depth_ = -1;

@@ -29,7 +29,27 @@ Layers::Layers(Encoding& en, const ControlPaths& paths, std::size_t budget)
     states_.push_back(std::move(s));
   }
   begin_.push_back(states_.size());
-  if (states_.size() > budget_) alive_ = false;
+  if (states_.size() > budget_ || !account()) alive_ = false;
+}
+
+Layers::~Layers() { en_.control.release(reserved_); }
+
+bool Layers::account() {
+  // A state is held twice, in states_ and as the seen set's key (a red-black
+  // node: four words of links and colour, the key and the index, the
+  // allocator's header), each copy with its fields on the heap.
+  const std::uint64_t fields = en_.x.size() * sizeof(std::int32_t) + 16;
+  const std::uint64_t per_state = 2 * fields + 32 + sizeof(checker::StateVec) + 8 + 16;
+  const std::uint64_t held = states_.capacity() * sizeof(checker::StateVec) +
+                             parent_.capacity() * sizeof(std::uint32_t) +
+                             states_.size() * per_state;
+  if (held <= reserved_) return true;
+  // 256 states ahead: one reservation (a lock and a look at Z3's
+  // allocation) per 256 states.
+  const std::uint64_t more = held - reserved_ + 256 * per_state;
+  if (!en_.control.reserve(more)) return false;
+  reserved_ += more;
+  return true;
 }
 
 const std::vector<z3::expr>& Layers::conjuncts(std::uint32_t p) {
@@ -101,7 +121,7 @@ bool Layers::expand() {
       seen_.emplace(t, static_cast<std::uint32_t>(states_.size()));
       parent_.push_back(static_cast<std::uint32_t>(i));
       states_.push_back(std::move(t));
-      if (states_.size() > budget_) return false;
+      if (states_.size() > budget_ || !account()) return false;
     }
   }
   begin_.push_back(states_.size());

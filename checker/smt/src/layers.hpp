@@ -31,8 +31,14 @@ namespace loophole::smt::detail {
 
 class Layers {
  public:
-  // At most `budget` states in all; 0: off (alive() is false).
+  // At most `budget` states in all; 0: off (alive() is false). The memory
+  // its tables hold is reserved with the engine's Control as they grow
+  // (counted against --max-memory with Z3's allocation); when there is no
+  // room the engine stops with memory_limit.
   Layers(Encoding& en, const ControlPaths& paths, std::size_t budget);
+  ~Layers();
+  Layers(const Layers&) = delete;
+  Layers& operator=(const Layers&) = delete;
 
   // Whether layers 0..k are all known (computing them when needed): false
   // once the budget was exceeded or the engine was stopped.
@@ -51,18 +57,24 @@ class Layers {
   std::optional<bool> holds(const z3::expr& pred, std::size_t i);
   // Stops the search (a question it could not answer): BMC takes over.
   void give_up() { alive_ = false; }
+  // The bytes reserved for the tables (the states, the seen set, the parents).
+  [[nodiscard]] std::uint64_t bytes() const { return reserved_; }
 
  private:
   bool expand();  // computes the next layer; false when over budget or stopped
   // The next states of s; false when the solver could not tell.
   bool successors(const checker::StateVec& s, std::vector<checker::StateVec>& out);
   [[nodiscard]] bool in_range(const checker::StateVec& s) const;
+  // Reserves what the tables hold now (ahead, a chunk at a time); false
+  // when there is no room (the engine is then stopped).
+  bool account();
   z3::expr_vector values(const checker::StateVec& s);
 
   Encoding& en_;
   const ControlPaths& paths_;
   std::size_t budget_;
   bool alive_ = true;
+  std::uint64_t reserved_ = 0;  // with en_.control (account())
   std::vector<checker::StateVec> states_;
   std::vector<std::uint32_t> parent_;  // index of the parent; itself for an initial state
   std::vector<std::size_t> begin_;     // layer k is [begin_[k], begin_[k + 1])

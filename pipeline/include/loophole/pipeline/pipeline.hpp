@@ -49,6 +49,9 @@ enum class EngineChoice : std::uint8_t { structure, explicit_search, smt, automa
 struct Options {
   EngineChoice engine = EngineChoice::explicit_search;
   int depth = 20;  // smt and auto: the BMC depth (moves)
+  // smt and auto: the breadth-first layers' budget in states
+  // (smt::Options::layer_states; 0: BMC only; nullopt: the engine's default).
+  std::optional<std::size_t> layer_states;
   // The explicit search: threads, native mode, max_states, progress. Its
   // memory budget, deadline and interrupt are set from the limits below.
   checker::ExplicitOptions explore;

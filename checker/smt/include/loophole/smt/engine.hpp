@@ -43,8 +43,10 @@ struct Activity {
   std::string what;  // "deadlock", "rule gaps", "property 'hand_limit'", "encoding"
 };
 
-// Options::layer_states by default.
+// Options::layer_states by default, and under --symbolic (which also sets
+// Options::layers_past_depth).
 inline constexpr std::size_t default_layer_states = 10000;
+inline constexpr std::size_t symbolic_layer_states = 100000;
 
 struct Options {
   int depth = 20;            // BMC: states up to `depth` moves from an initial state
@@ -63,6 +65,11 @@ struct Options {
   // complete at the largest distance of a state instead of the longest
   // simple path, in milliseconds instead of BMC's seconds a depth.
   std::size_t layer_states = default_layer_states;
+  // The layers go on past `depth` while they hold at most layer_states
+  // states, until they are complete (every depth settled) or over the
+  // budget; BMC's queries still stop at `depth` (--symbolic: a value whose
+  // reachable states fit is settled without a proof).
+  bool layers_past_depth = false;
   // What k-induction leaves unknown is tried by IC3/PDR (Z3's Spacer) for at
   // most this long per question (0: not tried). `--symbolic` turns it on.
   unsigned pdr_seconds = 0;
@@ -116,6 +123,11 @@ struct Statistics {
   // (Options::layer_states), which held layer_states states (-1, 0: none).
   int layer_depth = -1;
   std::size_t layer_states = 0;
+  // The memory the layers reserved against Options::max_memory_bytes for
+  // their tables (their largest), and Z3's estimated allocation (process
+  // wide) when the depths were done: the two the limit is compared with.
+  std::uint64_t layer_bytes = 0;
+  std::uint64_t z3_bytes = 0;
   std::string solver_statistics;  // Z3's, of the BMC solver at the end ("key value" lines)
 };
 
