@@ -475,11 +475,13 @@ class Compare {
       if (effects) {
         effect(r.setup);
         for (int e : r.step_effect) effect(e);
-        // (An action's cost and effect as written: with its targets, locals
-        // 0..k-1 of the effect, bound to every value.)
+        // (An action's cost and effect as written. An effect that reads its
+        // targets is compared below, expression by expression under every
+        // value of them, and whole by the engines' agreement tests: an
+        // effect run alone here has no way to bind them on the oracle.)
         for (int e : r.action_rule_cost) effect(e);
         for (std::size_t i = 0; i < r.action_rule_effect.size(); ++i) {
-          each_target(g_.actions[i], 0, [&] { effect(r.action_rule_effect[i]); });
+          if (g_.actions[i].targets.empty()) effect(r.action_rule_effect[i]);
         }
         for (int e : r.trigger_effect) effect(e);
       }

@@ -796,24 +796,25 @@ TEST(UnoTranscript, StackedDrawTwosAndAReverse) {
 // 0 only with the invented "+1 power"; a detail line names the text, the
 // next gives the seed's real silence; the empty-deck gap names nothing.
 // The priority/stack skeleton (rulesets/examples/priority-stack.yaml) at its
-// default scope, as docs/games.md describes it: the pinned graph, its one
-// finding (P1 always decks first: P2 can never lose by decking), and the
-// transcript of the shortest way to a counterspell answering a spell.
+// default scope, as docs/examples-priority-stack.md describes it: the pinned
+// graph, its one finding (P1 always decks first: P2 can never lose by
+// decking), and the transcript of the shortest way to a counterspell
+// answering a spell, each naming the target chosen on cast.
 TEST(ExampleGames, PriorityStackAtItsDefaultScope) {
-  LOOPHOLE_RELEASE_ONLY("the priority/stack skeleton's 83,546 states at its default scope");
+  LOOPHOLE_RELEASE_ONLY("the priority/stack skeleton's 152,414 states at its default scope");
   auto l = test_support::load_game(ruleset_path("examples/priority-stack.yaml"));
   ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
   EXPECT_TRUE(l->sink.all().empty()) << l->sink.render(l->sources);
   const checker::Semantics sem(*l->game);
   const auto g = checker::explore(sem, checker::ExplicitOptions{});
   ASSERT_EQ(g->completion(), checker::Completion::complete);
-  EXPECT_EQ(g->size(), 83546U);
-  EXPECT_EQ(g->statistics().transitions, 93771U);
+  EXPECT_EQ(g->size(), 152414U);
+  EXPECT_EQ(g->statistics().transitions, 176032U);
   std::vector<std::string> findings;
   for (const properties::Finding& f : properties::check_all(*g, properties::CheckSelection{})) {
     findings.push_back(describe(f));
   }
-  EXPECT_EQ(join(findings), join({"unreachable-win end:decking/P2 warning 108:11"}));
+  EXPECT_EQ(join(findings), join({"unreachable-win end:decking/P2 warning 119:11"}));
 
   const auto& props = l->game->properties;
   ASSERT_EQ(props.size(), 2U);
@@ -829,9 +830,13 @@ TEST(ExampleGames, PriorityStackAtItsDefaultScope) {
   if (std::getenv("LOOPHOLE_SEEDS_PRINT") != nullptr) std::cout << join(lines) << "\n";
   // 69 moves: P2 bolts in its draw step, P1 (not the active player) answers.
   ASSERT_EQ(lines.size(), 69U) << join(lines);
-  EXPECT_EQ(lines[67].rfind("P2 plays 'cast_bolt' (speed 2), playing 'bolt'", 0), 0U) << lines[67];
-  EXPECT_EQ(lines[68].rfind("P1 answers with 'cast_counter' (speed 2), playing 'counter'", 0), 0U)
-      << lines[68];
+  // Each names its target, chosen when it was cast.
+  EXPECT_EQ(lines[67],
+            "P2 plays 'cast_bolt' (speed 2), playing 'bolt' targeting P1 (mana[P2] 1→0, "
+            "hand[P2] 1→0, discard[P2] 1→2)");
+  EXPECT_EQ(lines[68],
+            "P1 answers with 'cast_counter' (speed 2), playing 'counter' targeting entry 0 "
+            "('cast_bolt') (mana[P1] 1→0, hand[P1] 1→0, discard[P1] 1→2)");
 }
 
 TEST(SeedInvented, SpeedBiomesDurabilityGapSaysItUsesTheInventedBoost) {
