@@ -27,6 +27,7 @@ constexpr std::int64_t k_max_target_tuples = 4096;
 constexpr int k_max_turns = 1000;
 constexpr int k_max_speed = 1000;
 constexpr int k_max_copies = 1000;
+constexpr int k_max_capacity = 1000000;
 constexpr int k_max_array = 256;
 
 std::string range_text(std::optional<std::int64_t> lo, std::optional<std::int64_t> hi) {
@@ -801,6 +802,13 @@ class DeclChecker {
     for (std::size_t i = 0; i < rules_.zones.size(); ++i) {
       RawZone& rz = rules_.zones[i];
       ZoneDecl& z = game_.zones[i];
+      if (rz.capacity) {
+        z.capacity_where = rz.capacity->where;
+        if (auto v = bounded(checker, rz.capacity, "capacity", " of zone " + quote_name(z.name), 0,
+                             k_max_capacity)) {
+          z.capacity = static_cast<std::int32_t>(*v);
+        }
+      }
       fold_init_counts(checker, z, rz.init, z.init_counts, "");
       if (rz.owner_init.empty()) continue;
       if (!z.per_player) {

@@ -197,6 +197,7 @@ bool lay_out_slots(Game& game, DiagnosticSink& sink, const OwnerInit& owner_init
         s.lo = 0;
         s.hi =
             z.per_player && !wide[zi] ? game.kinds[k].copies : game.kinds[k].copies * game.players;
+        if (z.capacity >= 0) s.hi = std::min(s.hi, z.capacity);
         if (static_cast<int>(zi) == all_zone) {
           s.init = all_count[static_cast<std::size_t>(p)][k];
         } else {
@@ -207,6 +208,19 @@ bool lay_out_slots(Game& game, DiagnosticSink& sink, const OwnerInit& owner_init
         s.kind = static_cast<int>(k);
         s.type = Type::int_();
         game.slots.push_back(std::move(s));
+      }
+      // A zone that starts fuller than its capacity cannot be bounded by it.
+      if (z.capacity < 0) continue;
+      std::int64_t held = 0;
+      for (std::size_t k = 0; k < game.kinds.size(); ++k) {
+        held += game.slots[game.slots.size() - game.kinds.size() + k].init;
+      }
+      if (held > z.capacity) {
+        sink.error(z.capacity_where, "zone '" + z.name + "' starts with " + std::to_string(held) +
+                                         " cards" + (z.per_player ? " for " + player_name(p) : "") +
+                                         ", more than its capacity " + std::to_string(z.capacity));
+        ok = false;
+        break;
       }
     }
   }

@@ -67,7 +67,7 @@ void Loader::read_zones(const YamlReader& r, const Entry& e) {
     zone.decl.name = name->value;
     zone.decl.where = name->where;
     if (ze.value.IsDefined() && !ze.value.IsNull()) {
-      auto zm = r.map(ze, {"per", "shared", "init"}, "zone " + quote_name(name->value));
+      auto zm = r.map(ze, {"per", "shared", "init", "capacity"}, "zone " + quote_name(name->value));
       if (!zm) continue;
       const Entry* per = zm->get("per");
       const Entry* shared = zm->get("shared");
@@ -119,6 +119,7 @@ void Loader::read_zones(const YamlReader& r, const Entry& e) {
           }
         }
       }
+      if (const Entry* capacity = zm->get("capacity")) zone.capacity = r.expr(*capacity);
     }
     out_.zones.push_back(std::move(zone));
   }

@@ -40,6 +40,7 @@ struct RawZone {
   // `init: {P1: {kind: n}, P2: {...}}`: per owner (player name -> counts)
   std::vector<std::pair<Text, std::vector<std::pair<Text, ExprPtr>>>> owner_init;
   SourceSpan init_where;
+  ExprPtr capacity;  // `capacity`, a constant expression
 };
 
 // Initial counts given per owner (`init: {P1: {...}}`), per zone id: empty

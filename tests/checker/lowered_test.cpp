@@ -415,6 +415,11 @@ class LExec {
       for (int c = 0; c < l_.kinds; ++c) {
         overfull = overfull || w_[to + c] > l_.layout.fields[to + c].hi;
       }
+      if (const int cap = l_.game->zones[m.to_zone].capacity; cap >= 0) {
+        std::int64_t held = 0;
+        for (int c = 0; c < l_.kinds; ++c) held += w_[to + c];
+        overfull = overfull || held > cap;
+      }
       if (overfull) {
         gap(n.site + 1);
       } else {

@@ -1358,6 +1358,59 @@ TEST(SemanticsYaml, DrawFromANamedZone) {
   EXPECT_EQ(at.at("hand[P1].rock"), 2);
 }
 
+// A zone capacity (tests/fixtures/semantics/capacity.yaml): the hands pack
+// into 0..2 per kind (not the 0..4 of a hand fed by the shared deck), and a
+// draw, a move and a played card that overfill a zone are rule gaps whose
+// notes name the zone, its owner and the capacity.
+TEST(SemanticsYaml, ZoneCapacity) {
+  const auto g = load(fixture("capacity.yaml"));
+  ASSERT_TRUE(g.has_value());
+  Semantics sem(*g);
+  std::map<std::string, std::int32_t> hi;
+  for (const auto& f : sem.layout().fields) hi[f.name] = f.hi;
+  EXPECT_EQ(hi.at("hand[P1].gem"), 2);
+  EXPECT_EQ(hi.at("hand[P2].rock"), 2);
+  EXPECT_EQ(hi.at("pile.gem"), 1);
+  EXPECT_EQ(hi.at("deck.gem"), 4);
+  const auto c = explore(sem);
+  EXPECT_EQ(c.states, 621U);
+  EXPECT_EQ(c.transitions, 920U);
+  // Follows `lines` from the initial state, each the text of one successor.
+  const auto walk = [&](const std::vector<std::string>& lines) {
+    StateVec s = sem.initial_states().at(0);
+    std::vector<Successor> out;
+    for (const auto& line : lines) {
+      sem.successors(s, out);
+      bool found = false;
+      std::vector<std::string> seen;
+      for (std::size_t i = 0; i < out.size() && !found; ++i) {
+        std::string text = sem.describe(s, out[i], static_cast<std::uint32_t>(i)).text;
+        if (const auto at = text.find(" (");
+            at != std::string::npos && text.find("rule gap") == std::string::npos)
+          text.resize(at);
+        seen.push_back(text);
+        if (text == line) {
+          s = out[i].state;
+          found = true;
+        }
+      }
+      EXPECT_TRUE(found) << "no move '" << line << "' among: " << ::testing::PrintToString(seen);
+      if (!found) return;
+    }
+  };
+  walk({"start at main · play", "P1 plays 'take'; P1 draws 'gem'",
+        "P1 plays 'take'; P1 draws 'rock'",
+        "P1 plays 'take'; P1 draws 'gem'; rule gap: draw overfills hand[P1] (capacity 2)"});
+  walk({"start at main · play", "P1 plays 'take'; P1 draws 'gem'",
+        "P1 plays 'toss_gem', playing 'gem'", "P1 plays 'take'; P1 draws 'rock'",
+        "P1 plays 'toss_rock', playing 'rock'; rule gap: playing 'toss_rock' overfills pile "
+        "(capacity 1)"});
+  walk({"start at main · play", "P1 passes", "P2 passes", "advance to P2's turn, main · play",
+        "P2 plays 'take'; P2 draws 'gem'", "P2 plays 'take'; P2 draws 'rock'",
+        "P2 plays 'stash'; P2 moves 'gem' from deck to hand[P2]; rule gap: move overfills "
+        "hand[P2] (capacity 2)"});
+}
+
 // Player- and kind-valued variables (player-kind-vars.yaml): slots like an
 // enum's, shown as players and kinds in the transcript.
 TEST(SemanticsYaml, PlayerAndKindVariables) {

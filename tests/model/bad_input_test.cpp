@@ -645,6 +645,27 @@ TEST(BadInput, DrawFromANamedZone) {
   EXPECT_FIRST(no_hand, "draw needs a zone named 'hand'", "10:14");
 }
 
+// A zone's capacity: a constant 0.., and no zone may start fuller.
+TEST(BadInput, ZoneCapacity) {
+  const std::string head =
+      "params:\n  limit: {default: 2, min: 0, max: 5}\nkinds:\n  gem: {copies: 2}\nzones:\n";
+  EXPECT_FIRST(load_text(with_turn(head + "  hand: {per: player, capacity: -1}\n")),
+               "capacity -1 of zone 'hand' is out of range 0..1000000", "8:33");
+  const Loaded misspelt = load_text(with_turn(head + "  hand: {per: player, capacity: limt}\n"));
+  EXPECT_FIRST(misspelt, "unknown name 'limt'", "8:33");
+  EXPECT_NOTE(misspelt, "did you mean 'limit'? (declared at t.yaml:4:3)");
+  EXPECT_FIRST(
+      load_text(with_turn(head + "  hand: {per: player, capacity: \"count(hand[P1])\"}\n")),
+      "count(...) is not a constant; only literals and params may be used here", "8:34");
+  EXPECT_FIRST(load_text(with_turn(head + "  hand: {per: player, capacity: true}\n")),
+               "capacity of zone 'hand' must be int, found bool", "8:33");
+  EXPECT_FIRST(
+      load_text(with_turn(head + "  deck: {per: player, init: all, capacity: limit - 1}\n")),
+      "zone 'deck' starts with 2 cards for P1, more than its capacity 1", "8:44");
+  EXPECT_FIRST(load_text(with_turn(head + "  pile: {shared: true, init: all, capacity: 3}\n")),
+               "zone 'pile' starts with 4 cards, more than its capacity 3", "8:45");
+}
+
 // ---- turn order (docs/language.md, "Players and roles") ----
 
 TEST(BadInput, TurnOrderStatementsTakeNoArguments) {

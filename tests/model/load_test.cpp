@@ -345,6 +345,19 @@ const std::map<std::string, Facts>& example_facts() {
          EXPECT_EQ(to_string(*g.actions[1].effect),
                    "(block (draw (self) (int 1) (zone_count #1 library (self) all)))");
        }},
+      {"zone_capacity.yaml",
+       [](const Game& g) {
+         // A hand holds hand_limit (3) cards: each kind counts 0..3, not the
+         // 0..4 a hand fed by the shared deck would need; the pile 0..4.
+         EXPECT_EQ(g.zones[1].capacity, 3);
+         EXPECT_EQ(g.zones[2].capacity, 4);
+         EXPECT_EQ(g.zones[0].capacity, -1);
+         EXPECT_EQ(slot_lines(g),
+                   (std::vector<std::string>{"deck.red 0..4 = 4", "deck.blue 0..4 = 4",
+                                             "hand[P1].red 0..3 = 0", "hand[P1].blue 0..3 = 0",
+                                             "hand[P2].red 0..3 = 0", "hand[P2].blue 0..3 = 0",
+                                             "discard.red 0..4 = 0", "discard.blue 0..4 = 0"}));
+       }},
       {"turn_order.yaml",
        [](const Game& g) {
          // The statements and expressions of the turn order, classified.

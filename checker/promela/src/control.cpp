@@ -372,7 +372,8 @@ void Generator::take_action(std::string& out, int w, int a, int h) const {
     if (act.to_zone >= 0) {
       const int to = g_.zones[act.to_zone].slot(h, act.play_kind, kinds_);
       out += f(to) + " = " + f(to) + " + 1;\n";
-      out += "if :: " + f(to) + " > " + num(g_.slots[to].hi) +
+      const std::string full = over_capacity(act.to_zone, g_.zones[act.to_zone].slot(h, 0, kinds_));
+      out += "if :: " + f(to) + " > " + num(g_.slots[to].hi) + (full.empty() ? "" : " || " + full) +
              " -> lh_g = " + std::to_string(p_.play_site[a] + 1) + "; goto lh_gap_" +
              std::to_string(label_) + " :: else -> skip fi;\n";
     }

@@ -114,7 +114,8 @@ class Generator {
   void stmt_choose(std::string& out, const lowered::Stmt& s, const Ctx& c) const;
   void stmt_draw(std::string& out, const lowered::Stmt& s, const Ctx& c) const;
   void stmt_move(std::string& out, const lowered::Stmt& s, const Ctx& c) const;
-  void move_cards(std::string& out, int from_base, int to_base, int kind, bool chosen,
+  [[nodiscard]] std::string over_capacity(int zone, int base) const;
+  void move_cards(std::string& out, int from_base, int to_base, int to_zone, int kind, bool chosen,
                   const std::string& n, int site) const;
   // `args`: a custom event's argument values (constants: each case of a
   // `fire` with arguments is generated on its own).

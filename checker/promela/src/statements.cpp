@@ -168,12 +168,21 @@ void Generator::stmt_choose(std::string& out, const lowered::Stmt& s, const Ctx&
   out += "if\n" + alts + ":: else -> skip\nfi;\n";
 }
 
+// "(sum of the cell at base) > capacity" for a zone with a capacity, else "".
+std::string Generator::over_capacity(int zone, int base) const {
+  const int capacity = g_.zones[zone].capacity;
+  if (capacity < 0) return "";
+  std::string held;
+  for (int k = 0; k < kinds_; ++k) held += (held.empty() ? "" : " + ") + f(base + k);
+  return "(" + (held.empty() ? "0" : held) + ") > " + num(capacity);
+}
+
 // Moves n cards (n already in lh_n, checked >= 0) from the zone at from_base
 // to the one at to_base: of one kind, or a multiset chosen kind by kind (each
 // count nondeterministic between what the later kinds can still supply and
 // what this kind holds), then checks the destination bounds.
-void Generator::move_cards(std::string& out, int from_base, int to_base, int kind, bool chosen,
-                           const std::string& held, int site) const {
+void Generator::move_cards(std::string& out, int from_base, int to_base, int to_zone, int kind,
+                           bool chosen, const std::string& held, int site) const {
   const std::string l = std::to_string(label_);
   out += "if :: " + held + " < lh_n -> lh_g = " + std::to_string(site + 1) + "; goto lh_gap_" + l +
          " :: else -> skip fi;\n";
@@ -203,6 +212,8 @@ void Generator::move_cards(std::string& out, int from_base, int to_base, int kin
     over += (over.empty() ? "" : " || ") + f(to_base + k) + " > " +
             num(p_.layout.fields[to_base + k].hi);
   }
+  const std::string full = over_capacity(to_zone, to_base);
+  if (!full.empty()) over += " || " + full;
   if (!over.empty()) {
     out += "if :: " + over + " -> lh_g = " + std::to_string(site + 2) + "; goto lh_gap_" + l +
            " :: else -> skip fi;\n";
@@ -225,7 +236,8 @@ void Generator::stmt_draw(std::string& out, const lowered::Stmt& s, const Ctx& c
     std::string held;
     for (int k = 0; k < kinds_; ++k) held += (held.empty() ? "" : " + ") + f(deck_base + k);
     std::string body;
-    move_cards(body, deck_base, hand_base, -1, true, "(" + (held.empty() ? "0" : held) + ")", site);
+    move_cards(body, deck_base, hand_base, m.to_zone, -1, true,
+               "(" + (held.empty() ? "0" : held) + ")", site);
     if (players.size() == 1) {
       out += body;
       return;
@@ -273,7 +285,7 @@ void Generator::stmt_move(std::string& out, const lowered::Stmt& s, const Ctx& c
           held = f(from_base + kv);
         }
         std::string body;
-        move_cards(body, from_base, to_base, kv, chosen, held, site);
+        move_cards(body, from_base, to_base, m.to_zone, kv, chosen, held, site);
         std::string cnd;
         for (const std::string& part : {fc, tc, kc}) {
           if (part != "1") cnd += (cnd.empty() ? "" : " && ") + part;

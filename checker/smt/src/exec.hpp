@@ -88,6 +88,15 @@ class Exec {
   int next_player(int p) const { return model::next_in_order(p, reversed(), en_.players); }
   bool covers(model::Role r, int p) const { return en_.covers(r, p, active_, reversed()); }
   int step_phase(int step) const { return en_.game.steps[static_cast<std::size_t>(step)].phase; }
+  // The zone cell at base holds more cards than its zone's capacity (false
+  // when the zone has none).
+  z3::expr over_capacity(int zone, int base) {
+    const int capacity = en_.game.zones[static_cast<std::size_t>(zone)].capacity;
+    if (capacity < 0) return c_.bool_val(false);
+    z3::expr held = num(0);
+    for (int k = 0; k < p_.kinds; ++k) held = held + at(base + k);
+    return held > capacity;
+  }
 
   // Two cases: cond and not cond (one when the condition is constant).
   template <class Yes, class No>

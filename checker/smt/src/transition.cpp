@@ -475,7 +475,9 @@ void Exec::take_action() {
   const int to = zones[static_cast<std::size_t>(act.to_zone)].slot(h, act.play_kind, p_.kinds);
   put(to, at(to) + 1);
   branch(
-      at(to) > p_.layout.fields[static_cast<std::size_t>(to)].hi,
+      at(to) > p_.layout.fields[static_cast<std::size_t>(to)].hi ||
+          over_capacity(act.to_zone,
+                        zones[static_cast<std::size_t>(act.to_zone)].slot(h, 0, p_.kinds)),
       [&] { gap(num(p_.play_site[static_cast<std::size_t>(a)])); }, cost);
 }
 

@@ -333,6 +333,7 @@ void Exec::exec_cards(const Stmt& s, const Cont* k) {
                           overfull =
                               overfull || at(t) > p_.layout.fields[static_cast<std::size_t>(t)].hi;
                         }
+                        overfull = overfull || over_capacity(mv.to_zone, tbase);
                         branch(
                             overfull, [&] { gap(num(site + 1)); }, [&] { cont(k); });
                       });

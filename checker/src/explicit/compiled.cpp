@@ -153,6 +153,14 @@ class Runner : ExprMachine {
   [[nodiscard]] int zone_slot(int zone, int owner, int kind) const {
     return g_.zones[zone].slot(owner < 0 ? 0 : owner, kind, p_.low.kinds);
   }
+  // Whether the zone cell at base holds more cards than its zone's capacity.
+  [[nodiscard]] bool over_capacity(int zone, int base) const {
+    const int capacity = g_.zones[zone].capacity;
+    if (capacity < 0) return false;
+    std::int64_t held = 0;
+    for (int k = 0; k < p_.low.kinds; ++k) held += w_[base + k];
+    return held > capacity;
+  }
 
   // --- moves (moves.cpp) ---------------------------------------------------
 
@@ -510,6 +518,9 @@ class Runner : ExprMachine {
       const int to = act.to_zone < 0 ? -1 : zone_slot(act.to_zone, h, act.play_kind);
       if (to >= 0) set(to, w_[to] + 1);
       if (to >= 0 && w_[to] > p_.slot_hi[to]) return gap(p_.low.play_site[a]);
+      if (to >= 0 && over_capacity(act.to_zone, zone_slot(act.to_zone, h, 0))) {
+        return gap(p_.low.play_site[a]);
+      }
     }
     const int window = g_.steps[w_[ctl_.step]].window;
     switch (g_.windows[window].protocol) {
@@ -951,6 +962,7 @@ class Runner : ExprMachine {
           set(hand_base + k, w_[hand_base + k] + o[k]);
           overfull = overfull || w_[hand_base + k] > p_.slot_hi[hand_base + k];
         }
+        overfull = overfull || over_capacity(i.f, hand_base);
         if (many) nature_ = true;
         if (overfull) {
           gap(i.e + 1);
@@ -968,6 +980,7 @@ class Runner : ExprMachine {
         for (int k = 0; k < p_.low.kinds; ++k) {
           overfull = overfull || w_[to_base + k] > p_.slot_hi[to_base + k];
         }
+        overfull = overfull || over_capacity(i.c, to_base);
         if (many && picker_ < 0) picker_ = self_;
         if (overfull) {
           gap(i.e + 1);

@@ -306,6 +306,17 @@ void Run::exec_choose(const Stmt& s, const Cont* k) {
   depth_ = d;
 }
 
+// Whether owner's part of zone z holds more cards than the zone's
+// `capacity`, and the words for it in a gap's note.
+bool Run::over_capacity(int z, int owner) const {
+  const int capacity = p_.game.zones[z].capacity;
+  return capacity >= 0 && ev_.zone_total(z, owner, sc_.work.data()) > capacity;
+}
+std::string Run::capacity_text(int z) const {
+  const int capacity = p_.game.zones[z].capacity;
+  return capacity < 0 ? "" : " (capacity " + std::to_string(capacity) + ")";
+}
+
 // draw(p, n) draws from `deck` (p's part when per player); draw(p, n, z)
 // from the zone z names, whose owner is evaluated first (as a move's source).
 void Run::exec_draw(const Stmt& s, const Cont* k) {
@@ -349,6 +360,7 @@ void Run::exec_draw(const Stmt& s, const Cont* k) {
       sc_.work[hand_base + kd] += c;
       overfull = overfull || sc_.work[hand_base + kd] > p_.game.slots[hand_base + kd].hi;
     }
+    overfull = overfull || over_capacity(hand, player);
     if (outcomes > 1) nature_ = true;
     if (record_) {
       Choice c;
@@ -357,7 +369,8 @@ void Run::exec_draw(const Stmt& s, const Cont* k) {
       note(p_.player_name(player) + " draws " + kinds_text(&sc_.outcomes[d][o * p_.kinds]));
     }
     if (overfull) {
-      note_gap("draw overfills " + p_.game.zones[hand].name + "[" + p_.player_name(player) + "]");
+      note_gap("draw overfills " + p_.game.zones[hand].name + "[" + p_.player_name(player) + "]" +
+               capacity_text(hand));
       gap(site() + 1);
     } else {
       cont(k);
@@ -414,6 +427,7 @@ void Run::exec_move(const Stmt& s, const Cont* k) {
     for (int kd = 0; kd < p_.kinds; ++kd) {
       overfull = overfull || sc_.work[to_base + kd] > p_.game.slots[to_base + kd].hi;
     }
+    overfull = overfull || over_capacity(to, to_owner);
     if (outcomes > 1 && picker_ < 0) picker_ = self_;
     if (record_) {
       const std::string kinds = kinds_text(&sc_.outcomes[d][o * p_.kinds]);
@@ -429,7 +443,7 @@ void Run::exec_move(const Stmt& s, const Cont* k) {
            " to " + zone_name(to, to_owner));
     }
     if (overfull) {
-      note_gap("move overfills " + zone_name(to, to_owner));
+      note_gap("move overfills " + zone_name(to, to_owner) + capacity_text(to));
       gap(site() + 1);
     } else {
       cont(k);

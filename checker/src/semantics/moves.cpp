@@ -564,6 +564,12 @@ void Run::take_action() {
       note_gap("playing '" + act.name + "' overfills " + p_.game.slots[to].name);
       return gap(p_.gaps.play_site[a]);
     }
+    if (to >= 0 && over_capacity(act.to_zone, h)) {
+      const auto& z = p_.game.zones[act.to_zone];
+      note_gap("playing '" + act.name + "' overfills " + z.name +
+               (z.per_player ? "[" + p_.player_name(h) + "]" : "") + capacity_text(act.to_zone));
+      return gap(p_.gaps.play_site[a]);
+    }
   }
   const int window = p_.game.steps[w[p_.ctl.step]].window;
   switch (p_.game.windows[window].protocol) {

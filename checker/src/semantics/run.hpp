@@ -126,6 +126,8 @@ class Run {
   void cont(const Cont* k);
   void exec_choose(const model::Stmt& s, const Cont* k);
   void exec_draw(const model::Stmt& s, const Cont* k);
+  [[nodiscard]] bool over_capacity(int zone, int owner) const;
+  [[nodiscard]] std::string capacity_text(int zone) const;
   void exec_move(const model::Stmt& s, const Cont* k);
   void exec_end(const model::Stmt& s);
   void exec_negate(const model::Stmt& s, const Cont* k);

@@ -90,6 +90,10 @@ struct ZoneDecl {
   std::map<int, std::int32_t> init_counts;  // kind id -> count per owner
   int first_slot = 0;                       // slot of (owner 0, kind 0); layout owner-major
   SourceSpan where;
+  // `capacity`: the most cards (all kinds together) an owner's part holds,
+  // -1 when unbounded; it also bounds each kind's count in the state.
+  std::int32_t capacity = -1;
+  SourceSpan capacity_where;
   [[nodiscard]] int slot(int owner, int kind, int kinds) const {
     return first_slot + (per_player ? owner : 0) * kinds + kind;
   }
