@@ -24,8 +24,11 @@ std::string analysis_progress(std::string_view running, std::size_t done, std::s
 }
 
 std::string smt_progress(int depth, int max_depth, double seconds, std::string_view what) {
-  const std::string at =
-      depth < 0 ? std::string("smt") : fmt::format("smt depth {} of {}", depth, max_depth);
+  // Past --depth only the breadth-first layers go on (--symbolic).
+  const std::string at = depth < 0 ? std::string("smt")
+                         : depth > max_depth
+                             ? fmt::format("smt depth {} (past {})", depth, max_depth)
+                             : fmt::format("smt depth {} of {}", depth, max_depth);
   return fmt::format("{}  {:.1f} s  {}{}", at, seconds, depth < 0 ? "" : "solving ", what);
 }
 

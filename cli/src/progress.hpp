@@ -23,7 +23,8 @@ namespace loophole::cli {
 std::string exploration_progress(const checker::Progress& p);
 // "analyses 2/7 done, running stalemates"
 std::string analysis_progress(std::string_view running, std::size_t done, std::size_t total);
-// "smt depth 7 of 20  12.3 s  solving deadlocks"; before depth 0 is done
+// "smt depth 7 of 20  12.3 s  solving deadlocks" ("smt depth 31 (past 4)"
+// when --symbolic's layers go on past --depth); before depth 0 is done
 // "smt 0.4 s  encoding the rules" (the SMT engine's smt::Activity).
 std::string smt_progress(int depth, int max_depth, double seconds, std::string_view what);
 // "deck = 3 (value 2 of 5, about 40 s left)"; no estimate before one value is done.

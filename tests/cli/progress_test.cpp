@@ -23,6 +23,9 @@ TEST(Progress, SmtSaysTheDepthTheTimeAndWhatIsSolved) {
   EXPECT_EQ(smt_progress(7, 20, 12.34, "deadlocks"),
             "smt depth 7 of 20  12.3 s  solving deadlocks");
   EXPECT_EQ(smt_progress(-1, 20, 0.4, "encoding the rules"), "smt  0.4 s  encoding the rules");
+  // --symbolic: the breadth-first layers go on past --depth.
+  EXPECT_EQ(smt_progress(31, 4, 75.0, "the states reached in that many moves"),
+            "smt depth 31 (past 4)  75.0 s  solving the states reached in that many moves");
 }
 
 TEST(Progress, EstimateIsTheMeanTimeOfTheValuesDone) {
