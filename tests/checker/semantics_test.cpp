@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <deque>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -1356,6 +1358,43 @@ TEST(SemanticsYaml, DrawFromANamedZone) {
   EXPECT_EQ(at.at("stock.rock"), 0);
   EXPECT_EQ(at.at("pile.rock"), 0);
   EXPECT_EQ(at.at("hand[P1].rock"), 2);
+}
+
+// A draw from a named zone that runs dry is a gap named after that zone, not
+// after `deck` (named-draw.yaml with the stock's guard taken away).
+TEST(SemanticsYaml, EmptyNamedDrawSourceIsNamedInTheGap) {
+  std::ifstream in(fixture("named-draw.yaml"));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string guard = "when: \"count(stock) > 0\"";
+  const auto at = text.find(guard);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, guard.size(), "when: \"true\"");
+  const auto g = load(fixture("named-draw.yaml"), text);
+  ASSERT_TRUE(g.has_value());
+  Semantics sem(*g);
+  std::vector<std::string> sites;
+  for (const auto& gap : sem.gaps()) sites.push_back(gap.message);
+  EXPECT_NE(std::find(sites.begin(), sites.end(), "draw from an empty stock"), sites.end())
+      << ::testing::PrintToString(sites);
+  EXPECT_EQ(std::count(sites.begin(), sites.end(), "draw from an empty deck"), 0);
+  // P1 takes the stock's only card... the rock; P2 takes from an empty stock.
+  StateVec s = sem.initial_states().at(0);
+  std::vector<Successor> out;
+  bool seen = false;
+  std::deque<StateVec> todo{s};
+  std::set<StateVec> done{s};
+  while (!todo.empty() && !seen) {
+    const StateVec cur = todo.front();
+    todo.pop_front();
+    sem.successors(cur, out);
+    for (const auto& o : out) {
+      for (const auto& n : o.notes) {
+        if (n == "rule gap: draw from an empty stock: stock holds 0, 1 needed") seen = true;
+      }
+      if (done.insert(o.state).second) todo.push_back(o.state);
+    }
+  }
+  EXPECT_TRUE(seen);
 }
 
 // A zone capacity (tests/fixtures/semantics/capacity.yaml): the hands pack

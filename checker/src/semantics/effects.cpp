@@ -341,7 +341,7 @@ void Run::exec_draw(const Stmt& s, const Cont* k) {
   const std::int64_t held = ev_.zone_total(deck, owner, sc_.work.data());
   if (held < n) {
     const auto& z = p_.game.zones[deck];
-    note_gap("draw from an empty deck: " + z.name +
+    note_gap("draw from an empty " + (named ? z.name : std::string("deck")) + ": " + z.name +
              (z.per_player ? "[" + p_.player_name(owner) + "]" : "") + " holds " +
              std::to_string(held) + ", " + std::to_string(n) + " needed");
     return gap(site());

@@ -240,7 +240,12 @@ class Collector {
         break;
       }
       case StmtKind::draw:
-        gaps_.at[s] = add(rule, s->where, "draw from an empty deck", Kind::empty_zone);
+        // draw(p, n, z) names its source zone; draw(p, n) takes from `deck`.
+        gaps_.at[s] = add(rule, s->where,
+                          "draw from an empty " + (s->args.size() == 3 && s->args[2]->ref >= 0
+                                                       ? game_.zones[s->args[2]->ref].name
+                                                       : std::string("deck")),
+                          Kind::empty_zone);
         add(rule, s->where, "draw overfills the hand or draws a negative count", Kind::range);
         break;
       case StmtKind::move_kind:
