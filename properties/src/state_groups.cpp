@@ -371,14 +371,9 @@ std::vector<Finding> unreachable_win_findings(const model::Game& game,
       f.rule = checker::question::end_rule(end, p);
       f.where = end.where;
       f.message = checker::question::end_never_message(end, p);
-      if (complete) {
-        f.details.push_back(fmt::format(
-            "its condition holds for {} in none of the {} reachable states", player(p), states));
-      } else {
-        f.details.push_back(
-            fmt::format("its condition holds for {} in none of the states explored; {}", player(p),
-                        incomplete_reason));
-      }
+      f.details.push_back(checker::question::end_never_detail(
+          p, complete,
+          complete ? fmt::format("all {} reachable states searched", states) : incomplete_reason));
       out.push_back(std::move(f));
     }
   }

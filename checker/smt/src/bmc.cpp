@@ -616,12 +616,12 @@ Result Engine::check(const Options& o, const Questions& sel) {
         f.rule = checker::question::end_rule(end, goal.player);
         f.where = end.where;
         f.message = checker::question::end_never_message(end, goal.player);
-        f.details.push_back(
-            complete  ? fmt::format("its condition holds for {} in no reachable state; {}",
-                                    checker::question::player(goal.player), depth_text)
+        f.details.push_back(checker::question::end_never_detail(
+            goal.player, settled,
+            complete  ? depth_text
             : settled ? proved_by(pr)
-                      : fmt::format("not reached {}; {}; k-induction: {}", within, depth_text,
-                                    pr.reason.empty() ? "not tried" : pr.reason));
+                      : fmt::format("{}; k-induction: {}", depth_text,
+                                    pr.reason.empty() ? "not tried" : pr.reason)));
         res.findings.push_back(std::move(f));
         break;
       }

@@ -55,5 +55,12 @@ namespace loophole::checker::question {
 [[nodiscard]] std::string end_rule(const model::EndCondition& end, int player);  // "end:NAME/P2"
 // "P2 can never win by 'NAME'" ("lose" for a loss condition).
 [[nodiscard]] std::string end_never_message(const model::EndCondition& end, int player);
+// The detail under it: how the engine knows. Settled (every reachable state
+// was covered, or it is proved): "its condition holds for P2 in no
+// reachable state; WHY" (`why`: "all 23 reachable states searched", "every
+// reachable state lies within 7 moves", "proved by k-induction (k = 2)");
+// else "its condition holds for P2 in none of the states searched; WHY"
+// (why the search did not cover them all).
+[[nodiscard]] std::string end_never_detail(int player, bool settled, std::string_view why);
 
 }  // namespace loophole::checker::question
