@@ -279,8 +279,7 @@ std::vector<Finding> dead_rule_findings(const model::Game& game, const std::vect
   for (std::size_t a = 0; a < game.actions.size(); ++a) {
     if (is(2, a)) continue;
     const model::Action& action = game.actions[a];
-    report("action:" + action.name, action.where,
-           fmt::format("{} can never be taken", checker::question::action_label(action)),
+    report("action:" + action.name, action.where, checker::question::action_never_taken(action),
            "it is enabled for the player to move in no reachable window");
   }
   for (std::size_t t = 0; t < game.triggers.size(); ++t) {

@@ -79,4 +79,8 @@ std::string end_never_detail(int p, bool settled, std::string_view why) {
          std::string(why);
 }
 
+std::string action_never_taken(const model::Action& a) {
+  return action_label(a) + " can never be taken";
+}
+
 }  // namespace loophole::checker::question

@@ -63,4 +63,8 @@ namespace loophole::checker::question {
 // (why the search did not cover them all).
 [[nodiscard]] std::string end_never_detail(int player, bool settled, std::string_view why);
 
+// An action that the player to move can take in no reachable window:
+// "'strike' (speed 1) can never be taken" (an engine adds why after it).
+[[nodiscard]] std::string action_never_taken(const model::Action& a);
+
 }  // namespace loophole::checker::question
