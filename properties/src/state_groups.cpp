@@ -362,7 +362,7 @@ std::vector<Finding> unreachable_win_findings(const model::Game& game,
   for (std::size_t c = 0; c < game.end_conditions.size(); ++c) {
     const model::EndCondition& end = game.end_conditions[c];
     for (int p = 0; p < game.players; ++p) {
-      if (end.player >= 0 && p != end.player) continue;  // `win: P1`: no other player's
+      if (!checker::question::end_asked(end, p)) continue;  // `win: P1`: no other player's
       if (seen.contains(GroupKey{static_cast<std::int64_t>(c), p})) continue;
       const Severity severity = end.win ? Severity::error : Severity::warning;
       Finding f = violated(Kind::unreachable_win, complete ? severity : Severity::note, engine);

@@ -161,7 +161,7 @@ Result Engine::check(const Options& o, const Questions& sel) {
   if (sel.unreachable_wins) {
     for (std::size_t e = 0; e < g.end_conditions.size(); ++e) {
       for (int p = 0; p < n; ++p) {
-        if (g.end_conditions[e].player >= 0 && p != g.end_conditions[e].player) continue;
+        if (!checker::question::end_asked(g.end_conditions[e], p)) continue;
         add_goal(Goal::What::end, static_cast<int>(e), p,
                  enc != nullptr ? enc->end_holds(static_cast<int>(e), p, x) : open_question, false);
       }

@@ -53,6 +53,10 @@ namespace loophole::checker::question {
 
 // An end condition no reachable state satisfies for `player`.
 [[nodiscard]] std::string end_rule(const model::EndCondition& end, int player);  // "end:NAME/P2"
+// Whether the question is asked of `end` for `player` at all: an end that
+// names its one player (`win: P1`: EndCondition::player) is no question for
+// another. Every engine asks the pairs this admits.
+[[nodiscard]] bool end_asked(const model::EndCondition& end, int player);
 // "P2 can never win by 'NAME'" ("lose" for a loss condition).
 [[nodiscard]] std::string end_never_message(const model::EndCondition& end, int player);
 // The detail under it: how the engine knows. Settled (every reachable state
