@@ -279,8 +279,7 @@ std::vector<Finding> dead_rule_findings(const model::Game& game, const std::vect
   for (std::size_t a = 0; a < game.actions.size(); ++a) {
     if (is(2, a)) continue;
     const model::Action& action = game.actions[a];
-    report("action:" + action.name, action.where,
-           fmt::format("{} can never be taken", checker::question::action_label(action)),
+    report("action:" + action.name, action.where, checker::question::action_never_taken(action),
            "it is enabled for the player to move in no reachable window");
   }
   for (std::size_t t = 0; t < game.triggers.size(); ++t) {
@@ -363,7 +362,7 @@ std::vector<Finding> unreachable_win_findings(const model::Game& game,
   for (std::size_t c = 0; c < game.end_conditions.size(); ++c) {
     const model::EndCondition& end = game.end_conditions[c];
     for (int p = 0; p < game.players; ++p) {
-      if (end.player >= 0 && p != end.player) continue;  // `win: P1`: no other player's
+      if (!checker::question::end_asked(end, p)) continue;  // `win: P1`: no other player's
       if (seen.contains(GroupKey{static_cast<std::int64_t>(c), p})) continue;
       const Severity severity = end.win ? Severity::error : Severity::warning;
       Finding f = violated(Kind::unreachable_win, complete ? severity : Severity::note, engine);
@@ -371,14 +370,9 @@ std::vector<Finding> unreachable_win_findings(const model::Game& game,
       f.rule = checker::question::end_rule(end, p);
       f.where = end.where;
       f.message = checker::question::end_never_message(end, p);
-      if (complete) {
-        f.details.push_back(fmt::format(
-            "its condition holds for {} in none of the {} reachable states", player(p), states));
-      } else {
-        f.details.push_back(
-            fmt::format("its condition holds for {} in none of the states explored; {}", player(p),
-                        incomplete_reason));
-      }
+      f.details.push_back(checker::question::end_never_detail(
+          p, complete,
+          complete ? fmt::format("all {} reachable states searched", states) : incomplete_reason));
       out.push_back(std::move(f));
     }
   }

@@ -6,6 +6,7 @@
 // seen is reported; after an incomplete exploration that is only unknown.
 #include <fmt/format.h>
 
+#include "loophole/checker/questions.hpp"
 #include "loophole/properties/state_groups.hpp"
 
 #include "analyses.hpp"
@@ -20,9 +21,8 @@ void find_unreachable_wins(const Context& cx, std::vector<Finding>& out) {
   std::size_t missing = seen.size();
   // A condition that names one player (`win: P1`) is no question for another.
   for (std::size_t c = 0; c < conditions.size(); ++c) {
-    if (conditions[c].player < 0) continue;
     for (int p = 0; p < players; ++p) {
-      if (p == conditions[c].player) continue;
+      if (checker::question::end_asked(conditions[c], p)) continue;
       seen[c * static_cast<std::size_t>(players) + static_cast<std::size_t>(p)] = true;
       --missing;
     }

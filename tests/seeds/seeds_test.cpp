@@ -675,12 +675,14 @@ INSTANTIATE_TEST_SUITE_P(
                     13758,
                     17783,
                     {
-                        "response-loop action:research error 174:11 optional/P1",
-                        "response-loop action:research error 174:11 optional/P2",
+                        // Stalls: leaving the loop means the `lose(active)` of an
+                        // empty Fate Zone (docs/findings.md, Cosmere).
+                        "stall action:research error 174:11 optional/P1",
+                        "stall action:research error 174:11 optional/P2",
                         // The trigger loops only add a trigger to the Research
                         // loops: notes listed beneath them (issue 34, root causes).
-                        "response-loop trigger:after_action_triggers note 224:11 optional/P1",
-                        "response-loop trigger:after_action_triggers note 224:11 optional/P2",
+                        "stall trigger:after_action_triggers note 224:11 optional/P1",
+                        "stall trigger:after_action_triggers note 224:11 optional/P2",
                     }},
         ExploreCase{"operators.yaml",
                     {{"item_copies", 0}},

@@ -252,8 +252,8 @@ TEST(StaticChecks, FindPlantedDeadGuardsAndContradictoryEffects) {
     got.push_back(describe(f));
   }
   EXPECT_EQ(got, (std::vector<std::string>{
-                     "dead-rule violated action:overcharge 36:12 'overcharge' can never be taken: "
-                     "its guard holds in no state",
+                     "dead-rule violated action:overcharge 36:12 'overcharge' (speed 1) can "
+                     "never be taken: its guard holds in no state",
                      "dead-rule violated trigger:alarm 41:12 trigger 'alarm' can never fire: its "
                      "condition holds in no state",
                      "dead-rule violated step:main.reset 18:13 contradictory effects: 'level' is "

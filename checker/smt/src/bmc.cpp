@@ -161,7 +161,7 @@ Result Engine::check(const Options& o, const Questions& sel) {
   if (sel.unreachable_wins) {
     for (std::size_t e = 0; e < g.end_conditions.size(); ++e) {
       for (int p = 0; p < n; ++p) {
-        if (g.end_conditions[e].player >= 0 && p != g.end_conditions[e].player) continue;
+        if (!checker::question::end_asked(g.end_conditions[e], p)) continue;
         add_goal(Goal::What::end, static_cast<int>(e), p,
                  enc != nullptr ? enc->end_holds(static_cast<int>(e), p, x) : open_question, false);
       }
@@ -624,12 +624,12 @@ Result Engine::check(const Options& o, const Questions& sel) {
         f.rule = checker::question::end_rule(end, goal.player);
         f.where = end.where;
         f.message = checker::question::end_never_message(end, goal.player);
-        f.details.push_back(
-            complete  ? fmt::format("its condition holds for {} in no reachable state; {}",
-                                    checker::question::player(goal.player), depth_text)
+        f.details.push_back(checker::question::end_never_detail(
+            goal.player, settled,
+            complete  ? depth_text
             : settled ? proved_by(pr)
-                      : fmt::format("not reached {}; {}; k-induction: {}", within, depth_text,
-                                    pr.reason.empty() ? "not tried" : pr.reason));
+                      : fmt::format("{}; k-induction: {}", depth_text,
+                                    pr.reason.empty() ? "not tried" : pr.reason)));
         res.findings.push_back(std::move(f));
         break;
       }

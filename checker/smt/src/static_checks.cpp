@@ -16,6 +16,8 @@
 
 #include <fmt/format.h>
 
+#include "loophole/checker/questions.hpp"
+
 #include "impl.hpp"
 
 namespace loophole::smt {
@@ -284,7 +286,7 @@ std::vector<Finding> Engine::static_checks(const Options& o, const std::vector<F
     Finding f = static_finding(Kind::dead_rule, Severity::warning);
     f.rule = "action:" + a.name;
     f.where = where(en.low, rules.action_guard[i]);
-    f.message = fmt::format("'{}' can never be taken: its guard holds in no state", a.name);
+    f.message = checker::question::action_never_taken(a) + ": its guard holds in no state";
     f.details.push_back(
         "no assignment of the variables within their ranges satisfies it (static check)");
     out.push_back(std::move(f));

@@ -73,4 +73,16 @@ std::string end_never_message(const model::EndCondition& end, int p) {
   return player(p) + " can never " + (end.win ? "win" : "lose") + " by '" + end.name + "'";
 }
 
+bool end_asked(const model::EndCondition& end, int p) { return end.player < 0 || end.player == p; }
+
+std::string end_never_detail(int p, bool settled, std::string_view why) {
+  return "its condition holds for " + player(p) +
+         (settled ? " in no reachable state; " : " in none of the states searched; ") +
+         std::string(why);
+}
+
+std::string action_never_taken(const model::Action& a) {
+  return action_label(a) + " can never be taken";
+}
+
 }  // namespace loophole::checker::question

@@ -53,7 +53,22 @@ namespace loophole::checker::question {
 
 // An end condition no reachable state satisfies for `player`.
 [[nodiscard]] std::string end_rule(const model::EndCondition& end, int player);  // "end:NAME/P2"
+// Whether the question is asked of `end` for `player` at all: an end that
+// names its one player (`win: P1`: EndCondition::player) is no question for
+// another. Every engine asks the pairs this admits.
+[[nodiscard]] bool end_asked(const model::EndCondition& end, int player);
 // "P2 can never win by 'NAME'" ("lose" for a loss condition).
 [[nodiscard]] std::string end_never_message(const model::EndCondition& end, int player);
+// The detail under it: how the engine knows. Settled (every reachable state
+// was covered, or it is proved): "its condition holds for P2 in no
+// reachable state; WHY" (`why`: "all 23 reachable states searched", "every
+// reachable state lies within 7 moves", "proved by k-induction (k = 2)");
+// else "its condition holds for P2 in none of the states searched; WHY"
+// (why the search did not cover them all).
+[[nodiscard]] std::string end_never_detail(int player, bool settled, std::string_view why);
+
+// An action that the player to move can take in no reachable window:
+// "'strike' (speed 1) can never be taken" (an engine adds why after it).
+[[nodiscard]] std::string action_never_taken(const model::Action& a);
 
 }  // namespace loophole::checker::question
