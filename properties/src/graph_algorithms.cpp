@@ -49,6 +49,7 @@ Digraph::Digraph(checker::CompactEdges view)
       label_(view.label),
       rel_(view.rel),
       base_(view.base),
+      wide_(view.wide),
       labels_(std::move(view.labels)) {}
 
 void Digraph::refresh() {
@@ -56,12 +57,18 @@ void Digraph::refresh() {
   label_ = own_label_.data();
   rel_ = own_rel_.data();
   base_ = own_base_.data();
+  wide_ = own_wide_;
 }
 
 void Digraph::add_state(std::span<const Edge> out_edges) {
   constexpr std::uint64_t mask = (std::uint64_t{1} << checker::CompactEdges::group_shift) - 1;
   if ((with_lists_ & mask) == 0) own_base_.push_back(edges_);
-  own_rel_.push_back(static_cast<std::uint32_t>(edges_ - own_base_.back()));
+  if (const std::uint64_t rel = edges_ - own_base_.back(); rel < checker::CompactEdges::wide_rel) {
+    own_rel_.push_back(static_cast<std::uint16_t>(rel));
+  } else {
+    own_rel_.push_back(checker::CompactEdges::wide_rel);
+    own_wide_.push_back({static_cast<StateId>(with_lists_), edges_});
+  }
   for (const Edge& e : out_edges) {
     const auto same = [&](const Edge& l) {
       return l.kind == e.kind && l.progress == e.progress && l.chooser == e.chooser &&
@@ -88,7 +95,9 @@ void Digraph::add_state(std::span<const Edge> out_edges) {
 
 std::uint64_t Digraph::own_bytes() const {
   return own_to_.capacity() * sizeof(StateId) + own_label_.capacity() +
-         own_rel_.capacity() * sizeof(std::uint32_t) + own_base_.capacity() * sizeof(std::uint64_t);
+         own_rel_.capacity() * sizeof(std::uint16_t) +
+         own_base_.capacity() * sizeof(std::uint64_t) +
+         own_wide_.capacity() * sizeof(checker::CompactEdges::Wide);
 }
 
 std::vector<std::vector<StateId>> cyclic_components(const Digraph& g, const EdgePredicate& keep) {

@@ -24,7 +24,8 @@ using checker::StateId;
 
 // The moves in CSR form, as the explicit engine keeps them
 // (checker::CompactEdges): a 4-byte target and a 1-byte label per edge, and
-// per state a 4-byte start relative to a 64-bit base per 1024 states. The
+// per state a 2-byte start relative to a 64-bit base per 64 states (or, past
+// 16 bits, a start in a sorted list). The
 // engine's graph is read in place, with no copy; any other graph (a test
 // double, a hand-made one) is copied into the same form by add_state(). An
 // edge is decoded into an Edge as it is read (the label table has a few
@@ -83,7 +84,10 @@ class Digraph {
   [[nodiscard]] std::uint64_t edge_count() const { return edges_; }
   // Edges of v: begin(v)..end(v).
   [[nodiscard]] std::uint64_t begin(StateId v) const {
-    return v < with_lists_ ? base_[v >> checker::CompactEdges::group_shift] + rel_[v] : edges_;
+    if (v >= with_lists_) return edges_;
+    const std::uint16_t r = rel_[v];
+    return r != checker::CompactEdges::wide_rel ? base_[v >> checker::CompactEdges::group_shift] + r
+                                                : checker::CompactEdges::wide_begin(wide_, v);
   }
   [[nodiscard]] std::uint64_t end(StateId v) const { return begin(v + 1); }
   [[nodiscard]] StateId target(std::uint64_t e) const { return to_[e]; }
@@ -121,14 +125,16 @@ class Digraph {
   std::uint64_t with_lists_ = 0, edges_ = 0;
   const StateId* to_ = nullptr;
   const std::uint8_t* label_ = nullptr;
-  const std::uint32_t* rel_ = nullptr;
+  const std::uint16_t* rel_ = nullptr;
   const std::uint64_t* base_ = nullptr;
+  std::span<const checker::CompactEdges::Wide> wide_;
   std::vector<Edge> labels_;
   // Owned (add_state), else empty.
   std::vector<StateId> own_to_;
   std::vector<std::uint8_t> own_label_;
-  std::vector<std::uint32_t> own_rel_;
+  std::vector<std::uint16_t> own_rel_;
   std::vector<std::uint64_t> own_base_;
+  std::vector<checker::CompactEdges::Wide> own_wide_;
 };
 
 using EdgePredicate = std::function<bool(StateId from, const Edge& e)>;

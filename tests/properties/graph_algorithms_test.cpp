@@ -348,5 +348,34 @@ TEST(ClassifyCycle, SeveralPlayersAndChance) {
   EXPECT_EQ(LoopClass::chance, chance.loop);
 }
 
+// A state's start is 2 bytes past its group's base (64 states); one that
+// lies 65,535 edges or more past it is found in a list of its own. State 1
+// has 70,000 edges (69,999 to state 2), so states 2..63 start past 16 bits;
+// every state's edges read back, and the algorithms see them.
+TEST(Digraph, StartsPastSixteenBitsReadBack) {
+  constexpr StateId n = 80;
+  Digraph g;
+  for (StateId v = 0; v < n; ++v) {
+    std::vector<Edge> out(v == 1 ? 70000 : 1, to(2));
+    out.back() = to(v / 2, true);  // the last edge of each: back to v / 2
+    g.add_state(out);
+  }
+  ASSERT_EQ(n, g.size());
+  EXPECT_EQ(70000U + n - 1, g.edge_count());
+  for (StateId v = 0; v < n; ++v) {
+    const auto out = g.out(v);
+    ASSERT_EQ(v == 1 ? 70000U : 1U, out.size()) << v;
+    EXPECT_EQ(v / 2, out[out.size() - 1].to) << v;
+    EXPECT_EQ(out.size() - 1, out[out.size() - 1].index) << v;
+  }
+  // Cycles: 0's self-loop and 1 <-> 2 (2 -> 1 a progress edge); every other
+  // state only goes down to v / 2.
+  EXPECT_TRUE(cyclic_components(g, quiet).empty());
+  const auto all_of = cyclic_components(g, all);
+  ASSERT_EQ(2U, all_of.size());
+  EXPECT_EQ((std::vector<StateId>{0}), all_of[0]);
+  EXPECT_EQ((std::vector<StateId>{1, 2}), all_of[1]);
+}
+
 }  // namespace
 }  // namespace loophole::properties::detail

@@ -191,6 +191,7 @@ std::unique_ptr<ExplicitGraph> explore_system(const TransitionSystem& system,
     search.count_orbits(true);
     stats.orbit_states = search.orbit_states();
   }
+  graph->edge_store().seal();
   graph->record_memory();
   graph->store().release_index();
   stats.states = graph->size();

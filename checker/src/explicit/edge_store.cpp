@@ -2,6 +2,7 @@
 // relative offsets.
 #include "edge_store.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -18,6 +19,7 @@ bool EdgeStore::reserve(std::uint64_t states, std::uint64_t edges, const Paralle
                         Backing* later) {
   Backing now;
   Backing& backing = later != nullptr ? *later : now;
+  seal();
   const bool grown = to_.ensure(edges, budget_, backing) && attr_.ensure(edges, budget_, backing) &&
                      rel_.ensure(states + 1, budget_, backing);
   now.run(parallel);
@@ -34,15 +36,34 @@ void EdgeStore::open_state() {
 
 void EdgeStore::set_rel(std::uint64_t s, std::uint64_t count) {
   const std::uint64_t rel = count - base_[s >> group_shift];
-  if (rel > ~std::uint32_t{0}) {
-    throw std::length_error("loophole: more than 4 billion moves from 1024 consecutive states");
+  if (rel < CompactEdges::wide_rel) {
+    rel_[s] = static_cast<std::uint16_t>(rel);
+    return;
   }
-  rel_[s] = static_cast<std::uint32_t>(rel);
+  rel_[s] = CompactEdges::wide_rel;
+  const std::lock_guard lock(wide_mutex_);
+  if (!wide_.empty() && wide_.back().state >= s) wide_unsorted_ = true;
+  wide_.push_back({static_cast<StateId>(s), count});
+}
+
+// By state, one entry each (a chunk's first state is set twice: by the
+// chunk before it, as the open state, and by its own tasks; both the same).
+void EdgeStore::seal() {
+  if (!wide_unsorted_) return;
+  wide_unsorted_ = false;
+  const auto by_state = [](const CompactEdges::Wide& a, const CompactEdges::Wide& b) {
+    return a.state < b.state;
+  };
+  std::stable_sort(wide_.begin(), wide_.end(), by_state);
+  wide_.erase(std::unique(wide_.begin(), wide_.end(),
+                          [](const auto& a, const auto& b) { return a.state == b.state; }),
+              wide_.end());
 }
 
 // base_ holds one entry per group up to the open state's; the chunk's
 // groups get theirs from the tasks that hold their first state.
 void EdgeStore::prepare_close(std::uint64_t end) {
+  seal();
   if (base_.size() < (end >> group_shift) + 1) base_.resize((end >> group_shift) + 1);
 }
 
@@ -71,6 +92,7 @@ void EdgeStore::finish_close(std::uint64_t end, std::uint64_t edges) {
   count_ = edges;
   if ((end & group_mask) == 0) base_[end >> group_shift] = edges;
   set_rel(end, edges);
+  seal();
 }
 
 std::uint8_t EdgeStore::intern(std::uint16_t raw_label) {
@@ -100,6 +122,7 @@ void EdgeStore::close_states(const std::vector<std::uint32_t>& degrees) {
 }
 
 void EdgeStore::close_state() {
+  seal();
   ++closed_;
   open_state();
 }
@@ -121,7 +144,7 @@ Edge EdgeStore::edge(std::uint64_t e, std::uint32_t index) const {
 }
 
 CompactEdges EdgeStore::compact() const {
-  static_assert(CompactEdges::group_shift == group_shift);
+  if (wide_unsorted_) throw std::logic_error("loophole: internal error: edge starts not sealed");
   CompactEdges c;
   c.states = closed_;
   c.edges = count_;
@@ -133,13 +156,15 @@ CompactEdges EdgeStore::compact() const {
     c.rel = &rel_[0];
     c.base = base_.data();
   }
+  c.wide = wide_;
   c.labels.reserve(raw_.size());
   for (const std::uint16_t raw : raw_) c.labels.push_back(decode(raw));
   return c;
 }
 
 std::uint64_t EdgeStore::memory() const {
-  return to_.bytes() + attr_.bytes() + rel_.bytes() + base_.capacity() * sizeof(std::uint64_t);
+  return to_.bytes() + attr_.bytes() + rel_.bytes() + base_.capacity() * sizeof(std::uint64_t) +
+         wide_.capacity() * sizeof(CompactEdges::Wide);
 }
 
 }  // namespace loophole::checker

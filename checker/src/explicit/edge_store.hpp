@@ -5,12 +5,17 @@
 // run produced (a chooser player only with chooser `player`: at most
 // 9 x 2 x (2 + 8) = 180 for the language's 8 players; a game has far fewer). The successor
 // index is not stored: edges are kept in successor order, duplicates included,
-// so an edge's index is its position in its state's list. Offsets are 4 bytes
-// per state, relative to a 64-bit base per 1024 states.
+// so an edge's index is its position in its state's list. Offsets are 2 bytes
+// per state, relative to a 64-bit base per 64 states (2.125 bytes a state,
+// where 4 bytes relative to a base per 1024 states cost 4.01); a state more
+// than 65,534 moves after its group's base has its start in a sorted list
+// of its own (CompactEdges::wide_rel: not on the seeds, whose states have a
+// few moves each).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -81,18 +86,26 @@ class EdgeStore {
 
   [[nodiscard]] std::uint64_t states() const { return closed_; }  // states with edge lists
   [[nodiscard]] std::uint64_t size() const { return count_; }     // edges
-  [[nodiscard]] std::uint64_t begin(StateId s) const { return base_[s >> group_shift] + rel_[s]; }
+  [[nodiscard]] std::uint64_t begin(StateId s) const {
+    const std::uint16_t r = rel_[s];
+    return r != CompactEdges::wide_rel ? base_[s >> group_shift] + r
+                                       : CompactEdges::wide_begin(wide_, s);
+  }
   [[nodiscard]] std::uint64_t end(StateId s) const { return begin(s + 1); }
   [[nodiscard]] StateId target(std::uint64_t e) const { return to_[e]; }
   [[nodiscard]] Edge edge(std::uint64_t e, std::uint32_t index) const;
   [[nodiscard]] std::uint64_t memory() const;
+  // Sorts the starts set_rel() put aside (from several threads, maybe out of
+  // order): every serial step does, and the search when it ends; begin()
+  // and compact() need it.
+  void seal();
   // The arrays in place, for ExploredGraph::compact_edges().
   [[nodiscard]] CompactEdges compact() const;
 
  private:
   [[noreturn]] static void bad_label(int chooser_player);
   [[nodiscard]] static Edge decode(unsigned raw_label);  // its `to` and `index` unset
-  static constexpr unsigned group_shift = 10;
+  static constexpr unsigned group_shift = CompactEdges::group_shift;
   static constexpr std::uint64_t group_mask = (std::uint64_t{1} << group_shift) - 1;
   void open_state();
   void set_rel(std::uint64_t s, std::uint64_t count);
@@ -100,8 +113,14 @@ class EdgeStore {
   MemoryBudget& budget_;
   StableArray<StateId> to_;
   StableArray<std::uint8_t> attr_;
-  StableArray<std::uint32_t> rel_;  // start of state s relative to base_[s >> group_shift]
+  StableArray<std::uint16_t> rel_;  // start of state s relative to base_[s >> group_shift]
   std::vector<std::uint64_t> base_;
+  // The starts too far from their bases (rel_ wide_rel), by state once
+  // finish_close() or close_state() sorted them; set_rel() may append from
+  // several threads.
+  std::vector<CompactEdges::Wide> wide_;
+  std::mutex wide_mutex_;
+  bool wide_unsorted_ = false;
   std::array<std::int16_t, raw_labels> code_;  // raw label -> attr byte, -1 when not yet seen
   std::vector<std::uint16_t> raw_;             // attr byte -> raw label
   std::uint64_t closed_ = 0;

@@ -5,6 +5,7 @@
 // from them is a shortest counterexample.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -65,18 +66,32 @@ struct Statistics {
 // The moves of an explored graph as compact arrays, read in place (by the
 // analyses, which would otherwise copy every edge into 12 bytes): the edges
 // of state s are begin(s)..begin(s + 1) with begin(s) = base[s >> group_shift]
-// + rel[s] for s < states (and the edge count past it); edge e leads to
-// to[e], and labels[label[e]] is its move (kind, progress, chooser; its `to`
-// and `index` unset: the index is e - begin(s)).
+// + rel[s] for s < states (and the edge count past it), or, where rel[s] is
+// wide_rel (64 states with 65,535 moves or more before s), the start that
+// `wide` gives for s; edge e leads to to[e], and labels[label[e]] is its move
+// (kind, progress, chooser; its `to` and `index` unset: the index is e -
+// begin(s)). A state's start costs 2 bytes and an eighth.
 struct CompactEdges {
-  static constexpr unsigned group_shift = 10;
+  static constexpr unsigned group_shift = 6;
+  static constexpr std::uint16_t wide_rel = 0xFFFF;
+  struct Wide {
+    StateId state = 0;
+    std::uint64_t begin = 0;
+  };
   std::uint64_t states = 0;  // states with edge lists
   std::uint64_t edges = 0;
   const StateId* to = nullptr;
   const std::uint8_t* label = nullptr;
-  const std::uint32_t* rel = nullptr;   // states + 1 entries
+  const std::uint16_t* rel = nullptr;   // states + 1 entries
   const std::uint64_t* base = nullptr;  // (states >> group_shift) + 1 entries
+  std::span<const Wide> wide;           // by state, ascending
   std::vector<Edge> labels;
+  // The start of state s, whose rel is wide_rel.
+  [[nodiscard]] static std::uint64_t wide_begin(std::span<const Wide> wide, StateId s) {
+    return std::lower_bound(wide.begin(), wide.end(), s,
+                            [](const Wide& w, StateId v) { return w.state < v; })
+        ->begin;
+  }
 };
 
 enum class Completion { complete, state_limit, memory_limit, time_limit, interrupted };
