@@ -208,7 +208,7 @@ TEST(Cli, LayerStatesBoundsTheSmtBreadthFirstSearch) {
   const std::string complete =
       "its condition holds for P1 in no reachable state; every "
       "reachable state lies within 4 moves\n";
-  const std::string proved = "\n  proved by k-induction (k = 1)\n";
+  const std::string proved = "in no reachable state; proved by k-induction (k = 1)\n";
   Outcome r = run("check --engine smt --depth 6 --color never" + file);
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find(complete), std::string::npos) << r.out;
