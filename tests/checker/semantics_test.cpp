@@ -142,6 +142,36 @@ std::vector<Successor> successors(const Semantics& sem, const StateVec& s, bool 
   return out;
 }
 
+// Follows `lines` from `s`, each the text of one successor without the data
+// summary in parentheses (a rule gap's text keeps its parentheses when
+// `keep_gaps`), and returns the state reached; a line no successor has is a
+// test failure naming the successors there.
+std::optional<StateVec> follow(const Semantics& sem, StateVec s,
+                               const std::vector<std::string>& lines, bool keep_gaps = false) {
+  std::vector<Successor> out;
+  for (const auto& line : lines) {
+    sem.successors(s, out);
+    bool found = false;
+    std::vector<std::string> seen;
+    for (std::size_t i = 0; i < out.size() && !found; ++i) {
+      std::string text = sem.describe(s, out[i], static_cast<std::uint32_t>(i)).text;
+      if (const auto at = text.find(" (");
+          at != std::string::npos && !(keep_gaps && text.find("rule gap") != std::string::npos))
+        text.resize(at);
+      seen.push_back(text);
+      if (text == line) {
+        s = out[i].state;
+        found = true;
+      }
+    }
+    if (!found) {
+      ADD_FAILURE() << "no move '" << line << "' among: " << ::testing::PrintToString(seen);
+      return std::nullopt;
+    }
+  }
+  return s;
+}
+
 // --- a counter: the plainest turn structure ----------------------------------
 
 // One phase `main` with one step `only` whose `do` is x := min(2, x + 1).
@@ -1244,23 +1274,7 @@ TEST(SemanticsYaml, TurnOrderTranscriptNamesThePlayers) {
       "P1 plays 'bump'", "P1 plays 'bump'",
       "advance to P1's turn, main · play",  // P2 skipped
   };
-  std::vector<Successor> out;
-  for (const auto& line : lines) {
-    sem.successors(s, out);
-    bool found = false;
-    std::vector<std::string> seen;
-    for (std::size_t i = 0; i < out.size() && !found; ++i) {
-      std::string text = sem.describe(s, out[i], static_cast<std::uint32_t>(i)).text;
-      // (Without the data summary in parentheses.)
-      if (const auto at = text.find(" ("); at != std::string::npos) text.resize(at);
-      seen.push_back(text);
-      if (text == line) {
-        s = out[i].state;
-        found = true;
-      }
-    }
-    ASSERT_TRUE(found) << "no move '" << line << "' among: " << ::testing::PrintToString(seen);
-  }
+  ASSERT_TRUE(follow(sem, s, lines).has_value());
 }
 
 // A shared draw pile (tests/fixtures/semantics/shared-draw.yaml): draw(p, n)
@@ -1282,7 +1296,6 @@ TEST(SemanticsYaml, SharedDrawPileWidensTheHands) {
   // P2 draws its third 'gem', more than one player's 2 copies: the line names
   // the drawer, and the hoard end condition names the winner.
   StateVec s = sem.initial_states().at(0);
-  std::vector<Successor> out;
   const std::vector<std::string> lines = {"start at main · play",
                                           "P1 passes",
                                           "P2 passes",
@@ -1290,19 +1303,7 @@ TEST(SemanticsYaml, SharedDrawPileWidensTheHands) {
                                           "P2 plays 'take'; P2 draws 'gem'",
                                           "P2 plays 'take'; P2 draws 'gem'",
                                           "P2 plays 'take'; P2 draws 'gem'; 'hoard': P2 wins"};
-  for (const auto& line : lines) {
-    sem.successors(s, out);
-    bool found = false;
-    for (std::size_t i = 0; i < out.size() && !found; ++i) {
-      std::string text = sem.describe(s, out[i], static_cast<std::uint32_t>(i)).text;
-      if (const auto at = text.find(" ("); at != std::string::npos) text.resize(at);
-      if (text == line) {
-        s = out[i].state;
-        found = true;
-      }
-    }
-    ASSERT_TRUE(found) << "no move '" << line << "'";
-  }
+  ASSERT_TRUE(follow(sem, s, lines).has_value());
   const auto own = load(fixture("draw.yaml"));
   ASSERT_TRUE(own.has_value());
   std::map<std::string, std::int32_t> own_hi;
@@ -1327,26 +1328,13 @@ TEST(SemanticsYaml, DrawFromANamedZone) {
   EXPECT_EQ(c.states, 225U);
   EXPECT_EQ(c.transitions, 325U);
   StateVec s = sem.initial_states().at(0);
-  std::vector<Successor> out;
   const std::vector<std::string> lines = {
       "start at main · play", "P1 plays 'take'; P1 draws 'rock'",
       "P1 plays 'bury'; P1 moves 'rock' from pile to stock", "P1 plays 'take'; P1 draws 'rock'",
       "P1 plays 'raid'; P1 draws 'gem'; 'hoard': P1 wins"};
-  for (const auto& line : lines) {
-    sem.successors(s, out);
-    bool found = false;
-    std::vector<std::string> seen;
-    for (std::size_t i = 0; i < out.size() && !found; ++i) {
-      std::string text = sem.describe(s, out[i], static_cast<std::uint32_t>(i)).text;
-      if (const auto at = text.find(" ("); at != std::string::npos) text.resize(at);
-      seen.push_back(text);
-      if (text == line) {
-        s = out[i].state;
-        found = true;
-      }
-    }
-    ASSERT_TRUE(found) << "no move '" << line << "' among: " << ::testing::PrintToString(seen);
-  }
+  const auto reached = follow(sem, s, lines);
+  ASSERT_TRUE(reached.has_value());
+  s = *reached;
   // The raid drew from the next player's reserve, not P1's; the stock got
   // the pile's rock and gave it up again.
   std::map<std::string, std::int32_t> at;
@@ -1418,26 +1406,7 @@ TEST(SemanticsYaml, ZoneCapacity) {
   EXPECT_EQ(c.transitions, 920U);
   // Follows `lines` from the initial state, each the text of one successor.
   const auto walk = [&](const std::vector<std::string>& lines) {
-    StateVec s = sem.initial_states().at(0);
-    std::vector<Successor> out;
-    for (const auto& line : lines) {
-      sem.successors(s, out);
-      bool found = false;
-      std::vector<std::string> seen;
-      for (std::size_t i = 0; i < out.size() && !found; ++i) {
-        std::string text = sem.describe(s, out[i], static_cast<std::uint32_t>(i)).text;
-        if (const auto at = text.find(" (");
-            at != std::string::npos && text.find("rule gap") == std::string::npos)
-          text.resize(at);
-        seen.push_back(text);
-        if (text == line) {
-          s = out[i].state;
-          found = true;
-        }
-      }
-      EXPECT_TRUE(found) << "no move '" << line << "' among: " << ::testing::PrintToString(seen);
-      if (!found) return;
-    }
+    follow(sem, sem.initial_states().at(0), lines, true);
   };
   walk({"start at main · play", "P1 plays 'take'; P1 draws 'gem'",
         "P1 plays 'take'; P1 draws 'rock'",
