@@ -8,7 +8,7 @@
 //       players: 2
 //       params: {deck: 4}
 //       accept:
-//         - id: response-loop/action:research
+//         - id: stall/action:research
 //           reason: research is meant to repeat; the round limit ends it
 #pragma once
 

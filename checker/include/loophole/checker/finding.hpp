@@ -75,7 +75,7 @@ struct Finding {
     int loop_player = -1;  // matched too when set
   };
   std::optional<Cause> cause;
-  std::string caused_by;  // "response-loop/action:research#2"; empty when it stands alone
+  std::string caused_by;  // "stall/action:research#2"; empty when it stands alone
   // The rules marked `invented:` (card texts the ruleset made up) that the
   // finding is about, that its shortest trace uses, or that its cause does:
   // "action:speed1_action", "trigger:after_action_triggers"; in that order
