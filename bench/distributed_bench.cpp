@@ -155,10 +155,13 @@ int main(int argc, char** argv) {
       const auto found = properties::cycle_findings(*r.slice, r.can_finish, r.doomed, r.overflows,
                                                     properties::CheckSelection().max_stalemates);
       std::printf(
-          "  cycles: %llu states on or between cycles, slice of %llu states; %zu cycle "
-          "findings in %.3f s on rank 0\n",
+          "  cycles: %llu states on or between cycles, %llu of them in cyclic components "
+          "(%llu SCC rounds), slice of %llu states (gathered in %.3f s); %zu cycle findings in "
+          "%.3f s on rank 0\n",
           static_cast<unsigned long long>(r.core_states),
-          static_cast<unsigned long long>(r.slice->size()), found.size(),
+          static_cast<unsigned long long>(r.cyclic_states),
+          static_cast<unsigned long long>(r.scc_rounds),
+          static_cast<unsigned long long>(r.slice->size()), r.gather_seconds, found.size(),
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count());
     }
   }

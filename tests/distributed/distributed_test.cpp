@@ -15,6 +15,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -76,6 +77,106 @@ Expected groups_of(const checker::ExploredGraph& g) {
   return e;
 }
 
+// The states in a cyclic strongly connected component (several states, or
+// one with a self-loop) of any of the cycle analyses' three subgraphs on
+// the single-process graph, by Tarjan's algorithm here, independently of
+// the distributed coloring: moves that enter no step (response loops),
+// moves within a turn between running states (turn loops), moves among
+// states that cannot reach a final state (stalemates).
+std::uint64_t cyclic_states_of(const checker::ExploredGraph& g) {
+  const checker::Layout& layout = g.semantics().layout();
+  const std::size_t n = g.size();
+  std::vector<std::vector<checker::Edge>> out(n);
+  std::vector<std::vector<checker::StateId>> in(n);
+  std::vector<checker::StateVec> states(n);
+  for (checker::StateId v = 0; v < n; ++v) {
+    out[v] = g.edges(v);
+    states[v] = g.state(v);
+    for (const auto& e : out[v]) in[e.to].push_back(v);
+  }
+  std::vector<bool> finishes(n, false);
+  std::vector<checker::StateId> work;
+  for (checker::StateId v = 0; v < n; ++v) {
+    if (states[v][layout.over] != 0) {
+      finishes[v] = true;
+      work.push_back(v);
+    }
+  }
+  while (!work.empty()) {
+    const checker::StateId v = work.back();
+    work.pop_back();
+    for (const checker::StateId u : in[v]) {
+      if (!finishes[u]) {
+        finishes[u] = true;
+        work.push_back(u);
+      }
+    }
+  }
+  const auto same_turn = [&](checker::StateId a, checker::StateId b) {
+    const auto& x = states[a];
+    const auto& y = states[b];
+    return x[layout.over] == 0 && y[layout.over] == 0 && x[layout.step] >= 0 &&
+           y[layout.step] >= 0 && x[layout.active] == y[layout.active] &&
+           x[layout.turn] == y[layout.turn];
+  };
+  const std::vector<std::function<bool(checker::StateId, const checker::Edge&)>> subgraphs = {
+      [](checker::StateId, const checker::Edge& e) { return !e.progress; },
+      [&](checker::StateId v, const checker::Edge& e) { return same_turn(v, e.to); },
+      [&](checker::StateId v, const checker::Edge&) { return !finishes[v]; }};
+  std::vector<bool> cyclic(n, false);
+  for (const auto& keep : subgraphs) {
+    // Iterative Tarjan.
+    constexpr std::uint64_t none = ~std::uint64_t{0};
+    std::vector<std::uint64_t> index(n, none), low(n, 0);
+    std::vector<bool> on_stack(n, false);
+    std::vector<checker::StateId> stack;
+    std::vector<std::pair<checker::StateId, std::size_t>> calls;
+    std::uint64_t next = 0;
+    for (checker::StateId root = 0; root < n; ++root) {
+      if (index[root] != none) continue;
+      calls.emplace_back(root, 0);
+      index[root] = low[root] = next++;
+      stack.push_back(root);
+      on_stack[root] = true;
+      while (!calls.empty()) {
+        auto& [v, i] = calls.back();
+        if (i < out[v].size()) {
+          const checker::Edge& e = out[v][i++];
+          if (!keep(v, e)) continue;
+          const checker::StateId w = e.to;
+          if (index[w] == none) {
+            index[w] = low[w] = next++;
+            stack.push_back(w);
+            on_stack[w] = true;
+            calls.emplace_back(w, 0);
+          } else if (on_stack[w]) {
+            low[v] = std::min(low[v], index[w]);
+          }
+          continue;
+        }
+        const checker::StateId done = v;
+        calls.pop_back();
+        if (!calls.empty()) low[calls.back().first] = std::min(low[calls.back().first], low[done]);
+        if (low[done] != index[done]) continue;
+        std::vector<checker::StateId> members;
+        checker::StateId w = checker::no_state;
+        do {
+          w = stack.back();
+          stack.pop_back();
+          on_stack[w] = false;
+          members.push_back(w);
+        } while (w != done);
+        bool loop = members.size() > 1;
+        for (const auto& e : out[done]) loop = loop || (e.to == done && keep(done, e));
+        if (loop) {
+          for (const checker::StateId m : members) cyclic[m] = true;
+        }
+      }
+    }
+  }
+  return static_cast<std::uint64_t>(std::count(cyclic.begin(), cyclic.end(), true));
+}
+
 // What must agree of a finding: kind, rule, location, verdict, message,
 // details and the trace's length (traces of equal length may differ in
 // their moves).
@@ -115,6 +216,9 @@ std::size_t ends_findings_seen = 0;   // of them ends out of reach
 std::size_t ends_causes_seen = 0;     // with a rule gap as cause (the forward search)
 std::size_t leads_to_seen = 0;        // leads_to violations
 std::size_t leads_to_stuck_seen = 0;  // of them at a dead end (not a cycle)
+// States OWCTY left between cycles, not gathered (so that a suite where the
+// SCC split had nothing to remove would show).
+std::uint64_t between_cycles_seen = 0;
 
 void compare(const std::string& path, const std::map<std::string, std::int64_t>& params,
              std::size_t threads = 1) {
@@ -246,12 +350,17 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
 
   // The cycle analyses on the gathered slice: the response loops (with
   // stalls), turn loops and stalemates check_all reports, classification,
-  // forcing coalitions and lassos included. The slice holds the states on
-  // or between cycles, the states their moves lead to and the parent
-  // chains, never more than the whole graph.
+  // forcing coalitions and lassos included. The slice holds the states of
+  // the cyclic components (split from what OWCTY leaves on the ranks:
+  // exactly those of the single-process graph, none between cycles), the
+  // states their moves lead to and the parent chains, never more than the
+  // whole graph.
   ASSERT_TRUE(r.slice) << path;
   EXPECT_LE(r.slice->size(), r.states) << path;
-  EXPECT_LE(r.core_states, r.slice->size()) << path;
+  EXPECT_EQ(r.cyclic_states, cyclic_states_of(*g)) << path;
+  EXPECT_LE(r.cyclic_states, r.core_states) << path;
+  EXPECT_LE(r.cyclic_states, r.slice->size()) << path;
+  between_cycles_seen += r.core_states - r.cyclic_states;
   // Ends out of reach too (cannot lose, cannot end), on the same slice told
   // the whole graph's answers: the same state, severity, details, trace
   // moves and the rule gap each is a consequence of.
@@ -387,9 +496,10 @@ class CycleFindingsCompared : public ::testing::Environment {
     if (rank() != 0 || (!filter.empty() && filter != "*")) return;
     std::printf(
         "cycle findings compared: %zu (ends out of reach %zu, %zu caused by a gap), "
-        "leads_to violations %zu (%zu stuck)\n",
+        "leads_to violations %zu (%zu stuck); %llu states between cycles not gathered\n",
         cycle_findings_seen, ends_findings_seen, ends_causes_seen, leads_to_seen,
-        leads_to_stuck_seen);
+        leads_to_stuck_seen, static_cast<unsigned long long>(between_cycles_seen));
+    EXPECT_GE(between_cycles_seen, 1U);
     EXPECT_GE(leads_to_seen, 2U);
     EXPECT_GE(leads_to_stuck_seen, 1U);
     EXPECT_GE(cycle_findings_seen, 20U);

@@ -191,28 +191,31 @@ void Run::gather_groups(Result& r) {
   });
 }
 
-// Rank 0 gathers the states on or between cycles (core_) with their moves,
+// Rank 0 gathers the states of cyclic components (core_) with their moves,
 // then, round by round, the states it lacks: those the moves lead to and
 // the parents of every state it has, until it reaches the initial states.
 // A state travels as [global id, number, depth, parent's id, parent index,
 // marks, core bits, leads_to bits, moves (for a core state, else 0), (to, label) per
 // move, the packed state].
 void Run::gather_slice(Result& r) {
+  const auto began = std::chrono::steady_clock::now();
   const std::size_t n = store_.size();
   std::vector<std::uint8_t> sent(n, 0);
   std::vector<std::size_t> want;
   std::set<std::uint64_t> asked;  // rank 0
   std::vector<std::uint64_t> mine, all, requests;
-  std::uint64_t core = 0;
+  std::array<std::uint64_t, 2> core = {0, 0};  // OWCTY left; in cyclic components
   for (std::size_t v = 0; v < n; ++v) {
+    if ((core_[v] & k_owcty_core) != 0) ++core[0];
     if ((core_[v] & k_gathered_cores) != 0) {
       want.push_back(v);
-      ++core;
+      ++core[1];
     } else if (!ball_.empty() && ball_[v] != 0) {
       want.push_back(v);
     }
   }
-  MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : &core, &core, 1, MPI_UINT64_T, MPI_SUM, 0, comm_);
+  MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : core.data(), core.data(), 2, MPI_UINT64_T, MPI_SUM, 0,
+             comm_);
   // The stack-overflow gap states, per site: how many, and the first
   // k_overflows_gathered in the single-process order (unbounded chains
   // read their chains back).
@@ -331,7 +334,9 @@ void Run::gather_slice(Result& r) {
     }
   }
   if (rank_ != 0) return;
-  r.core_states = core;
+  r.core_states = core[0];
+  r.cyclic_states = core[1];
+  r.scc_rounds = scc_rounds_;
   // Numbered by the single-process numbers.
   std::vector<const std::pair<const std::uint64_t, Rec>*> order;
   for (const auto& entry : have) order.push_back(&entry);
@@ -401,6 +406,8 @@ void Run::gather_slice(Result& r) {
   }
   slice->stats.states = order.size();
   r.slice = std::move(slice);
+  r.gather_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
 }
 
 void Run::gather_figures(Result& r) {

@@ -109,10 +109,12 @@ struct Options {
   // for the sets `marks` names (level-synchronous, one all-to-all a round),
   // (3) for each analysis' subgraph removes, round by round, the states with
   // no move into or out of them within it (OWCTY elimination), which leaves
-  // the states on or between its cycles, and (4) gathers on rank 0 those
-  // states with their moves, the states the moves lead to and the parent
-  // chains of all of them: Result::slice. Only that part of the graph is
-  // gathered, never the whole of it.
+  // the states on or between its cycles, then splits those into strongly
+  // connected components (coloring, on the ranks) and keeps the states of
+  // the cyclic ones, and (4) gathers on rank 0 those states with their
+  // moves, the states the moves lead to and the parent chains of all of
+  // them: Result::slice. Only that part of the graph is gathered, never the
+  // whole of it, nor the states between cycles.
   bool cycles = false;
   // The bits of a final state (`over` != 0) to search backwards from: bit 0
   // (every final state) gives Result::can_finish; bits 1 + 2p (player p
@@ -176,7 +178,11 @@ struct Result {
   std::unique_ptr<checker::ExploredGraph> slice;
   std::vector<bool> can_finish;
   std::vector<std::vector<bool>> doomed;
-  std::uint64_t core_states = 0;  // on or between cycles, over the three subgraphs
+  // States on or between cycles (what OWCTY leaves), and those of them in
+  // a cyclic component (what is gathered), over the three subgraphs; the
+  // rounds of the SCC searches that told them apart.
+  std::uint64_t core_states = 0, cyclic_states = 0, scc_rounds = 0;
+  double gather_seconds = 0;  // gathering the slice (rank 0's clock)
   // Per stack-overflow gap site (1-based): its states in the whole graph.
   // The slice holds the first 4,096 of each (in the single-process order).
   std::map<int, std::uint64_t> overflows;
