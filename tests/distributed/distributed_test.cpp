@@ -219,6 +219,14 @@ std::size_t leads_to_stuck_seen = 0;  // of them at a dead end (not a cycle)
 // States OWCTY left between cycles, not gathered (so that a suite where the
 // SCC split had nothing to remove would show).
 std::uint64_t between_cycles_seen = 0;
+// States of cyclic components no finding shows, not gathered.
+std::uint64_t not_shown_seen = 0;
+
+std::vector<properties::LoopSummary> summaries_of(const std::vector<ComponentSummary>& all) {
+  std::vector<properties::LoopSummary> out;
+  for (const auto& c : all) out.push_back({c.subgraph, c.entry, c.num, c.words});
+  return out;
+}
 
 void compare(const std::string& path, const std::map<std::string, std::int64_t>& params,
              std::size_t threads = 1) {
@@ -255,6 +263,21 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
     if (p.kind == model::Property::Kind::leads_to) ++options.leads_count;
   }
   if (options.leads_count > 0) options.leads_marks = properties::leads_to_marks(sem);
+  // The components summarised on their ranks, only those shown gathered
+  // (as `check` under mpirun runs it).
+  options.summarize = [](const checker::ExploredGraph& slice, std::vector<bool> can_finish,
+                         const std::vector<std::uint8_t>& designated) {
+    std::vector<ComponentSummary> out;
+    for (auto& s : properties::loop_summaries(slice, std::move(can_finish), designated)) {
+      out.push_back({s.analysis, s.entry, 0, std::move(s.words), 0});
+    }
+    return out;
+  };
+  options.choose = [](const std::vector<ComponentSummary>& all) {
+    std::vector<std::size_t> chosen;
+    (void)properties::loop_counts(summaries_of(all), 3, &chosen);
+    return chosen;
+  };
   const Result r = explore(sem, MPI_COMM_WORLD, options);
   EXPECT_EQ(r.completion, checker::Completion::complete);
   if (rank() != 0) return;
@@ -359,8 +382,12 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
   EXPECT_LE(r.slice->size(), r.states) << path;
   EXPECT_EQ(r.cyclic_states, cyclic_states_of(*g)) << path;
   EXPECT_LE(r.cyclic_states, r.core_states) << path;
-  EXPECT_LE(r.cyclic_states, r.slice->size()) << path;
+  EXPECT_LE(r.shown_states, r.cyclic_states) << path;
+  EXPECT_LE(r.shown_states, r.slice->size()) << path;
+  ASSERT_EQ(r.designated.size(), r.slice->size()) << path;
   between_cycles_seen += r.core_states - r.cyclic_states;
+  not_shown_seen += r.cyclic_states - r.shown_states;
+  const properties::LoopCounts counts = properties::loop_counts(summaries_of(r.summaries), 3);
   // Ends out of reach too (cannot lose, cannot end), on the same slice told
   // the whole graph's answers: the same state, severity, details, trace
   // moves and the rule gap each is a consequence of.
@@ -372,8 +399,9 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
   for (const auto& f : mine) {
     if (f.kind == properties::Kind::rule_gap) gap_findings.push_back(f);
   }
-  const std::vector<properties::Finding> cycles = properties::cycle_findings(
-      *r.slice, r.can_finish, r.doomed, r.overflows, 3, &ends, gap_findings);
+  const std::vector<properties::Finding> cycles =
+      properties::cycle_findings(*r.slice, r.can_finish, r.doomed, r.overflows, 3, &ends,
+                                 gap_findings, &counts, &r.designated);
   std::vector<properties::Finding> expected;
   properties::CheckSelection selection =
       properties::CheckSelection::only(properties::Kind::response_loop);
@@ -496,10 +524,13 @@ class CycleFindingsCompared : public ::testing::Environment {
     if (rank() != 0 || (!filter.empty() && filter != "*")) return;
     std::printf(
         "cycle findings compared: %zu (ends out of reach %zu, %zu caused by a gap), "
-        "leads_to violations %zu (%zu stuck); %llu states between cycles not gathered\n",
+        "leads_to violations %zu (%zu stuck); not gathered: %llu states between cycles, %llu "
+        "of cyclic components no finding shows\n",
         cycle_findings_seen, ends_findings_seen, ends_causes_seen, leads_to_seen,
-        leads_to_stuck_seen, static_cast<unsigned long long>(between_cycles_seen));
+        leads_to_stuck_seen, static_cast<unsigned long long>(between_cycles_seen),
+        static_cast<unsigned long long>(not_shown_seen));
     EXPECT_GE(between_cycles_seen, 1U);
+    EXPECT_GE(not_shown_seen, 1U);
     EXPECT_GE(leads_to_seen, 2U);
     EXPECT_GE(leads_to_stuck_seen, 1U);
     EXPECT_GE(cycle_findings_seen, 20U);

@@ -352,7 +352,7 @@ bool Run::trim(Subgraph k) {
   }
   // The cycle analyses' subgraphs: only the states of their cyclic
   // components are gathered, not those between them.
-  if (k < k_subgraphs && !cyclic(alive, out_kept, in_kept)) return false;
+  if (k < k_subgraphs && !cyclic(alive, out_kept, in_kept, roots_[k])) return false;
   for (std::size_t v = 0; v < n; ++v) {
     if (alive[v] != 0) core_[v] |= static_cast<std::uint8_t>(1U << k);
   }
@@ -371,7 +371,8 @@ bool Run::trim(Subgraph k) {
 // says that. Level-synchronous, one all-to-all a round; false when
 // interrupted.
 template <class OutKept, class InKept>
-bool Run::cyclic(std::vector<std::uint8_t>& alive, OutKept out_kept, InKept in_kept) {
+bool Run::cyclic(std::vector<std::uint8_t>& alive, OutKept out_kept, InKept in_kept,
+                 std::vector<std::pair<std::uint32_t, std::uint64_t>>& roots) {
   const std::size_t n = store_.size();
   std::vector<std::uint8_t> left = std::move(alive), queued(n, 0);
   alive.assign(n, 0);
@@ -459,7 +460,9 @@ bool Run::cyclic(std::vector<std::uint8_t>& alive, OutKept out_kept, InKept in_k
     if (!backward) return false;
     // The components found leave; OWCTY trims the rest.
     for (std::size_t v = 0; v < n; ++v) {
-      if (reached[v] != 0) left[v] = 0;
+      if (reached[v] == 0) continue;
+      left[v] = 0;
+      if (alive[v] != 0) roots.emplace_back(static_cast<std::uint32_t>(v), color[v]);
     }
     std::vector<std::uint8_t> rest;
     if (!eliminate(
