@@ -466,13 +466,17 @@ TEST(Seeds, SameAnswersAsOneProcess) {
 
 // Three threads a rank (the rank's own and two more, claiming the states
 // of a round in chunks): the same graph, groups, findings and trace moves
-// as one process, whichever thread expanded which state.
+// as one process, whichever thread expanded which state; and the cyclic
+// components summarised in three groups a rank, one a thread (ward-duel:
+// 3 components; charges-run-out and self-answer: 9 each, of which rank 0
+// gathers those a finding shows).
 TEST(Threads, SameAnswersAsOneProcess) {
   const std::string root = std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/";
+  const std::string findings = std::string(LOOPHOLE_SOURCE_DIR) + "/tests/fixtures/findings/";
   compare(root + "operators.yaml", {{"item_copies", 0}, {"effect_copies", 0}}, 3);
-  compare(
-      std::string(LOOPHOLE_SOURCE_DIR) + "/tests/fixtures/findings/response-loop/ward-duel.yaml",
-      {}, 3);
+  compare(findings + "response-loop/ward-duel.yaml", {}, 3);
+  compare(findings + "response-loop/charges-run-out.yaml", {}, 3);
+  compare(findings + "unbounded-chain/self-answer.yaml", {}, 3);
 }
 
 // leads_to failing at a dead end (property-violation/alarm fails on a

@@ -4,10 +4,14 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <exception>
 #include <fstream>
+#include <functional>
+#include <memory>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <unordered_map>
 
@@ -534,46 +538,102 @@ void Run::summarize_components(Result& r) {
       have.emplace(got[g], std::move(rec));
     }
   }
-  // The slice of this rank's components, in the single-process order.
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> order;  // (number, global id)
-  order.reserve(have.size());
-  for (const auto& [gid, rec] : have) order.emplace_back(rec.num, gid);
-  std::sort(order.begin(), order.end());
-  std::unordered_map<std::uint64_t, checker::StateId> id;
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    id[order[i].second] = static_cast<checker::StateId>(i);
-  }
-  Slice slice(sem_);
-  std::vector<bool> can_finish(order.size(), false);
-  std::vector<std::uint8_t> designated(order.size(), 0);
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    const Rec& rec = have.at(order[i].second);
-    codec_.unpack(rec.words.data(), cur_.data());
-    slice.states.emplace_back(cur_.begin(),
-                              cur_.begin() + static_cast<std::ptrdiff_t>(codec_.fields()));
-    std::vector<checker::Edge> edges;
-    for (std::size_t m = 0; m < rec.moves.size(); m += 2) {
-      checker::Edge e = edge_of(rec.moves[m + 1]);
-      e.to = id.at(rec.moves[m]);
-      edges.push_back(e);
+  // The rank's components in groups, one a thread (Options::threads), each
+  // component whole in the group its root hashes to (the hash's low bits:
+  // its high ones chose the rank); a group's slice holds its components'
+  // states with their moves and the states those lead to, in the
+  // single-process order, and is summarised on a thread of its own (the
+  // semantics keep their scratch per thread, as when check's analyses run
+  // side by side).
+  const std::size_t groups = std::max<std::size_t>(1, options_.threads);
+  const auto group_of = [&](std::uint64_t root) {
+    return static_cast<std::size_t>((hash_words(&root, 1) & 0xFFFFFFFFU) % groups);
+  };
+  struct Part {
+    explicit Part(const checker::Semantics& sem) : slice(sem) {}
+    std::unordered_map<std::uint64_t, std::uint8_t> members;     // global id -> subgraph bits
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> order;  // (number, global id)
+    Slice slice;
+    std::vector<bool> can_finish;
+    std::vector<std::uint8_t> designated;
+    std::vector<ComponentSummary> found;
+    std::exception_ptr error;
+  };
+  std::vector<std::unique_ptr<Part>> parts;
+  for (std::size_t g = 0; g < groups; ++g) parts.push_back(std::make_unique<Part>(sem_));
+  for (const auto& [gid, rec] : have) {
+    for (unsigned k = 0; k < k_subgraphs; ++k) {
+      if (((rec.bits >> k) & 1U) != 0) {
+        parts[group_of(rec.roots[k])]->members[gid] |= static_cast<std::uint8_t>(1U << k);
+      }
     }
-    slice.stats.transitions += edges.size();
-    slice.moves.push_back(std::move(edges));
-    slice.parents.push_back(checker::no_state);  // (no trace is asked of this slice)
-    slice.parent_indices.push_back(0);
-    slice.depths.push_back(static_cast<std::uint32_t>(rec.depth));
-    if (rec.depth == 0) ++slice.initials;
-    can_finish[i] = (rec.marks & 1U) != 0;
-    designated[i] = static_cast<std::uint8_t>(rec.bits);
   }
-  slice.stats.states = order.size();
-  std::vector<ComponentSummary> found = options_.summarize(slice, can_finish, designated);
+  for (auto& part : parts) {
+    std::vector<std::uint64_t> gids;
+    for (const auto& [gid, b] : part->members) {
+      gids.push_back(gid);
+      const Rec& rec = have.at(gid);
+      for (std::size_t m = 0; m < rec.moves.size(); m += 2) gids.push_back(rec.moves[m]);
+    }
+    std::sort(gids.begin(), gids.end());
+    gids.erase(std::unique(gids.begin(), gids.end()), gids.end());
+    for (const std::uint64_t gid : gids) part->order.emplace_back(have.at(gid).num, gid);
+    std::sort(part->order.begin(), part->order.end());
+    std::unordered_map<std::uint64_t, checker::StateId> id;
+    for (std::size_t i = 0; i < part->order.size(); ++i) {
+      id[part->order[i].second] = static_cast<checker::StateId>(i);
+    }
+    Slice& slice = part->slice;
+    part->can_finish.assign(part->order.size(), false);
+    part->designated.assign(part->order.size(), 0);
+    for (std::size_t i = 0; i < part->order.size(); ++i) {
+      const std::uint64_t gid = part->order[i].second;
+      const Rec& rec = have.at(gid);
+      codec_.unpack(rec.words.data(), cur_.data());
+      slice.states.emplace_back(cur_.begin(),
+                                cur_.begin() + static_cast<std::ptrdiff_t>(codec_.fields()));
+      std::vector<checker::Edge> edges;
+      const auto member = part->members.find(gid);
+      if (member != part->members.end()) {  // (a state a move leads to has none here)
+        part->designated[i] = member->second;
+        for (std::size_t m = 0; m < rec.moves.size(); m += 2) {
+          checker::Edge e = edge_of(rec.moves[m + 1]);
+          e.to = id.at(rec.moves[m]);
+          edges.push_back(e);
+        }
+      }
+      slice.stats.transitions += edges.size();
+      slice.moves.push_back(std::move(edges));
+      slice.parents.push_back(checker::no_state);  // (no trace is asked of this slice)
+      slice.parent_indices.push_back(0);
+      slice.depths.push_back(static_cast<std::uint32_t>(rec.depth));
+      if (rec.depth == 0) ++slice.initials;
+      part->can_finish[i] = (rec.marks & 1U) != 0;
+    }
+    slice.stats.states = part->order.size();
+  }
+  {
+    const auto summarize = [&](Part& part) {
+      try {
+        part.found = options_.summarize(part.slice, part.can_finish, part.designated);
+      } catch (...) {
+        part.error = std::current_exception();
+      }
+    };
+    std::vector<std::jthread> team;
+    for (std::size_t g = 1; g < groups; ++g) team.emplace_back(summarize, std::ref(*parts[g]));
+    summarize(*parts[0]);
+  }
   std::vector<std::uint64_t> mine;
-  for (const ComponentSummary& c : found) {
-    const Rec& rec = have.at(order[c.entry].second);
-    mine.insert(mine.end(), {c.subgraph, rec.roots[c.subgraph], rec.num, c.words.size()});
-    mine.insert(mine.end(), c.words.begin(), c.words.end());
+  for (const auto& part : parts) {
+    if (part->error) std::rethrow_exception(part->error);
+    for (const ComponentSummary& c : part->found) {
+      const Rec& rec = have.at(part->order[c.entry].second);
+      mine.insert(mine.end(), {c.subgraph, rec.roots[c.subgraph], rec.num, c.words.size()});
+      mine.insert(mine.end(), c.words.begin(), c.words.end());
+    }
   }
+  parts.clear();
   have.clear();
   const std::vector<std::uint64_t> all = gather_on_root(mine);
   std::vector<std::uint64_t> chosen;  // (subgraph, root) pairs

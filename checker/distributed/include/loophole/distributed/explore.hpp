@@ -167,7 +167,8 @@ struct Options {
   // they lead to; `summarize` runs there on a slice of that rank's
   // components (every state with its depth and number; can_finish per slice
   // state; designated: bit k, a state of subgraph k's component) and
-  // returns their summaries; rank 0 gathers every rank's (Result::summaries)
+  // returns their summaries (on Options::threads threads at once, each with
+  // a slice of its own); rank 0 gathers every rank's (Result::summaries)
   // and `choose` gives the indices of those whose components it gathers
   // into Result::slice. Unset: every cyclic component is gathered.
   std::function<std::vector<ComponentSummary>(const checker::ExploredGraph& slice,
