@@ -109,6 +109,27 @@ int main(int argc, char** argv) {
       return properties::outcome_marks(sem, s, e, holding);
     };
   }
+  const std::size_t max_stalemates = properties::CheckSelection().max_stalemates;
+  const auto summaries_of = [](const std::vector<distributed::ComponentSummary>& all) {
+    std::vector<properties::LoopSummary> out;
+    for (const auto& c : all) out.push_back({c.subgraph, c.entry, c.num, c.words});
+    return out;
+  };
+  if (options.cycles) {  // (as `check` under mpirun)
+    options.summarize = [](const checker::ExploredGraph& slice, std::vector<bool> can_finish,
+                           const std::vector<std::uint8_t>& designated) {
+      std::vector<distributed::ComponentSummary> out;
+      for (auto& s : properties::loop_summaries(slice, std::move(can_finish), designated)) {
+        out.push_back({s.analysis, s.entry, 0, std::move(s.words), 0});
+      }
+      return out;
+    };
+    options.choose = [&](const std::vector<distributed::ComponentSummary>& all) {
+      std::vector<std::size_t> chosen;
+      (void)properties::loop_counts(summaries_of(all), max_stalemates, &chosen);
+      return chosen;
+    };
+  }
   const distributed::Result r = distributed::explore(sem, MPI_COMM_WORLD, options);
   if (rank == 0) {
     std::printf(
@@ -152,13 +173,21 @@ int main(int argc, char** argv) {
         r.answers[4].size(), r.answers[5].size());
     if (r.slice) {
       const auto t = std::chrono::steady_clock::now();
-      const auto found = properties::cycle_findings(*r.slice, r.can_finish, r.doomed, r.overflows,
-                                                    properties::CheckSelection().max_stalemates);
+      const properties::LoopCounts counts =
+          properties::loop_counts(summaries_of(r.summaries), max_stalemates);
+      const auto found =
+          properties::cycle_findings(*r.slice, r.can_finish, r.doomed, r.overflows, max_stalemates,
+                                     nullptr, {}, &counts, &r.designated);
       std::printf(
-          "  cycles: %llu states on or between cycles, slice of %llu states; %zu cycle "
-          "findings in %.3f s on rank 0\n",
+          "  cycles: %llu states on or between cycles, %llu of them in cyclic components "
+          "(%llu SCC rounds; %zu components summarised in %.3f s), %llu in those a finding "
+          "shows; slice of %llu states (gathered in %.3f s); %zu cycle findings in %.3f s on "
+          "rank 0\n",
           static_cast<unsigned long long>(r.core_states),
-          static_cast<unsigned long long>(r.slice->size()), found.size(),
+          static_cast<unsigned long long>(r.cyclic_states),
+          static_cast<unsigned long long>(r.scc_rounds), r.summaries.size(), r.summarize_seconds,
+          static_cast<unsigned long long>(r.shown_states),
+          static_cast<unsigned long long>(r.slice->size()), r.gather_seconds, found.size(),
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count());
     }
   }

@@ -427,6 +427,27 @@ class DistributedEngine final : public Engine {
     };
     d.leads_count = leads_to_count(game);
     if (d.leads_count > 0 && d.leads_count <= 32) d.leads_marks = properties::leads_to_marks(sem);
+    // Each cyclic component summarised on its rank; rank 0 gathers only
+    // those a finding shows.
+    const std::size_t max_stalemates = properties::CheckSelection().max_stalemates;
+    const auto summaries_of = [](const std::vector<distributed::ComponentSummary>& all) {
+      std::vector<properties::LoopSummary> out;
+      for (const auto& c : all) out.push_back({c.subgraph, c.entry, c.num, c.words});
+      return out;
+    };
+    d.summarize = [](const checker::ExploredGraph& slice, std::vector<bool> can_finish,
+                     const std::vector<std::uint8_t>& designated) {
+      std::vector<distributed::ComponentSummary> out;
+      for (auto& s : properties::loop_summaries(slice, std::move(can_finish), designated)) {
+        out.push_back({s.analysis, s.entry, 0, std::move(s.words), 0});
+      }
+      return out;
+    };
+    d.choose = [&](const std::vector<distributed::ComponentSummary>& all) {
+      std::vector<std::size_t> chosen;
+      (void)properties::loop_counts(summaries_of(all), max_stalemates, &chosen);
+      return chosen;
+    };
     const distributed::Result r = distributed::explore(sem, MPI_COMM_WORLD, d);
     clear(o);
     out.completion = r.completion;
@@ -493,9 +514,11 @@ class DistributedEngine final : public Engine {
           gaps.push_back(std::move(f));
         }
       }
-      for (auto& f : properties::cycle_findings(*r.slice, r.can_finish, r.doomed, r.overflows,
-                                                properties::CheckSelection().max_stalemates, &ends,
-                                                std::move(gaps))) {
+      const properties::LoopCounts counts =
+          properties::loop_counts(summaries_of(r.summaries), max_stalemates);
+      for (auto& f :
+           properties::cycle_findings(*r.slice, r.can_finish, r.doomed, r.overflows, max_stalemates,
+                                      &ends, std::move(gaps), &counts, &r.designated)) {
         found.push_back(std::move(f));
       }
     }

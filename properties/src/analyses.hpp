@@ -40,6 +40,16 @@ struct LoopKey {
   auto operator<=>(const LoopKey&) const =
       default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads <=>
 };
+// The words of a LoopSummary (state_groups.hpp) and of LoopCounts' keys:
+// a set of rules as its size, then per rule its length and its bytes, 8 a
+// word; a key as [class, player, rules...]. (cycle_slice.cpp)
+std::vector<std::uint64_t> rules_words(const std::set<std::string>& rules);
+std::vector<std::uint64_t> key_words(const LoopKey& key);
+// Per analysis, the summaries of the slice's components (loop_summaries).
+void response_loop_summaries(const Context& cx, std::vector<LoopSummary>& out);
+void turn_loop_summaries(const Context& cx, std::vector<LoopSummary>& out);
+void stalemate_summaries(const Context& cx, std::vector<LoopSummary>& out);
+
 // A loop that a card (or trigger) only joins, around a smaller loop the same
 // player keeps going (or the same nobody), is that loop's consequence: sets
 // out[i].cause for each shown (key, index into out) that has such a loop.

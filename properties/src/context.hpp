@@ -103,6 +103,20 @@ class Context {
   std::optional<std::map<int, std::uint64_t>> known_overflows;
   // The whole graph's answers for ends out of reach (ends_out_of_reach.cpp).
   const EndsReach* known_ends = nullptr;
+  // For a slice that holds only some cyclic components (cycle_findings):
+  // the whole graph's loop counts, and per state the analyses whose chosen
+  // components it belongs to (bit k: analysis k, as LoopSummary::analysis).
+  const LoopCounts* known_counts = nullptr;
+  const std::vector<std::uint8_t>* designated = nullptr;
+  // Whether the component `members` is one analysis k looks at: always,
+  // unless `designated` says otherwise.
+  [[nodiscard]] bool looks_at(const std::vector<StateId>& members, unsigned k) const {
+    if (designated == nullptr) return true;
+    for (const StateId v : members) {
+      if (v >= designated->size() || (((*designated)[v] >> k) & 1U) == 0) return false;
+    }
+    return true;
+  }
 
   // The move behind an edge, recomputed on the semantics (edges do not keep
   // the action or trigger they took).

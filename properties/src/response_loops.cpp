@@ -131,13 +131,14 @@ std::string choice_detail(const LoopChoice& c) {
   return "";
 }
 
-}  // namespace
-
-void find_response_loops_only(const Context& cx, std::vector<Finding>& out) {
+// The loops (one per cyclic component of the moves that enter no step),
+// shortest lassos first, classified, with their keys.
+std::vector<Loop> response_loops(const Context& cx) {
   const EdgePredicate quiet = [](StateId, const Edge& e) { return !e.progress; };
   std::vector<Loop> loops;
   for (const auto& members : cyclic_components(cx.moves, quiet)) {
-    if (cx.interrupted()) return;
+    if (cx.interrupted()) return loops;
+    if (!cx.looks_at(members, 0)) continue;
     Loop loop;
     loop.entry = earliest(cx, members);
     loop.cycle = shortest_cycle(cx.moves, loop.entry, members, quiet);
@@ -151,8 +152,6 @@ void find_response_loops_only(const Context& cx, std::vector<Finding>& out) {
     const auto la = cx.depth(a.entry) + a.cycle.size(), lb = cx.depth(b.entry) + b.cycle.size();
     return la != lb ? la < lb : a.entry < b.entry;
   });
-
-  std::map<LoopKey, std::size_t> places;
   for (Loop& loop : loops) {
     loop.choice = classify_cycle(cx.moves, loop.entry, loop.cycle);
     StateId at = loop.entry;
@@ -178,7 +177,38 @@ void find_response_loops_only(const Context& cx, std::vector<Finding>& out) {
     loop.key.loop = loop.choice.loop;
     loop.key.player = loop.choice.loop == LoopClass::optional_one ? loop.choice.player : -1;
     for (const RuleUse& u : loop.uses) loop.key.rules.insert(rule_id(cx, u));
-    ++places[loop.key];
+  }
+  return loops;
+}
+
+}  // namespace
+
+void response_loop_summaries(const Context& cx, std::vector<LoopSummary>& out) {
+  for (const Loop& loop : response_loops(cx)) {
+    LoopSummary s;
+    s.analysis = 0;
+    s.entry = loop.entry;
+    s.words = {cx.depth(loop.entry) + loop.cycle.size()};
+    const auto key = key_words(loop.key);
+    s.words.insert(s.words.end(), key.begin(), key.end());
+    out.push_back(std::move(s));
+  }
+}
+
+void find_response_loops_only(const Context& cx, std::vector<Finding>& out) {
+  const EdgePredicate quiet = [](StateId, const Edge& e) { return !e.progress; };
+  std::vector<Loop> loops = response_loops(cx);
+  if (cx.interrupted()) return;
+  std::map<LoopKey, std::size_t> places;
+  for (const Loop& loop : loops) ++places[loop.key];
+  if (cx.known_counts != nullptr) {
+    for (auto& [key, n] : places) {
+      std::vector<std::uint64_t> at = {0};
+      const auto words = key_words(key);
+      at.insert(at.end(), words.begin(), words.end());
+      const auto it = cx.known_counts->places.find(at);
+      if (it != cx.known_counts->places.end()) n = it->second;
+    }
   }
 
   // A loop that one player controls, or that nobody can stop, says more than
@@ -195,6 +225,15 @@ void find_response_loops_only(const Context& cx, std::vector<Finding>& out) {
   for (const Loop& loop : loops) {
     if (!strong(loop.key.loop) && strong_rules.count(loop.key.rules) != 0) {
       folded[loop.key.rules].insert(loop.key.loop);
+    }
+  }
+  if (cx.known_counts != nullptr) {
+    // The whole graph's: a slice of the loops shown may lack the weaker ones.
+    folded.clear();
+    for (const Loop& loop : loops) {
+      const auto it = cx.known_counts->folded.find(rules_words(loop.key.rules));
+      if (it == cx.known_counts->folded.end()) continue;
+      for (const int c : it->second) folded[loop.key.rules].insert(static_cast<LoopClass>(c));
     }
   }
 

@@ -22,14 +22,15 @@ struct Stalemate {
   std::vector<Edge> cycle;
 };
 
-}  // namespace
-
-void find_stalemates(const Context& cx, std::vector<Finding>& out) {
+// The stalemates (cyclic components of the states that cannot finish whose
+// shortest cycle starts a new turn), shortest lassos first.
+std::vector<Stalemate> stalemates(const Context& cx) {
+  std::vector<Stalemate> found;
   const StateId n = cx.size();
   const std::vector<bool>& can_end = cx.can_finish();
-  if (cx.interrupted() || can_end.size() != n) return;
+  if (cx.interrupted() || can_end.size() != n) return found;
   // (Most games can end from every state: then there is nothing to look for.)
-  if (std::find(can_end.begin(), can_end.end(), false) == can_end.end()) return;
+  if (std::find(can_end.begin(), can_end.end(), false) == can_end.end()) return found;
 
   // Edges out of a doomed state only lead to doomed states.
   const EdgePredicate doomed = [&](StateId from, const Edge&) { return !can_end[from]; };
@@ -38,9 +39,9 @@ void find_stalemates(const Context& cx, std::vector<Finding>& out) {
     const Point& b = cx.points[e.to];
     return a.active != b.active || a.turn != b.turn;
   };
-  std::vector<Stalemate> found;
   for (const auto& members : cyclic_components(cx.moves, doomed)) {
-    if (cx.interrupted()) return;
+    if (cx.interrupted()) return found;
+    if (!cx.looks_at(members, 2)) continue;
     Stalemate s;
     s.entry = earliest(cx, members);
     s.cycle = shortest_cycle(cx.moves, s.entry, members, doomed, new_turn);
@@ -50,6 +51,22 @@ void find_stalemates(const Context& cx, std::vector<Finding>& out) {
     const auto la = cx.depth(a.entry) + a.cycle.size(), lb = cx.depth(b.entry) + b.cycle.size();
     return la != lb ? la < lb : a.entry < b.entry;
   });
+  return found;
+}
+
+}  // namespace
+
+void stalemate_summaries(const Context& cx, std::vector<LoopSummary>& out) {
+  for (const Stalemate& s : stalemates(cx)) {
+    out.push_back({2, s.entry, 0, {cx.depth(s.entry) + s.cycle.size()}});
+  }
+}
+
+void find_stalemates(const Context& cx, std::vector<Finding>& out) {
+  const std::vector<Stalemate> found = stalemates(cx);
+  if (cx.interrupted()) return;
+  // (Over the whole graph, when the slice holds only those shown.)
+  const std::size_t total = cx.known_counts != nullptr ? cx.known_counts->stalemates : found.size();
 
   const std::size_t shown = std::min(found.size(), cx.selection.max_stalemates);
   for (std::size_t i = 0; i < shown; ++i) {
@@ -68,10 +85,10 @@ void find_stalemates(const Context& cx, std::vector<Finding>& out) {
     f.details.push_back(fmt::format("the cycle has {} move{}, {} of them entering a step{}",
                                     s.cycle.size(), s.cycle.size() == 1 ? "" : "s", advancing,
                                     hang ? "; nobody has a choice on it: the game hangs" : ""));
-    if (found.size() > 1) {
+    if (total > 1) {
       f.details.push_back(fmt::format(
-          "{} separate parts of the state graph never end; the {} shortest are reported",
-          found.size(), shown));
+          "{} separate parts of the state graph never end; the {} shortest are reported", total,
+          shown));
     }
     f.trace = cx.trace(s.entry, {}, s.cycle);
     out.push_back(std::move(f));

@@ -70,20 +70,24 @@ std::string who_detail(const LoopChoice& c) {
   return "";
 }
 
-}  // namespace
+// The moves within a turn between running states, and those that enter a step.
+bool same_turn(const Context& cx, StateId from, const Edge& e) {
+  const Point& a = cx.points[from];
+  const Point& b = cx.points[e.to];
+  return a.over == 0 && b.over == 0 && a.active == b.active && a.turn == b.turn && a.step >= 0 &&
+         b.step >= 0;
+}
 
-void find_turn_loops(const Context& cx, std::vector<Finding>& out) {
-  const auto same_turn = [&](StateId from, const Edge& e) {
-    const Point& a = cx.points[from];
-    const Point& b = cx.points[e.to];
-    return a.over == 0 && b.over == 0 && a.active == b.active && a.turn == b.turn && a.step >= 0 &&
-           b.step >= 0;
-  };
-  const EdgePredicate keep = same_turn;
+// The loops (one per cyclic component of the same-turn moves whose
+// shortest cycle enters a step), shortest lassos first, classified, with
+// their keys.
+std::vector<TurnLoop> turn_loops(const Context& cx) {
+  const EdgePredicate keep = [&](StateId from, const Edge& e) { return same_turn(cx, from, e); };
   const EdgePredicate enters = [](StateId, const Edge& e) { return e.progress; };
   std::vector<TurnLoop> loops;
   for (const auto& members : cyclic_components(cx.moves, keep)) {
-    if (cx.interrupted()) return;
+    if (cx.interrupted()) return loops;
+    if (!cx.looks_at(members, 1)) continue;
     TurnLoop loop;
     loop.entry = earliest(cx, members);
     loop.cycle = shortest_cycle(cx.moves, loop.entry, members, keep, enters);
@@ -97,26 +101,56 @@ void find_turn_loops(const Context& cx, std::vector<Finding>& out) {
     }
     loops.push_back(std::move(loop));
   }
-  if (loops.empty()) return;
   std::sort(loops.begin(), loops.end(), [&](const TurnLoop& a, const TurnLoop& b) {
     const auto la = cx.depth(a.entry) + a.cycle.size(), lb = cx.depth(b.entry) + b.cycle.size();
     return la != lb ? la < lb : a.entry < b.entry;
   });
+  for (TurnLoop& loop : loops) {
+    if (cx.interrupted()) return loops;
+    loop.choice = classify_cycle(cx.moves, loop.entry, loop.cycle);
+    loop.key.loop = loop.choice.loop;
+    loop.key.player = loop.choice.loop == LoopClass::optional_one ? loop.choice.player : -1;
+    loop.key.rules = cycle_rules(cx, loop);
+  }
+  return loops;
+}
+
+}  // namespace
+
+void turn_loop_summaries(const Context& cx, std::vector<LoopSummary>& out) {
+  for (const TurnLoop& loop : turn_loops(cx)) {
+    LoopSummary s;
+    s.analysis = 1;
+    s.entry = loop.entry;
+    s.words = {cx.depth(loop.entry) + loop.cycle.size()};
+    const auto key = key_words(loop.key);
+    s.words.insert(s.words.end(), key.begin(), key.end());
+    out.push_back(std::move(s));
+  }
+}
+
+void find_turn_loops(const Context& cx, std::vector<Finding>& out) {
+  const EdgePredicate keep = [&](StateId from, const Edge& e) { return same_turn(cx, from, e); };
+  std::vector<TurnLoop> loops = turn_loops(cx);
+  if (cx.interrupted() || loops.empty()) return;
   // Whether the game can still end (or stop at a limit) from a state.
   const std::vector<bool>& can_end = cx.can_finish();
   if (cx.interrupted()) return;
 
   // One finding per class, controlling player and rules on the cycle (per
   // card, as response loops: each player's loop with the same card is a
-  // finding of its own); the rest counted.
+  // finding of its own); the rest counted (over the whole graph, when the
+  // slice holds only the loops shown).
   std::map<LoopKey, std::size_t> places;
-  for (TurnLoop& loop : loops) {
-    if (cx.interrupted()) return;
-    loop.choice = classify_cycle(cx.moves, loop.entry, loop.cycle);
-    loop.key.loop = loop.choice.loop;
-    loop.key.player = loop.choice.loop == LoopClass::optional_one ? loop.choice.player : -1;
-    loop.key.rules = cycle_rules(cx, loop);
-    ++places[loop.key];
+  for (const TurnLoop& loop : loops) ++places[loop.key];
+  if (cx.known_counts != nullptr) {
+    for (auto& [key, n] : places) {
+      std::vector<std::uint64_t> at = {1};
+      const auto words = key_words(key);
+      at.insert(at.end(), words.begin(), words.end());
+      const auto it = cx.known_counts->places.find(at);
+      if (it != cx.known_counts->places.end()) n = it->second;
+    }
   }
   std::set<LoopKey> reported;
   std::vector<std::pair<LoopKey, std::size_t>> shown;  // key -> index in out

@@ -18,7 +18,8 @@
   schema/report.schema.json), within 5 s of the limit.
 - Through scripts/loophole-mpirun: SIGINT to it, SIGUSR1 to mpirun itself,
   and a rank killed (SIGKILL) each end the run with exit 3 and a valid
-  partial report, within 5 s of the signal.
+  partial report, within 5 s of the signal; so does SIGINT to one rank
+  (rank 1) under plain mpirun.
 """
 
 from __future__ import annotations
@@ -164,7 +165,8 @@ def rank_pid(rank: int, marker: str) -> int | None:
 def partial(tmp: str, name: str, args: list[str], completion: str, stop: str = "",
             wrapper: bool = False):
     """Runs check on 2 ranks; `stop` after 3 s: "sigint" (to the wrapper),
-    "usr1" (to mpirun), "kill" (SIGKILL to rank 1)."""
+    "usr1" (to mpirun), "kill" (SIGKILL to rank 1), "rank-sigint" (SIGINT to
+    rank 1 alone, as a signal on any one rank)."""
     out = os.path.join(tmp, name + ".json")
     launcher = [WRAPPER] if wrapper else [MPIEXEC]
     env = dict(ENV, MPIRUN=MPIEXEC)
@@ -183,13 +185,13 @@ def partial(tmp: str, name: str, args: list[str], completion: str, stop: str = "
             proc.send_signal(signal.SIGINT)
         elif stop == "usr1":
             proc.send_signal(signal.SIGUSR1)
-        elif stop == "kill":
+        elif stop in ("kill", "rank-sigint"):
             pid = rank_pid(1, out)
             if pid is None:
                 fail(f"{name}: no rank 1 found")
                 proc.kill()
             else:
-                os.kill(pid, signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL if stop == "kill" else signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=600)
     ended = time.monotonic()
     if not os.path.exists(out):
@@ -224,6 +226,7 @@ def main() -> int:
         partial(tmp, "sigint", ["-p", "top=4000", BIG], "interrupted", stop="sigint",
                 wrapper=True)
         partial(tmp, "usr1", ["-p", "top=4000", BIG], "interrupted", stop="usr1")
+        partial(tmp, "rank-sigint", ["-p", "top=4000", BIG], "interrupted", stop="rank-sigint")
         partial(tmp, "dead-rank", ["-p", "top=4000", BIG], "interrupted", stop="kill",
                 wrapper=True)
         partial(tmp, "memory-wrapped", ["-p", "top=4000", "--max-memory", "40M", BIG],

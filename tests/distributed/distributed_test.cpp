@@ -15,6 +15,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -76,6 +77,106 @@ Expected groups_of(const checker::ExploredGraph& g) {
   return e;
 }
 
+// The states in a cyclic strongly connected component (several states, or
+// one with a self-loop) of any of the cycle analyses' three subgraphs on
+// the single-process graph, by Tarjan's algorithm here, independently of
+// the distributed coloring: moves that enter no step (response loops),
+// moves within a turn between running states (turn loops), moves among
+// states that cannot reach a final state (stalemates).
+std::uint64_t cyclic_states_of(const checker::ExploredGraph& g) {
+  const checker::Layout& layout = g.semantics().layout();
+  const std::size_t n = g.size();
+  std::vector<std::vector<checker::Edge>> out(n);
+  std::vector<std::vector<checker::StateId>> in(n);
+  std::vector<checker::StateVec> states(n);
+  for (checker::StateId v = 0; v < n; ++v) {
+    out[v] = g.edges(v);
+    states[v] = g.state(v);
+    for (const auto& e : out[v]) in[e.to].push_back(v);
+  }
+  std::vector<bool> finishes(n, false);
+  std::vector<checker::StateId> work;
+  for (checker::StateId v = 0; v < n; ++v) {
+    if (states[v][layout.over] != 0) {
+      finishes[v] = true;
+      work.push_back(v);
+    }
+  }
+  while (!work.empty()) {
+    const checker::StateId v = work.back();
+    work.pop_back();
+    for (const checker::StateId u : in[v]) {
+      if (!finishes[u]) {
+        finishes[u] = true;
+        work.push_back(u);
+      }
+    }
+  }
+  const auto same_turn = [&](checker::StateId a, checker::StateId b) {
+    const auto& x = states[a];
+    const auto& y = states[b];
+    return x[layout.over] == 0 && y[layout.over] == 0 && x[layout.step] >= 0 &&
+           y[layout.step] >= 0 && x[layout.active] == y[layout.active] &&
+           x[layout.turn] == y[layout.turn];
+  };
+  const std::vector<std::function<bool(checker::StateId, const checker::Edge&)>> subgraphs = {
+      [](checker::StateId, const checker::Edge& e) { return !e.progress; },
+      [&](checker::StateId v, const checker::Edge& e) { return same_turn(v, e.to); },
+      [&](checker::StateId v, const checker::Edge&) { return !finishes[v]; }};
+  std::vector<bool> cyclic(n, false);
+  for (const auto& keep : subgraphs) {
+    // Iterative Tarjan.
+    constexpr std::uint64_t none = ~std::uint64_t{0};
+    std::vector<std::uint64_t> index(n, none), low(n, 0);
+    std::vector<bool> on_stack(n, false);
+    std::vector<checker::StateId> stack;
+    std::vector<std::pair<checker::StateId, std::size_t>> calls;
+    std::uint64_t next = 0;
+    for (checker::StateId root = 0; root < n; ++root) {
+      if (index[root] != none) continue;
+      calls.emplace_back(root, 0);
+      index[root] = low[root] = next++;
+      stack.push_back(root);
+      on_stack[root] = true;
+      while (!calls.empty()) {
+        auto& [v, i] = calls.back();
+        if (i < out[v].size()) {
+          const checker::Edge& e = out[v][i++];
+          if (!keep(v, e)) continue;
+          const checker::StateId w = e.to;
+          if (index[w] == none) {
+            index[w] = low[w] = next++;
+            stack.push_back(w);
+            on_stack[w] = true;
+            calls.emplace_back(w, 0);
+          } else if (on_stack[w]) {
+            low[v] = std::min(low[v], index[w]);
+          }
+          continue;
+        }
+        const checker::StateId done = v;
+        calls.pop_back();
+        if (!calls.empty()) low[calls.back().first] = std::min(low[calls.back().first], low[done]);
+        if (low[done] != index[done]) continue;
+        std::vector<checker::StateId> members;
+        checker::StateId w = checker::no_state;
+        do {
+          w = stack.back();
+          stack.pop_back();
+          on_stack[w] = false;
+          members.push_back(w);
+        } while (w != done);
+        bool loop = members.size() > 1;
+        for (const auto& e : out[done]) loop = loop || (e.to == done && keep(done, e));
+        if (loop) {
+          for (const checker::StateId m : members) cyclic[m] = true;
+        }
+      }
+    }
+  }
+  return static_cast<std::uint64_t>(std::count(cyclic.begin(), cyclic.end(), true));
+}
+
 // What must agree of a finding: kind, rule, location, verdict, message,
 // details and the trace's length (traces of equal length may differ in
 // their moves).
@@ -115,6 +216,17 @@ std::size_t ends_findings_seen = 0;   // of them ends out of reach
 std::size_t ends_causes_seen = 0;     // with a rule gap as cause (the forward search)
 std::size_t leads_to_seen = 0;        // leads_to violations
 std::size_t leads_to_stuck_seen = 0;  // of them at a dead end (not a cycle)
+// States OWCTY left between cycles, not gathered (so that a suite where the
+// SCC split had nothing to remove would show).
+std::uint64_t between_cycles_seen = 0;
+// States of cyclic components no finding shows, not gathered.
+std::uint64_t not_shown_seen = 0;
+
+std::vector<properties::LoopSummary> summaries_of(const std::vector<ComponentSummary>& all) {
+  std::vector<properties::LoopSummary> out;
+  for (const auto& c : all) out.push_back({c.subgraph, c.entry, c.num, c.words});
+  return out;
+}
 
 void compare(const std::string& path, const std::map<std::string, std::int64_t>& params,
              std::size_t threads = 1) {
@@ -151,6 +263,21 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
     if (p.kind == model::Property::Kind::leads_to) ++options.leads_count;
   }
   if (options.leads_count > 0) options.leads_marks = properties::leads_to_marks(sem);
+  // The components summarised on their ranks, only those shown gathered
+  // (as `check` under mpirun runs it).
+  options.summarize = [](const checker::ExploredGraph& slice, std::vector<bool> can_finish,
+                         const std::vector<std::uint8_t>& designated) {
+    std::vector<ComponentSummary> out;
+    for (auto& s : properties::loop_summaries(slice, std::move(can_finish), designated)) {
+      out.push_back({s.analysis, s.entry, 0, std::move(s.words), 0});
+    }
+    return out;
+  };
+  options.choose = [](const std::vector<ComponentSummary>& all) {
+    std::vector<std::size_t> chosen;
+    (void)properties::loop_counts(summaries_of(all), 3, &chosen);
+    return chosen;
+  };
   const Result r = explore(sem, MPI_COMM_WORLD, options);
   EXPECT_EQ(r.completion, checker::Completion::complete);
   if (rank() != 0) return;
@@ -246,12 +373,21 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
 
   // The cycle analyses on the gathered slice: the response loops (with
   // stalls), turn loops and stalemates check_all reports, classification,
-  // forcing coalitions and lassos included. The slice holds the states on
-  // or between cycles, the states their moves lead to and the parent
-  // chains, never more than the whole graph.
+  // forcing coalitions and lassos included. The slice holds the states of
+  // the cyclic components (split from what OWCTY leaves on the ranks:
+  // exactly those of the single-process graph, none between cycles), the
+  // states their moves lead to and the parent chains, never more than the
+  // whole graph.
   ASSERT_TRUE(r.slice) << path;
   EXPECT_LE(r.slice->size(), r.states) << path;
-  EXPECT_LE(r.core_states, r.slice->size()) << path;
+  EXPECT_EQ(r.cyclic_states, cyclic_states_of(*g)) << path;
+  EXPECT_LE(r.cyclic_states, r.core_states) << path;
+  EXPECT_LE(r.shown_states, r.cyclic_states) << path;
+  EXPECT_LE(r.shown_states, r.slice->size()) << path;
+  ASSERT_EQ(r.designated.size(), r.slice->size()) << path;
+  between_cycles_seen += r.core_states - r.cyclic_states;
+  not_shown_seen += r.cyclic_states - r.shown_states;
+  const properties::LoopCounts counts = properties::loop_counts(summaries_of(r.summaries), 3);
   // Ends out of reach too (cannot lose, cannot end), on the same slice told
   // the whole graph's answers: the same state, severity, details, trace
   // moves and the rule gap each is a consequence of.
@@ -263,8 +399,9 @@ void compare(const std::string& path, const std::map<std::string, std::int64_t>&
   for (const auto& f : mine) {
     if (f.kind == properties::Kind::rule_gap) gap_findings.push_back(f);
   }
-  const std::vector<properties::Finding> cycles = properties::cycle_findings(
-      *r.slice, r.can_finish, r.doomed, r.overflows, 3, &ends, gap_findings);
+  const std::vector<properties::Finding> cycles =
+      properties::cycle_findings(*r.slice, r.can_finish, r.doomed, r.overflows, 3, &ends,
+                                 gap_findings, &counts, &r.designated);
   std::vector<properties::Finding> expected;
   properties::CheckSelection selection =
       properties::CheckSelection::only(properties::Kind::response_loop);
@@ -315,27 +452,49 @@ INSTANTIATE_TEST_SUITE_P(Agreement, Fixture,
                            return smt::testing::fixture_test_name(info.param);
                          });
 
-// The seeds at the reduced scopes of the one-step SMT test (806..11,027 states).
+// The seeds at the reduced scopes of the one-step SMT test (806..11,027
+// states), every card kind's copies pinned (the defaults may grow).
 TEST(Seeds, SameAnswersAsOneProcess) {
   const std::string root = std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/";
-  compare(
-      root + "containment.yaml",
-      {{"hand_target", 1}, {"item_copies", 0}, {"opportunity_copies", 0}, {"personnel_copies", 0}});
+  compare(root + "containment.yaml", {{"hand_target", 1},
+                                      {"item_copies", 0},
+                                      {"opportunity_copies", 0},
+                                      {"personnel_copies", 0},
+                                      {"anomaly_copies", 1},
+                                      {"event_copies", 0}});
   compare(root + "cosmere.yaml",
           {{"face_copies", 1}, {"number_copies", 1}, {"hand_target", 1}, {"ace_copies", 0}});
-  compare(root + "operators.yaml", {{"item_copies", 0}, {"effect_copies", 0}});
-  compare(root + "speed-biomes.yaml", {{"gear_copies", 0}, {"opening_hand", 1}});
+  compare(root + "operators.yaml", {{"item_copies", 0},
+                                    {"effect_copies", 0},
+                                    {"strategy_copies", 1},
+                                    {"attack_copies", 0},
+                                    {"defence_copies", 0}});
+  compare(root + "speed-biomes.yaml", {{"gear_copies", 0},
+                                       {"opening_hand", 1},
+                                       {"agent_copies", 1},
+                                       {"tactic_copies", 1},
+                                       {"anomaly_copies", 0}});
 }
 
 // Three threads a rank (the rank's own and two more, claiming the states
 // of a round in chunks): the same graph, groups, findings and trace moves
-// as one process, whichever thread expanded which state.
+// as one process, whichever thread expanded which state; and the cyclic
+// components summarised in three groups a rank, one a thread (ward-duel:
+// 3 components; charges-run-out and self-answer: 9 each, of which rank 0
+// gathers those a finding shows).
 TEST(Threads, SameAnswersAsOneProcess) {
   const std::string root = std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/";
-  compare(root + "operators.yaml", {{"item_copies", 0}, {"effect_copies", 0}}, 3);
-  compare(
-      std::string(LOOPHOLE_SOURCE_DIR) + "/tests/fixtures/findings/response-loop/ward-duel.yaml",
-      {}, 3);
+  const std::string findings = std::string(LOOPHOLE_SOURCE_DIR) + "/tests/fixtures/findings/";
+  compare(root + "operators.yaml",
+          {{"item_copies", 0},
+           {"effect_copies", 0},
+           {"strategy_copies", 1},
+           {"attack_copies", 0},
+           {"defence_copies", 0}},
+          3);
+  compare(findings + "response-loop/ward-duel.yaml", {}, 3);
+  compare(findings + "response-loop/charges-run-out.yaml", {}, 3);
+  compare(findings + "unbounded-chain/self-answer.yaml", {}, 3);
 }
 
 // leads_to failing at a dead end (property-violation/alarm fails on a
@@ -347,8 +506,12 @@ TEST(LeadsTo, StuckSameAsOneProcess) {
 // A state limit stops every rank at the same round, with what was explored.
 TEST(Limits, StateLimitStopsEveryRank) {
   const std::string path = std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/operators.yaml";
-  const auto l = test_support::load_game(
-      path, {.params = {{"item_copies", 0}, {"effect_copies", 0}}, .with_semantics = true});
+  const auto l = test_support::load_game(path, {.params = {{"item_copies", 0},
+                                                           {"effect_copies", 0},
+                                                           {"strategy_copies", 1},
+                                                           {"attack_copies", 0},
+                                                           {"defence_copies", 0}},
+                                                .with_semantics = true});
   ASSERT_TRUE(l->game) << l->diagnostics();
   Options options;
   options.max_states = 200;
@@ -362,8 +525,12 @@ TEST(Limits, StateLimitStopsEveryRank) {
 // An interrupt on one rank (a signal) stops every rank at the same round.
 TEST(Limits, InterruptOnOneRankStopsEveryRank) {
   const std::string path = std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/operators.yaml";
-  const auto l = test_support::load_game(
-      path, {.params = {{"item_copies", 0}, {"effect_copies", 0}}, .with_semantics = true});
+  const auto l = test_support::load_game(path, {.params = {{"item_copies", 0},
+                                                           {"effect_copies", 0},
+                                                           {"strategy_copies", 1},
+                                                           {"attack_copies", 0},
+                                                           {"defence_copies", 0}},
+                                                .with_semantics = true});
   ASSERT_TRUE(l->game) << l->diagnostics();
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -387,9 +554,13 @@ class CycleFindingsCompared : public ::testing::Environment {
     if (rank() != 0 || (!filter.empty() && filter != "*")) return;
     std::printf(
         "cycle findings compared: %zu (ends out of reach %zu, %zu caused by a gap), "
-        "leads_to violations %zu (%zu stuck)\n",
+        "leads_to violations %zu (%zu stuck); not gathered: %llu states between cycles, %llu "
+        "of cyclic components no finding shows\n",
         cycle_findings_seen, ends_findings_seen, ends_causes_seen, leads_to_seen,
-        leads_to_stuck_seen);
+        leads_to_stuck_seen, static_cast<unsigned long long>(between_cycles_seen),
+        static_cast<unsigned long long>(not_shown_seen));
+    EXPECT_GE(between_cycles_seen, 1U);
+    EXPECT_GE(not_shown_seen, 1U);
     EXPECT_GE(leads_to_seen, 2U);
     EXPECT_GE(leads_to_stuck_seen, 1U);
     EXPECT_GE(cycle_findings_seen, 20U);
@@ -403,8 +574,12 @@ class CycleFindingsCompared : public ::testing::Environment {
 // search's counts and no slice (the cycle analyses are then not checked).
 TEST(Limits, InterruptInTheCyclePhaseStopsEveryRank) {
   const std::string path = std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/operators.yaml";
-  const auto l = test_support::load_game(
-      path, {.params = {{"item_copies", 0}, {"effect_copies", 0}}, .with_semantics = true});
+  const auto l = test_support::load_game(path, {.params = {{"item_copies", 0},
+                                                           {"effect_copies", 0},
+                                                           {"strategy_copies", 1},
+                                                           {"attack_copies", 0},
+                                                           {"defence_copies", 0}},
+                                                .with_semantics = true});
   ASSERT_TRUE(l->game) << l->diagnostics();
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);

@@ -336,21 +336,141 @@ bool Run::trim(Subgraph k) {
         return false;
     }
   };
+  const auto out_kept = [&](std::size_t v, std::uint64_t e) {
+    return kept(ctl_[v], out_label_[e], ctl_of_label(out_label_[e]));
+  };
+  // (A source outside the subgraph was never alive: its count is not read.)
+  const auto in_kept = [&](std::size_t v, std::uint64_t e) {
+    return kept(ctl_of_label(in_label_csr_[e]), in_label_csr_[e], ctl_[v]);
+  };
   std::vector<std::uint8_t> alive;
-  const bool done = eliminate(
-      alive, member,
-      [&](std::size_t v, std::uint64_t e) {
-        return kept(ctl_[v], out_label_[e], ctl_of_label(out_label_[e]));
-      },
-      // (A source outside the subgraph was never alive: its count is not read.)
-      [&](std::size_t v, std::uint64_t e) {
-        return kept(ctl_of_label(in_label_csr_[e]), in_label_csr_[e], ctl_[v]);
-      });
-  if (!done) return false;
+  if (!eliminate(alive, member, out_kept, in_kept)) return false;
+  if (k < k_subgraphs) {
+    for (std::size_t v = 0; v < n; ++v) {
+      if (alive[v] != 0) core_[v] |= k_owcty_core;
+    }
+  }
+  // The cycle analyses' subgraphs: only the states of their cyclic
+  // components are gathered, not those between them.
+  if (k < k_subgraphs && !cyclic(alive, out_kept, in_kept, roots_[k])) return false;
   for (std::size_t v = 0; v < n; ++v) {
     if (alive[v] != 0) core_[v] |= static_cast<std::uint8_t>(1U << k);
   }
   return true;
+}
+
+// The strongly connected components within the states OWCTY left
+// (`alive` on entry), by coloring (Orzan; as DIVINE's and LTSmin's
+// distributed SCC searches): each state takes, forwards along the kept
+// moves, the largest global id that reaches it; a state that keeps its own
+// id is a root, and the states of its colour it reaches backwards are its
+// component. Those components are removed, OWCTY trims what is left, and
+// so on until no state is left. A state is in a cyclic component (several
+// states, or one with a kept self-loop) when the backward search reaches
+// it along a move into a state of its own component. On return alive[v]
+// says that. Level-synchronous, one all-to-all a round; false when
+// interrupted.
+template <class OutKept, class InKept>
+bool Run::cyclic(std::vector<std::uint8_t>& alive, OutKept out_kept, InKept in_kept,
+                 std::vector<std::pair<std::uint32_t, std::uint64_t>>& roots) {
+  const std::size_t n = store_.size();
+  std::vector<std::uint8_t> left = std::move(alive), queued(n, 0);
+  alive.assign(n, 0);
+  std::vector<std::uint64_t> color(n, 0);
+  std::vector<std::size_t> work;
+  // Rounds of a wave: each state of `work` sends along its moves; `receive`
+  // takes the (local number, colour) pairs that arrived and queues anew.
+  const auto wave = [&](const auto& send, const auto& receive) {
+    for (;;) {
+      for (const std::size_t v : work) {
+        queued[v] = 0;
+        send(v);
+      }
+      work.clear();
+      const std::vector<std::uint64_t> got = all_to_all();
+      for (std::size_t at = 0; at + 2 <= got.size(); at += 2) {
+        receive(static_cast<std::size_t>(got[at]), got[at + 1]);
+      }
+      if (stopped_now()) return false;
+      int more = work.empty() ? 0 : 1, any = 0;
+      MPI_Allreduce(&more, &any, 1, MPI_INT, MPI_MAX, comm_);
+      if (any == 0) return true;
+    }
+  };
+  const auto queue = [&](std::size_t v) {
+    if (queued[v] == 0) {
+      queued[v] = 1;
+      work.push_back(v);
+    }
+  };
+  for (;;) {
+    std::uint64_t mine = 0, count = 0;
+    for (std::size_t v = 0; v < n; ++v) mine += left[v];
+    MPI_Allreduce(&mine, &count, 1, MPI_UINT64_T, MPI_SUM, comm_);
+    if (count == 0) return true;
+    ++scc_rounds_;
+    // Forwards: the largest id that reaches each state.
+    for (std::size_t v = 0; v < n; ++v) {
+      if (left[v] == 0) continue;
+      color[v] = global_id(v);
+      queue(v);
+    }
+    const bool forward = wave(
+        [&](std::size_t v) {
+          for (std::uint64_t e = out_begin_[v]; e < out_begin_[v + 1]; ++e) {
+            if (!out_kept(v, e)) continue;
+            auto& o = out_[static_cast<std::size_t>(rank_of(out_to_[e]))];
+            o.push_back(local_of(out_to_[e]));
+            o.push_back(color[v]);
+          }
+        },
+        [&](std::size_t x, std::uint64_t c) {
+          if (left[x] != 0 && c > color[x]) {
+            color[x] = c;
+            queue(x);
+          }
+        });
+    if (!forward) return false;
+    // Backwards from each root within its colour: its component.
+    std::vector<std::uint8_t> reached(n, 0);
+    for (std::size_t v = 0; v < n; ++v) {
+      if (left[v] != 0 && color[v] == global_id(v)) {
+        reached[v] = 1;
+        queue(v);
+      }
+    }
+    const bool backward = wave(
+        [&](std::size_t v) {
+          for (std::uint64_t e = in_begin_[v]; e < in_begin_[v + 1]; ++e) {
+            if (!in_kept(v, e)) continue;
+            const std::uint64_t u = in_from_csr_[e];
+            auto& o = out_[static_cast<std::size_t>(rank_of(u))];
+            o.push_back(local_of(u));
+            o.push_back(color[v]);
+          }
+        },
+        [&](std::size_t x, std::uint64_t c) {
+          if (left[x] == 0 || color[x] != c) return;
+          alive[x] = 1;  // a move from x into its own component
+          if (reached[x] == 0) {
+            reached[x] = 1;
+            queue(x);
+          }
+        });
+    if (!backward) return false;
+    // The components found leave; OWCTY trims the rest.
+    for (std::size_t v = 0; v < n; ++v) {
+      if (reached[v] == 0) continue;
+      left[v] = 0;
+      if (alive[v] != 0) roots.emplace_back(static_cast<std::uint32_t>(v), color[v]);
+    }
+    std::vector<std::uint8_t> rest;
+    if (!eliminate(
+            rest, [&](std::size_t v) { return left[v] != 0; }, out_kept, in_kept)) {
+      return false;
+    }
+    left = std::move(rest);
+  }
 }
 
 // Ends out of reach (Options::end_marks), after the backward search: (1)

@@ -4,11 +4,16 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <exception>
 #include <fstream>
+#include <functional>
+#include <memory>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
+#include <unordered_map>
 
 #include "run.hpp"
 
@@ -191,28 +196,31 @@ void Run::gather_groups(Result& r) {
   });
 }
 
-// Rank 0 gathers the states on or between cycles (core_) with their moves,
+// Rank 0 gathers the states of cyclic components (core_) with their moves,
 // then, round by round, the states it lacks: those the moves lead to and
 // the parents of every state it has, until it reaches the initial states.
 // A state travels as [global id, number, depth, parent's id, parent index,
 // marks, core bits, leads_to bits, moves (for a core state, else 0), (to, label) per
 // move, the packed state].
 void Run::gather_slice(Result& r) {
+  const auto began = std::chrono::steady_clock::now();
   const std::size_t n = store_.size();
   std::vector<std::uint8_t> sent(n, 0);
   std::vector<std::size_t> want;
   std::set<std::uint64_t> asked;  // rank 0
   std::vector<std::uint64_t> mine, all, requests;
-  std::uint64_t core = 0;
+  std::array<std::uint64_t, 2> core = {0, 0};  // OWCTY left; in cyclic components
   for (std::size_t v = 0; v < n; ++v) {
+    if ((core_[v] & k_owcty_core) != 0) ++core[0];
     if ((core_[v] & k_gathered_cores) != 0) {
       want.push_back(v);
-      ++core;
+      ++core[1];
     } else if (!ball_.empty() && ball_[v] != 0) {
       want.push_back(v);
     }
   }
-  MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : &core, &core, 1, MPI_UINT64_T, MPI_SUM, 0, comm_);
+  MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : core.data(), core.data(), 2, MPI_UINT64_T, MPI_SUM, 0,
+             comm_);
   // The stack-overflow gap states, per site: how many, and the first
   // k_overflows_gathered in the single-process order (unbounded chains
   // read their chains back).
@@ -270,7 +278,7 @@ void Run::gather_slice(Result& r) {
     }
   }
   struct Rec {
-    std::uint64_t num, depth, parent, parent_index, marks, leads;
+    std::uint64_t num, depth, parent, parent_index, marks, leads, core;
     std::vector<std::uint64_t> moves;  // to, label
     std::vector<std::uint64_t> words;
   };
@@ -306,8 +314,8 @@ void Run::gather_slice(Result& r) {
       for (std::size_t at = 0; at < all.size();) {
         const std::uint64_t gid = all[at];
         asked.insert(gid);
-        Rec rec{all[at + 1], all[at + 2], all[at + 3], all[at + 4],
-                all[at + 5], all[at + 7], {},          {}};
+        Rec rec{all[at + 1], all[at + 2], all[at + 3], all[at + 4], all[at + 5],
+                all[at + 7], all[at + 6], {},          {}};
         const std::uint64_t moves = all[at + 8];
         at += 9;
         rec.moves.assign(all.begin() + static_cast<std::ptrdiff_t>(at),
@@ -331,7 +339,10 @@ void Run::gather_slice(Result& r) {
     }
   }
   if (rank_ != 0) return;
-  r.core_states = core;
+  r.core_states = core[0];
+  r.shown_states = core[1];
+  if (!options_.summarize) r.cyclic_states = core[1];
+  r.scc_rounds = scc_rounds_;
   // Numbered by the single-process numbers.
   std::vector<const std::pair<const std::uint64_t, Rec>*> order;
   for (const auto& entry : have) order.push_back(&entry);
@@ -353,8 +364,12 @@ void Run::gather_slice(Result& r) {
     r.can_lose.assign(players, std::vector<bool>(order.size(), false));
     r.can_win = r.can_lose;
   }
+  if (options_.summarize) r.designated.assign(order.size(), 0);
   for (std::size_t i = 0; i < order.size(); ++i) {
     const Rec& rec = order[i]->second;
+    if (options_.summarize) {
+      r.designated[i] = static_cast<std::uint8_t>(rec.core & k_gathered_cores);
+    }
     codec_.unpack(rec.words.data(), cur_.data());
     slice->states.emplace_back(cur_.begin(),
                                cur_.begin() + static_cast<std::ptrdiff_t>(codec_.fields()));
@@ -401,6 +416,261 @@ void Run::gather_slice(Result& r) {
   }
   slice->stats.states = order.size();
   r.slice = std::move(slice);
+  r.gather_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+}
+
+// Options::summarize. (1) Each state of a cyclic component goes to the
+// rank that summarises its component (by a hash of the root), once a rank,
+// with the subgraphs whose component there it is in and their roots:
+// [global id, number, depth, marks, subgraph bits, a root per bit, moves,
+// (to, label) per move, the packed state]. (2) Those ranks ask for the
+// states the moves lead to that they lack, and get [global id, number,
+// depth, marks, packed state] back. (3) Each rank summarises its
+// components on a slice of them; rank 0 gathers the summaries as
+// [subgraph, root, number, words, the words...], chooses, and broadcasts
+// the chosen (subgraph, root) pairs; (4) core_ keeps only the chosen
+// components' states, which gather_slice gathers.
+void Run::summarize_components(Result& r) {
+  const auto began = std::chrono::steady_clock::now();
+  const std::size_t n = store_.size();
+  // The rank that summarises a component: by a hash of its root (the root
+  // itself, the largest id, is on the last ranks more often than not).
+  const auto summarizer = [&](std::uint64_t root) { return owner(hash_words(&root, 1)); };
+  std::unordered_map<std::uint32_t, std::array<std::uint64_t, k_subgraphs>> roots;
+  std::unordered_map<std::uint32_t, std::uint8_t> bits;
+  for (unsigned k = 0; k < k_subgraphs; ++k) {
+    for (const auto& [v, root] : roots_[k]) {
+      roots[v][k] = root;
+      bits[v] |= static_cast<std::uint8_t>(1U << k);
+    }
+  }
+  {
+    std::uint64_t mine = bits.size(), all_cyclic = 0;
+    MPI_Allreduce(&mine, &all_cyclic, 1, MPI_UINT64_T, MPI_SUM, comm_);
+    r.cyclic_states = all_cyclic;
+  }
+  for (const auto& [v, b] : bits) {
+    const auto& rs = roots.at(v);
+    for (int to = 0; to < size_; ++to) {
+      std::uint64_t here = 0;
+      for (unsigned k = 0; k < k_subgraphs; ++k) {
+        if (((b >> k) & 1U) != 0 && summarizer(rs[k]) == to) here |= 1U << k;
+      }
+      if (here == 0) continue;
+      auto& o = out_[static_cast<std::size_t>(to)];
+      o.insert(o.end(), {global_id(v), store_.num(v), depth_of(v), marks_[v], here});
+      for (unsigned k = 0; k < k_subgraphs; ++k) {
+        if (((here >> k) & 1U) != 0) o.push_back(rs[k]);
+      }
+      o.push_back(out_begin_[v + 1] - out_begin_[v]);
+      for (std::uint64_t e = out_begin_[v]; e < out_begin_[v + 1]; ++e) {
+        o.push_back(out_to_[e]);
+        o.push_back(out_label_[e]);
+      }
+      const std::size_t at = o.size();
+      o.resize(at + words_);
+      store_.words_of(v, &o[at]);
+    }
+  }
+  struct Rec {
+    std::uint64_t num, depth, marks, bits;
+    std::array<std::uint64_t, k_subgraphs> roots{};
+    std::vector<std::uint64_t> moves;  // to, label
+    std::vector<std::uint64_t> words;
+  };
+  std::unordered_map<std::uint64_t, Rec> have;
+  {
+    const std::vector<std::uint64_t> got = all_to_all();
+    for (std::size_t at = 0; at < got.size();) {
+      Rec rec{got[at + 1], got[at + 2], got[at + 3], got[at + 4], {}, {}, {}};
+      const std::uint64_t gid = got[at];
+      at += 5;
+      for (unsigned k = 0; k < k_subgraphs; ++k) {
+        if (((rec.bits >> k) & 1U) != 0) rec.roots[k] = got[at++];
+      }
+      const std::uint64_t moves = got[at++];
+      rec.moves.assign(got.begin() + static_cast<std::ptrdiff_t>(at),
+                       got.begin() + static_cast<std::ptrdiff_t>(at + 2 * moves));
+      at += 2 * moves;
+      rec.words.assign(got.begin() + static_cast<std::ptrdiff_t>(at),
+                       got.begin() + static_cast<std::ptrdiff_t>(at + words_));
+      at += words_;
+      Rec& into = have[gid];
+      if (into.words.empty()) {
+        into = std::move(rec);
+      } else {  // (the same state for another subgraph's component here)
+        for (unsigned k = 0; k < k_subgraphs; ++k) {
+          if (((rec.bits >> k) & 1U) != 0) into.roots[k] = rec.roots[k];
+        }
+        into.bits |= rec.bits;
+      }
+    }
+  }
+  {
+    std::set<std::uint64_t> asked;
+    for (const auto& [gid, rec] : have) {
+      for (std::size_t m = 0; m < rec.moves.size(); m += 2) {
+        const std::uint64_t to = rec.moves[m];
+        if (!have.contains(to) && asked.insert(to).second) {
+          out_[static_cast<std::size_t>(rank_of(to))].push_back(local_of(to));
+        }
+      }
+    }
+    std::vector<int> from;
+    const std::vector<std::uint64_t> wanted = all_to_all(&from);
+    std::size_t at = 0;
+    for (std::size_t src = 0; src < from.size(); ++src) {
+      auto& o = out_[src];
+      for (int i = 0; i < from[src]; ++i, ++at) {
+        const auto v = static_cast<std::size_t>(wanted[at]);
+        o.insert(o.end(), {global_id(v), store_.num(v), depth_of(v), marks_[v]});
+        const std::size_t w = o.size();
+        o.resize(w + words_);
+        store_.words_of(v, &o[w]);
+      }
+    }
+    const std::vector<std::uint64_t> got = all_to_all();
+    for (std::size_t g = 0; g + 4 + words_ <= got.size(); g += 4 + words_) {
+      Rec rec{got[g + 1], got[g + 2], got[g + 3], 0, {}, {}, {}};
+      rec.words.assign(got.begin() + static_cast<std::ptrdiff_t>(g + 4),
+                       got.begin() + static_cast<std::ptrdiff_t>(g + 4 + words_));
+      have.emplace(got[g], std::move(rec));
+    }
+  }
+  // The rank's components in groups, one a thread (Options::threads), each
+  // component whole in the group its root hashes to (the hash's low bits:
+  // its high ones chose the rank); a group's slice holds its components'
+  // states with their moves and the states those lead to, in the
+  // single-process order, and is summarised on a thread of its own (the
+  // semantics keep their scratch per thread, as when check's analyses run
+  // side by side).
+  const std::size_t groups = std::max<std::size_t>(1, options_.threads);
+  const auto group_of = [&](std::uint64_t root) {
+    return static_cast<std::size_t>((hash_words(&root, 1) & 0xFFFFFFFFU) % groups);
+  };
+  struct Part {
+    explicit Part(const checker::Semantics& sem) : slice(sem) {}
+    std::unordered_map<std::uint64_t, std::uint8_t> members;     // global id -> subgraph bits
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> order;  // (number, global id)
+    Slice slice;
+    std::vector<bool> can_finish;
+    std::vector<std::uint8_t> designated;
+    std::vector<ComponentSummary> found;
+    std::exception_ptr error;
+  };
+  std::vector<std::unique_ptr<Part>> parts;
+  for (std::size_t g = 0; g < groups; ++g) parts.push_back(std::make_unique<Part>(sem_));
+  for (const auto& [gid, rec] : have) {
+    for (unsigned k = 0; k < k_subgraphs; ++k) {
+      if (((rec.bits >> k) & 1U) != 0) {
+        parts[group_of(rec.roots[k])]->members[gid] |= static_cast<std::uint8_t>(1U << k);
+      }
+    }
+  }
+  for (auto& part : parts) {
+    std::vector<std::uint64_t> gids;
+    for (const auto& [gid, b] : part->members) {
+      gids.push_back(gid);
+      const Rec& rec = have.at(gid);
+      for (std::size_t m = 0; m < rec.moves.size(); m += 2) gids.push_back(rec.moves[m]);
+    }
+    std::sort(gids.begin(), gids.end());
+    gids.erase(std::unique(gids.begin(), gids.end()), gids.end());
+    for (const std::uint64_t gid : gids) part->order.emplace_back(have.at(gid).num, gid);
+    std::sort(part->order.begin(), part->order.end());
+    std::unordered_map<std::uint64_t, checker::StateId> id;
+    for (std::size_t i = 0; i < part->order.size(); ++i) {
+      id[part->order[i].second] = static_cast<checker::StateId>(i);
+    }
+    Slice& slice = part->slice;
+    part->can_finish.assign(part->order.size(), false);
+    part->designated.assign(part->order.size(), 0);
+    for (std::size_t i = 0; i < part->order.size(); ++i) {
+      const std::uint64_t gid = part->order[i].second;
+      const Rec& rec = have.at(gid);
+      codec_.unpack(rec.words.data(), cur_.data());
+      slice.states.emplace_back(cur_.begin(),
+                                cur_.begin() + static_cast<std::ptrdiff_t>(codec_.fields()));
+      std::vector<checker::Edge> edges;
+      const auto member = part->members.find(gid);
+      if (member != part->members.end()) {  // (a state a move leads to has none here)
+        part->designated[i] = member->second;
+        for (std::size_t m = 0; m < rec.moves.size(); m += 2) {
+          checker::Edge e = edge_of(rec.moves[m + 1]);
+          e.to = id.at(rec.moves[m]);
+          edges.push_back(e);
+        }
+      }
+      slice.stats.transitions += edges.size();
+      slice.moves.push_back(std::move(edges));
+      slice.parents.push_back(checker::no_state);  // (no trace is asked of this slice)
+      slice.parent_indices.push_back(0);
+      slice.depths.push_back(static_cast<std::uint32_t>(rec.depth));
+      if (rec.depth == 0) ++slice.initials;
+      part->can_finish[i] = (rec.marks & 1U) != 0;
+    }
+    slice.stats.states = part->order.size();
+  }
+  {
+    const auto summarize = [&](Part& part) {
+      try {
+        part.found = options_.summarize(part.slice, part.can_finish, part.designated);
+      } catch (...) {
+        part.error = std::current_exception();
+      }
+    };
+    std::vector<std::jthread> team;
+    for (std::size_t g = 1; g < groups; ++g) team.emplace_back(summarize, std::ref(*parts[g]));
+    summarize(*parts[0]);
+  }
+  std::vector<std::uint64_t> mine;
+  for (const auto& part : parts) {
+    if (part->error) std::rethrow_exception(part->error);
+    for (const ComponentSummary& c : part->found) {
+      const Rec& rec = have.at(part->order[c.entry].second);
+      mine.insert(mine.end(), {c.subgraph, rec.roots[c.subgraph], rec.num, c.words.size()});
+      mine.insert(mine.end(), c.words.begin(), c.words.end());
+    }
+  }
+  parts.clear();
+  have.clear();
+  const std::vector<std::uint64_t> all = gather_on_root(mine);
+  std::vector<std::uint64_t> chosen;  // (subgraph, root) pairs
+  if (rank_ == 0) {
+    for (std::size_t at = 0; at + 4 <= all.size();) {
+      ComponentSummary c;
+      c.subgraph = static_cast<unsigned>(all[at]);
+      c.root = all[at + 1];
+      c.num = all[at + 2];
+      c.entry = checker::no_state;
+      const std::size_t words = all[at + 3];
+      c.words.assign(all.begin() + static_cast<std::ptrdiff_t>(at + 4),
+                     all.begin() + static_cast<std::ptrdiff_t>(at + 4 + words));
+      at += 4 + words;
+      r.summaries.push_back(std::move(c));
+    }
+    for (const std::size_t i : options_.choose(r.summaries)) {
+      chosen.push_back(r.summaries[i].subgraph);
+      chosen.push_back(r.summaries[i].root);
+    }
+  }
+  int count = static_cast<int>(chosen.size());
+  MPI_Bcast(&count, 1, MPI_INT, 0, comm_);
+  chosen.resize(static_cast<std::size_t>(count));
+  MPI_Bcast(chosen.data(), count, MPI_UINT64_T, 0, comm_);
+  std::array<std::set<std::uint64_t>, k_subgraphs> shown;
+  for (std::size_t i = 0; i + 1 < chosen.size(); i += 2) {
+    shown[static_cast<std::size_t>(chosen[i])].insert(chosen[i + 1]);
+  }
+  for (std::size_t v = 0; v < n; ++v) core_[v] &= static_cast<std::uint8_t>(~k_gathered_cores);
+  for (unsigned k = 0; k < k_subgraphs; ++k) {
+    for (const auto& [v, root] : roots_[k]) {
+      if (shown[k].contains(root)) core_[v] |= static_cast<std::uint8_t>(1U << k);
+    }
+  }
+  r.summarize_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
 }
 
 void Run::gather_figures(Result& r) {

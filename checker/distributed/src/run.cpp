@@ -175,6 +175,7 @@ Result Run::run() {
     if (done && options_.end_marks) done = ends_out_of_reach(result);
     if (done && options_.leads_marks) done = leads_to();
     if (done) {
+      if (options_.summarize) summarize_components(result);
       gather_slice(result);
     } else {
       result.completion = checker::Completion::interrupted;

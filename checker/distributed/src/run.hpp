@@ -17,6 +17,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -163,6 +164,12 @@ class Run {
   std::unordered_map<std::size_t, checker::Ending> gather_endings();
   bool propagate(std::vector<std::size_t>& work, std::vector<std::uint64_t>& fresh);
   bool trim(Subgraph k);
+  template <class OutKept, class InKept>
+  bool cyclic(std::vector<std::uint8_t>& alive, OutKept out_kept, InKept in_kept,
+              std::vector<std::pair<std::uint32_t, std::uint64_t>>& roots);
+  // Options::summarize: every component summarised on its root's owner,
+  // rank 0 chooses, and core_ keeps only the chosen components' states.
+  void summarize_components(Result& r);
   template <class Member, class OutKept, class InKept>
   bool eliminate(std::vector<std::uint8_t>& alive, Member member, OutKept out_kept, InKept in_kept);
   bool ends_out_of_reach(Result& r);
@@ -227,6 +234,11 @@ class Run {
   std::vector<std::uint64_t> out_begin_, out_to_, out_label_, in_begin_, in_from_csr_,
       in_label_csr_;
   std::vector<std::uint8_t> core_;
+  // The coloring rounds of the SCC searches (cyclic), over the subgraphs;
+  // per subgraph, each state of a cyclic component with its root (the
+  // component's largest global id).
+  std::uint64_t scc_rounds_ = 0;
+  std::array<std::vector<std::pair<std::uint32_t, std::uint64_t>>, k_subgraphs> roots_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   RankFigures figures_;
   std::vector<std::map<GroupKey, LocalGroup>> groups_;  // per question

@@ -72,6 +72,9 @@ enum Subgraph : unsigned { k_quiet, k_same_turn, k_stuck, k_subgraphs, k_all = k
 // The cores gathered (the cycle analyses'): k_all's (Options::end_marks:
 // every move, for whether the game can go on forever) is not.
 constexpr std::uint8_t k_gathered_cores = (1U << k_subgraphs) - 1;
+// A state's bit in core_ that OWCTY left it in one of those subgraphs (on
+// or between its cycles; the bits below: in a cyclic component).
+constexpr std::uint8_t k_owcty_core = 1U << (k_subgraphs + 1);
 // Options::end_marks: a state's bit in marks_ that a cycle can be reached
 // (backwards from k_all's core).
 constexpr std::uint64_t k_endless = std::uint64_t{1} << 63;

@@ -208,10 +208,54 @@ inline constexpr std::array<bool, 6> state_question_traced = {true, true, true, 
 // `gaps`: the rule-gap findings (state_findings'), returned among the
 // others, so that a finding that follows from a gap is listed beneath it as
 // check_all lists it.
+//
+// For a search that splits the cyclic components on several machines and
+// gathers only those a finding shows (the distributed search): each
+// machine summarises its components (loop_summaries), one machine counts
+// and chooses over all the summaries (loop_counts), and cycle_findings
+// then runs on a slice that holds the chosen components, told the counts
+// (`counts`: "the same loop occurs in N places", the loops folded into a
+// stronger one, the number of stalemates) and, per slice state, which
+// analyses' chosen components it belongs to (`designated`: bit 0 response
+// loops, 1 turn loops, 2 stalemates; a component of an analysis is looked
+// at only when every state of it has that bit).
+struct LoopCounts;
 [[nodiscard]] std::vector<Finding> cycle_findings(
     const checker::ExploredGraph& slice, std::vector<bool> can_finish,
     std::vector<std::vector<bool>> doomed, std::map<int, std::uint64_t> overflows,
-    std::size_t max_stalemates, const EndsReach* ends = nullptr, std::vector<Finding> gaps = {});
+    std::size_t max_stalemates, const EndsReach* ends = nullptr, std::vector<Finding> gaps = {},
+    const LoopCounts* counts = nullptr, const std::vector<std::uint8_t>* designated = nullptr);
+
+// One cyclic component's part in the cycle analyses: its analysis (0
+// response loops, 1 turn loops, 2 stalemates), its entry (a state of the
+// slice summarised; `order`: that state's number in the whole graph, which
+// the caller fills in) and `words`, what makes loops one finding and the
+// lasso's length, encoded (loop_counts reads them).
+struct LoopSummary {
+  unsigned analysis = 0;
+  checker::StateId entry = checker::no_state;
+  std::uint64_t order = 0;
+  std::vector<std::uint64_t> words;
+};
+// The components of a slice that holds whole components (with their moves,
+// the states the moves lead to, and each state's depth and number in the
+// whole graph's order), summarised; `designated` as for cycle_findings.
+[[nodiscard]] std::vector<LoopSummary> loop_summaries(const checker::ExploredGraph& slice,
+                                                      std::vector<bool> can_finish,
+                                                      const std::vector<std::uint8_t>& designated);
+// Over every component's summary: the places of each loop (per analysis
+// and key), the loop classes folded into a stronger loop of the same rules,
+// the stalemates; and `chosen`, the summaries whose components cycle_findings
+// shows (per key, the shortest lasso reached soonest; the first
+// max_stalemates stalemates).
+struct LoopCounts {
+  std::map<std::vector<std::uint64_t>, std::size_t> places;       // [analysis, key words...]
+  std::map<std::vector<std::uint64_t>, std::vector<int>> folded;  // [rules words...] -> classes
+  std::size_t stalemates = 0;
+};
+[[nodiscard]] LoopCounts loop_counts(const std::vector<LoopSummary>& all,
+                                     std::size_t max_stalemates,
+                                     std::vector<std::size_t>* chosen = nullptr);
 
 // leads_to (user properties) on a slice, for a search that keeps the graph
 // elsewhere. leads_to_marks: per leads_to property k (the game's order,

@@ -69,6 +69,19 @@ struct Snapshot {
   double seconds = 0;
 };
 
+// One cyclic component's summary (Options::summarize): its subgraph (0
+// response loops, 1 turn loops, 2 stalemates), its entry (a state of the
+// slice summarised; then its number in the single-process order, filled in
+// by the search), the caller's words (what makes loops one finding, the
+// lasso's length) and, on rank 0, its root (the component's id).
+struct ComponentSummary {
+  unsigned subgraph = 0;
+  checker::StateId entry = checker::no_state;
+  std::uint64_t num = 0;
+  std::vector<std::uint64_t> words;
+  std::uint64_t root = 0;
+};
+
 struct Options {
   std::uint64_t max_states = 0;    // 0: no limit (a global count, checked a round)
   double timeout_seconds = 0;      // 0: none (rank 0's clock decides)
@@ -109,10 +122,12 @@ struct Options {
   // for the sets `marks` names (level-synchronous, one all-to-all a round),
   // (3) for each analysis' subgraph removes, round by round, the states with
   // no move into or out of them within it (OWCTY elimination), which leaves
-  // the states on or between its cycles, and (4) gathers on rank 0 those
-  // states with their moves, the states the moves lead to and the parent
-  // chains of all of them: Result::slice. Only that part of the graph is
-  // gathered, never the whole of it.
+  // the states on or between its cycles, then splits those into strongly
+  // connected components (coloring, on the ranks) and keeps the states of
+  // the cyclic ones, and (4) gathers on rank 0 those states with their
+  // moves, the states the moves lead to and the parent chains of all of
+  // them: Result::slice. Only that part of the graph is gathered, never the
+  // whole of it, nor the states between cycles.
   bool cycles = false;
   // The bits of a final state (`over` != 0) to search backwards from: bit 0
   // (every final state) gives Result::can_finish; bits 1 + 2p (player p
@@ -146,6 +161,21 @@ struct Options {
   // from it, with their moves: Result::leads_bits and leads_bad.
   std::function<std::uint64_t(const checker::StateVec& state)> leads_marks;
   std::size_t leads_count = 0;  // leads_to properties (at most 32)
+  // The cyclic components summarised where they are, and only those chosen
+  // gathered (with `cycles`; properties::loop_summaries, loop_counts). Each
+  // component goes whole to one rank (by a hash of its root), with its moves and the states
+  // they lead to; `summarize` runs there on a slice of that rank's
+  // components (every state with its depth and number; can_finish per slice
+  // state; designated: bit k, a state of subgraph k's component) and
+  // returns their summaries (on Options::threads threads at once, each with
+  // a slice of its own); rank 0 gathers every rank's (Result::summaries)
+  // and `choose` gives the indices of those whose components it gathers
+  // into Result::slice. Unset: every cyclic component is gathered.
+  std::function<std::vector<ComponentSummary>(const checker::ExploredGraph& slice,
+                                              std::vector<bool> can_finish,
+                                              const std::vector<std::uint8_t>& designated)>
+      summarize;
+  std::function<std::vector<std::size_t>(const std::vector<ComponentSummary>& all)> choose;
 };
 
 struct RankFigures {
@@ -176,7 +206,18 @@ struct Result {
   std::unique_ptr<checker::ExploredGraph> slice;
   std::vector<bool> can_finish;
   std::vector<std::vector<bool>> doomed;
-  std::uint64_t core_states = 0;  // on or between cycles, over the three subgraphs
+  // States on or between cycles (what OWCTY leaves), and those of them in
+  // a cyclic component (what is gathered), over the three subgraphs; the
+  // rounds of the SCC searches that told them apart.
+  std::uint64_t core_states = 0, cyclic_states = 0, scc_rounds = 0;
+  // Of those, the states of the components gathered (Options::summarize:
+  // those chosen; else all), and every component's summary (rank 0) with,
+  // per slice state, the subgraphs whose chosen component it is in (bit k).
+  std::uint64_t shown_states = 0;
+  std::vector<ComponentSummary> summaries;
+  std::vector<std::uint8_t> designated;
+  double gather_seconds = 0;     // gathering the slice (rank 0's clock)
+  double summarize_seconds = 0;  // Options::summarize: the components summarised, chosen
   // Per stack-overflow gap site (1-based): its states in the whole graph.
   // The slice holds the first 4,096 of each (in the single-process order).
   std::map<int, std::uint64_t> overflows;
