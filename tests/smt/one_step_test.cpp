@@ -174,9 +174,9 @@ std::unique_ptr<test_support::LoadedGame> load_seed(const Seed& seed) {
 
 class SeedOneStep : public ::testing::TestWithParam<Seed> {};
 
-// Every state, on the release build (CPU: speed-biomes 9 s, containment
-// 4 s, cosmere and operators under 1 s; the sanitizers make a state about
-// ten times dearer).
+// Every state, on the release build (CPU: speed-biomes 9-11 s,
+// containment 5 s, cosmere 1 s, operators 0.5 s; the sanitizers make a
+// state several times dearer).
 TEST_P(SeedOneStep, SuccessorsEqualTheReferenceOnReachableStates) {
   const Seed& seed = GetParam();
   LOOPHOLE_RELEASE_ONLY("the relation asked about every state of a seed");
