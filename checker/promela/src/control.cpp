@@ -317,7 +317,6 @@ void Generator::advance_to(std::string& out, int step, int target, bool new_turn
 }
 
 void Generator::advance(std::string& out, int step) const {
-  const auto& st = g_.steps[step];
   const int last = static_cast<int>(g_.steps.size()) - 1;
   Ctx c;
   // repeat_while / end_turn_if see `self` = the active player.
@@ -338,9 +337,8 @@ void Generator::advance(std::string& out, int step) const {
       advance_to(next, step, step + 1, false);
     }
     std::string rest = next;
-    if (st.end_turn_if) rest = "if\n:: " + et + " ->\n" + ending + ":: else ->\n" + next + "fi;\n";
-    if (st.repeat_while)
-      rest = "if\n:: " + rw + " ->\n" + repeating + ":: else ->\n" + rest + "fi;\n";
+    if (end_turn >= 0) rest = "if\n:: " + et + " ->\n" + ending + ":: else ->\n" + next + "fi;\n";
+    if (repeat >= 0) rest = "if\n:: " + rw + " ->\n" + repeating + ":: else ->\n" + rest + "fi;\n";
     o += rest;
   });
 }

@@ -212,8 +212,8 @@ std::string Generator::run() {
     }
     if (ctl.target >= 0) {  // enter, after end triggers resolved
       std::vector<std::pair<int, bool>> targets;
-      if (g_.steps[k].repeat_while) targets.emplace_back(step, false);
-      if (g_.steps[k].end_turn_if || step + 1 == static_cast<int>(g_.steps.size())) {
+      if (p_.rules.step_repeat[k] >= 0) targets.emplace_back(step, false);
+      if (p_.rules.step_end_turn[k] >= 0 || step + 1 == static_cast<int>(g_.steps.size())) {
         targets.emplace_back(0, true);
       }
       if (step + 1 < static_cast<int>(g_.steps.size())) targets.emplace_back(step + 1, false);

@@ -13,7 +13,7 @@
 // is not a constant, a copy of a control field or an if-then-else over those
 // may take any value of its field's range. So every state reachable in
 // exactly k moves has its control in R_k, and every move from it is a path
-// kept at frame k (tests/smt/one_step_test.cpp, PrunedRelation).
+// kept at frame k (tests/smt/one_step_test.cpp, PrunedOneStep).
 #pragma once
 
 #include <cstdint>

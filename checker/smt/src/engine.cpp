@@ -3,6 +3,8 @@
 // bmc.cpp, induction.cpp and static_checks.cpp on that one encoding.
 #include "loophole/smt/engine.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -54,38 +56,22 @@ const checker::Semantics& Engine::semantics() const { return impl_->sem; }
 
 std::vector<checker::StateVec> Engine::successors(const checker::StateVec& s, std::size_t limit,
                                                   int depth) {
-  detail::Encoding& en = *impl_->en;
-  z3::context& ctx = impl_->ctx;
-  // One solver holds the relation over the template (x, y) for every call
-  // (one per depth for the pruned relations); a call fixes x in a scope of
-  // its own.
-  std::unique_ptr<z3::solver>& made = depth < 0 ? impl_->one_step : impl_->one_step_at[depth];
-  if (!made) {
-    made = std::make_unique<z3::solver>(ctx);
-    Options all;
-    all.prune_control = true;
-    made->add(depth < 0 ? en.transition() : impl_->pruning(all)->relation(depth));
-    made->add(en.in_range(en.y));
+  // The relation's paths that s's control admits (of frame `depth`'s when
+  // pruned), each with x := s simplified: the layers' successor function.
+  if (!impl_->step) impl_->step = std::make_unique<detail::Successors>(*impl_->en);
+  detail::ControlPaths& cp = *impl_->paths();
+  std::vector<std::uint32_t> paths = cp.paths_for(s);
+  if (depth >= 0) {
+    const std::vector<std::uint32_t>& frame = cp.paths_at(depth);
+    std::vector<std::uint32_t> both;
+    std::set_intersection(paths.begin(), paths.end(), frame.begin(), frame.end(),
+                          std::back_inserter(both));
+    paths = std::move(both);
   }
-  z3::solver& solver = *made;
-  solver.push();
-  for (std::size_t i = 0; i < en.x.size(); ++i) solver.add(en.x[i] == s[i]);
   std::vector<checker::StateVec> out;
-  while (out.size() <= limit) {
-    const z3::check_result r = solver.check();
-    if (r == z3::unsat) break;
-    if (r != z3::sat) {
-      const std::string why = solver.reason_unknown();
-      solver.pop();
-      throw std::runtime_error("z3 answered unknown: " + why);
-    }
-    checker::StateVec t = detail::decode_state(solver.get_model(), en.y);
-    z3::expr_vector same(ctx);
-    for (std::size_t i = 0; i < t.size(); ++i) same.push_back(en.y[i] == t[i]);
-    solver.add(!z3::mk_and(same));
-    out.push_back(std::move(t));
+  if (!impl_->step->of(s, paths, out, limit)) {
+    throw std::runtime_error("z3 answered unknown on a state's successors");
   }
-  solver.pop();
   return out;
 }
 

@@ -12,29 +12,20 @@
 
 #include <z3++.h>
 
+#include "loophole/checker/moves.hpp"
+
 #include "encoding.hpp"
 
-// (A namespace of its own: semantics::Run has a Tail and a Cont too.)
+// (A namespace of its own: semantics::Run has a Cont too.)
 namespace loophole::smt::detail::symbolic {
 
 using checker::MoveKind;
 using checker::Stage;
+using checker::Tail;
 using model::Protocol;
 using model::SequenceTurn;
 using Stmt = checker::lowered::Stmt;
 using checker::lowered::S;
-
-enum class Tail : std::uint8_t {
-  emit,
-  after_step_do,
-  priority_cost,
-  priority_effect,
-  alternate_cost,
-  alternate_effect,
-  sequence_cost,
-  sequence_effect,
-  resolve,
-};
 
 struct Cont {
   enum class Kind : std::uint8_t { seq, loop, tail };

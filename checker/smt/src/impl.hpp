@@ -3,14 +3,15 @@
 // induction.cpp, static_checks.cpp).
 #pragma once
 
-#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "loophole/smt/engine.hpp"
 
+#include "control_paths.hpp"
 #include "encoding.hpp"
+#include "successors.hpp"
 #include "unrolling.hpp"
 
 namespace loophole::smt {
@@ -21,9 +22,8 @@ struct Engine::Impl {
   z3::context ctx;
   detail::Control control;
   std::unique_ptr<detail::Encoding> en;
-  std::unique_ptr<z3::solver> one_step;  // Engine::successors' solver, made on first use
-  std::map<int, std::unique_ptr<z3::solver>> one_step_at;  // per depth, pruned (the same)
-  std::unique_ptr<detail::ControlPaths> control_paths;     // made on first use
+  std::unique_ptr<detail::Successors> step;             // Engine::successors', made on first use
+  std::unique_ptr<detail::ControlPaths> control_paths;  // made on first use
   // The control paths per depth for unrollings from the initial states, or
   // nullptr when `options` turn the pruning off (or there is no encoding).
   detail::ControlPaths* pruning(const Options& options) {

@@ -1,9 +1,6 @@
 // The states reached in exactly k moves, layer by layer, while they are few:
 // a breadth-first search whose successor function is the encoding's own
-// relation with the current state fixed (the paths whose control literals
-// the state satisfies, each with x replaced by the state's values and
-// simplified; what still depends on a choice constant is enumerated by a
-// small solver, blocking each next state found). Layer k+1 holds the
+// relation with the current state fixed (successors.hpp). Layer k+1 holds the
 // successors of layer k's states not seen before, so the layers are the
 // exact breadth-first levels of the relation BMC unrolls, and a question
 // asked of layer k has the answer BMC's query at depth k has: the first
@@ -26,6 +23,7 @@
 
 #include "control_paths.hpp"
 #include "encoding.hpp"
+#include "successors.hpp"
 
 namespace loophole::smt::detail {
 
@@ -62,13 +60,9 @@ class Layers {
 
  private:
   bool expand();  // computes the next layer; false when over budget or stopped
-  // The next states of s; false when the solver could not tell.
-  bool successors(const checker::StateVec& s, std::vector<checker::StateVec>& out);
-  [[nodiscard]] bool in_range(const checker::StateVec& s) const;
   // Reserves what the tables hold now (ahead, a chunk at a time); false
   // when there is no room (the engine is then stopped).
   bool account();
-  z3::expr_vector values(const checker::StateVec& s);
 
   Encoding& en_;
   const ControlPaths& paths_;
@@ -79,13 +73,7 @@ class Layers {
   std::vector<std::uint32_t> parent_;  // index of the parent; itself for an initial state
   std::vector<std::size_t> begin_;     // layer k is [begin_[k], begin_[k + 1])
   std::map<checker::StateVec, std::uint32_t> seen_;
-  std::vector<z3::expr> disjuncts_;  // per path: pc ∧ y = next, built on first use
-  std::vector<bool> built_;
-  std::vector<std::vector<z3::expr>> conjuncts_;  // per path: its condition's, on first use
-  const std::vector<z3::expr>& conjuncts(std::uint32_t p);
-  z3::expr_vector x_;                        // the template's current state
-  std::map<unsigned, std::size_t> x_index_;  // Z3 id of x[i] -> i
-  z3::solver small_;                         // residual choices, one state at a time
+  Successors step_;  // a state's next states (successors.hpp)
 };
 
 }  // namespace loophole::smt::detail

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "loophole/checker/lowered.hpp"
+#include "loophole/checker/moves.hpp"
 #include "loophole/checker/trace.hpp"
 #include "loophole/model/roles.hpp"
 
@@ -158,29 +159,6 @@ enum class S : std::uint8_t {
 struct SIns {
   S op = S::done;
   std::int32_t a = -1, b = -1, c = -1, d = -1, e = -1, f = -1, g = -1;
-};
-
-// A top-level move of a state before it is executed (the reference's
-// semantics::Move).
-struct Move {
-  MoveKind kind = MoveKind::advance;
-  int player = -1;
-  int ref = -1;
-  int gap = -1;  // >= 0: deciding whether the move exists already hit this gap site
-};
-
-// What runs after an effect finishes, within the same move (the
-// reference's semantics::Tail).
-enum class Tail : std::uint8_t {
-  emit,             // end check, then the successor
-  after_step_do,    // open the step's window (or go to post)
-  priority_cost,    // count the use, push or resolve at once
-  priority_effect,  // a non-answerable action resolved
-  alternate_cost,
-  alternate_effect,
-  sequence_cost,
-  sequence_effect,
-  resolve,  // the top of the stack resolved
 };
 
 // Reading and writing control fields that may be absent (index -1).

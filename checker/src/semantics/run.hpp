@@ -12,30 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "loophole/checker/moves.hpp"
+
 #include "eval.hpp"
 
 namespace loophole::checker::semantics {
-
-// A top-level move of a state before it is executed.
-struct Move {
-  MoveKind kind = MoveKind::advance;
-  int player = -1;
-  int ref = -1;
-  int gap = -1;  // >= 0: deciding whether the move exists already hit this gap site
-};
-
-// What runs after an effect finishes, within the same move.
-enum class Tail : std::uint8_t {
-  emit,             // end check, then the successor
-  after_step_do,    // open the step's window (or go to post)
-  priority_cost,    // count the use, push or resolve at once
-  priority_effect,  // a non-answerable action resolved
-  alternate_cost,
-  alternate_effect,
-  sequence_cost,
-  sequence_effect,
-  resolve,  // the top of the stack resolved
-};
 
 struct Cont {
   // voice: the body of a `pick ... by P` is over; the transcript's voice

@@ -193,11 +193,13 @@ class Engine {
                                               bool complete);
 
   // The states the transition relation admits one move after the concrete
-  // state `s` (every field in range), in no particular order, distinct; at
-  // most `limit` (more: the result has limit + 1 states). For the one-step
-  // agreement test, which compares them with Semantics::successors on every
-  // reachable state: a move the encoding lacks or invents shows there even
-  // when no trace runs through it. Throws std::runtime_error when Z3 answers
+  // state `s` (every field in range), in no particular order, distinct: the
+  // relation's paths with s substituted and simplified, as the breadth-first
+  // layers compute them (what still depends on a choice is enumerated by a
+  // solver, which stops past `limit` states). For the one-step agreement
+  // test, which compares them with Semantics::successors on every reachable
+  // state: a move the encoding lacks or invents shows there even when no
+  // trace runs through it. Throws std::runtime_error when Z3 answers
   // unknown.
   // With `depth` >= 0, the relation of BMC's frame `depth`: only the control
   // paths possible after `depth` moves (Options::prune_control), so on a
