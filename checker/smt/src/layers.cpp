@@ -1,82 +1,122 @@
-// Breadth-first layers of the encoded relation (layers.hpp).
+// Breadth-first layers on the rules executed on integers (layers.hpp).
 #include "layers.hpp"
 
 #include <algorithm>
-#include <unordered_map>
+#include <cstring>
 
 namespace loophole::smt::detail {
 
-Layers::Layers(Encoding& en, const ControlPaths& paths, std::size_t budget)
-    : en_(en),
-      paths_(paths),
-      budget_(budget),
-      alive_(budget > 0),
-      built_(en.paths.size(), false),
-      x_(en.ctx),
-      small_(en.ctx) {
-  for (const auto& v : en_.x) x_.push_back(v);
-  for (std::size_t i = 0; i < en_.x.size(); ++i) x_index_[en_.x[i].id()] = i;
-  disjuncts_.resize(en_.paths.size(), en_.ctx.bool_val(false));
-  conjuncts_.resize(en_.paths.size());
-  if (!alive_) return;
-  small_.add(en_.in_range(en_.y));
-  begin_.push_back(0);
-  for (auto& s : en_.sem.initial_states()) {
-    // BMC's frame 0 is an initial state within the ranges.
-    if (!in_range(s) || seen_.count(s) != 0) continue;
-    seen_.emplace(s, static_cast<std::uint32_t>(states_.size()));
-    parent_.push_back(static_cast<std::uint32_t>(states_.size()));
-    states_.push_back(std::move(s));
-  }
-  begin_.push_back(states_.size());
-  if (states_.size() > budget_ || !account()) alive_ = false;
-}
+namespace {
 
-Layers::~Layers() { en_.control.release(reserved_); }
-
-bool Layers::account() {
-  // A state is held twice, in states_ and as the seen set's key (a red-black
-  // node: four words of links and colour, the key and the index, the
-  // allocator's header), each copy with its fields on the heap.
-  const std::uint64_t fields = en_.x.size() * sizeof(std::int32_t) + 16;
-  const std::uint64_t per_state = 2 * fields + 32 + sizeof(checker::StateVec) + 8 + 16;
-  const std::uint64_t held = states_.capacity() * sizeof(checker::StateVec) +
-                             parent_.capacity() * sizeof(std::uint32_t) +
-                             states_.size() * per_state;
-  if (held <= reserved_) return true;
-  // 256 states ahead: one reservation (a lock and a look at Z3's
-  // allocation) per 256 states.
-  const std::uint64_t more = held - reserved_ + 256 * per_state;
-  if (!en_.control.reserve(more)) return false;
-  reserved_ += more;
-  return true;
-}
-
-const std::vector<z3::expr>& Layers::conjuncts(std::uint32_t p) {
-  auto& out = conjuncts_[p];
-  if (out.empty()) {
-    const z3::expr& pc = en_.paths[p].pc;
-    if (pc.is_app() && pc.decl().decl_kind() == Z3_OP_AND) {
-      for (unsigned a = 0; a < pc.num_args(); ++a) out.push_back(pc.arg(a));
-    } else {
-      out.push_back(pc);
-    }
-  }
-  return out;
-}
-
-bool Layers::in_range(const checker::StateVec& s) const {
+bool in_range(const checker::Layout& layout, const checker::StateVec& s) {
   for (std::size_t i = 0; i < s.size(); ++i) {
-    const auto& f = en_.low.layout.fields[i];
+    const auto& f = layout.fields[i];
     if (s[i] < f.lo || s[i] > f.hi) return false;
   }
   return true;
 }
 
-z3::expr_vector Layers::values(const checker::StateVec& s) {
-  z3::expr_vector to(en_.ctx);
-  for (const std::int32_t v : s) to.push_back(en_.ctx.int_val(v));
-  return to;
+}  // namespace
+
+Layers::Layers(const checker::Semantics& sem, Control& control, std::size_t budget)
+    : sem_(sem), control_(control), budget_(budget), alive_(budget > 0) {
+  if (!alive_) return;
+  rules_ = std::make_unique<checker::CompiledSuccessors>(sem_);
+  fields_ = rules_->fields();
+  words_ = std::max<std::size_t>(1, rules_->words());
+  scratch_.assign(std::max(rules_->unpacked_size(), fields_), 0);
+  padded_ = scratch_;
+  index_.assign(1024, 0);
+  begin_.push_back(0);
+  std::vector<std::uint64_t> packed(words_, 0);
+  for (auto& s : sem_.initial_states()) {
+    // BMC's frame 0 is an initial state within the ranges.
+    if (!in_range(sem_.layout(), s)) continue;
+    std::fill(packed.begin(), packed.end(), 0);
+    rules_->pack(s.data(), packed.data());
+    if (!add(packed.data(), hash(packed.data()), static_cast<std::uint32_t>(count_))) {
+      alive_ = false;
+      break;
+    }
+  }
+  begin_.push_back(count_);
+}
+
+Layers::~Layers() { control_.release(reserved_); }
+
+std::uint64_t Layers::hash(const std::uint64_t* w) const {
+  std::uint64_t h = 0x9E3779B97F4A7C15ULL;
+  for (std::size_t i = 0; i < words_; ++i) {
+    h ^= w[i];
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 31;
+  }
+  h *= 0x94D049BB133111EBULL;
+  return h ^ (h >> 29);
+}
+
+bool Layers::account(std::uint64_t extra) {
+  const std::uint64_t held =
+      chunks_.size() * chunk_states * words_ * sizeof(std::uint64_t) +
+      chunks_.capacity() * sizeof(void*) + parent_.capacity() * sizeof(std::uint32_t) +
+      index_.capacity() * sizeof(std::uint32_t) + stuck_.capacity() * sizeof(std::uint64_t) + extra;
+  if (held <= reserved_) return true;
+  // Ahead by an eighth (at least 4 KiB): one reservation (a lock and a
+  // look at Z3's allocation) per eighth of growth.
+  const std::uint64_t more = held - reserved_ + std::max<std::uint64_t>(held / 8, 4 << 10);
+  if (!control_.reserve(more)) return false;
+  reserved_ += more;
+  return true;
+}
+
+bool Layers::grow_index() {
+  const std::size_t size = index_.size() * 2;
+  // The old index and the new one are both held while it is rebuilt.
+  if (!account(size * sizeof(std::uint32_t))) return false;
+  std::vector<std::uint32_t> next(size, 0);
+  const std::size_t mask = size - 1;
+  for (std::size_t i = 0; i < count_; ++i) {
+    std::size_t pos = hash(words(i)) & mask;
+    while (next[pos] != 0) pos = (pos + 1) & mask;
+    next[pos] = static_cast<std::uint32_t>(i + 1);
+  }
+  index_.swap(next);
+  return true;
+}
+
+bool Layers::add(const std::uint64_t* w, std::uint64_t h, std::uint32_t parent) {
+  // Load at most 0.7; linear probing.
+  if ((count_ + 1) * 10 > index_.size() * 7 && !grow_index()) return false;
+  const std::size_t mask = index_.size() - 1;
+  std::size_t pos = h & mask;
+  const std::size_t bytes = words_ * sizeof(std::uint64_t);
+  while (index_[pos] != 0) {
+    if (std::memcmp(words(index_[pos] - 1), w, bytes) == 0) return true;  // seen
+    pos = (pos + 1) & mask;
+  }
+  if (count_ >= budget_ || count_ >= 0xFFFFFFFEU) return false;
+  if ((count_ & (chunk_states - 1)) == 0) {
+    if (!account(chunk_states * bytes)) return false;
+    chunks_.push_back(std::make_unique<std::uint64_t[]>(chunk_states * words_));
+  }
+  std::memcpy(chunks_.back().get() + (count_ & (chunk_states - 1)) * words_, w, bytes);
+  parent_.push_back(parent);
+  index_[pos] = static_cast<std::uint32_t>(count_ + 1);
+  ++count_;
+  return (count_ & (chunk_states - 1)) != 0 || account();
+}
+
+const checker::StateVec& Layers::view(std::size_t i) {
+  rules_->unpack(words(i), padded_.data());
+  view_.assign(padded_.begin(), padded_.begin() + static_cast<std::ptrdiff_t>(fields_));
+  return view_;
+}
+
+checker::StateVec Layers::state(std::size_t i) const {
+  std::vector<std::int32_t> all(std::max(rules_->unpacked_size(), fields_), 0);
+  rules_->unpack(words(i), all.data());
+  all.resize(fields_);
+  return all;
 }
 
 bool Layers::reach(int k) {
@@ -87,7 +127,7 @@ bool Layers::reach(int k) {
 std::vector<checker::StateVec> Layers::path_to(std::size_t i) const {
   std::vector<checker::StateVec> out;
   for (;;) {
-    out.push_back(states_[i]);
+    out.push_back(state(i));
     if (parent_[i] == i) break;
     i = parent_[i];
   }
@@ -95,120 +135,32 @@ std::vector<checker::StateVec> Layers::path_to(std::size_t i) const {
   return out;
 }
 
-std::optional<bool> Layers::holds(const z3::expr& pred, std::size_t i) {
-  z3::expr p = pred;
-  const z3::expr e = p.substitute(x_, values(states_[i])).simplify();
-  if (e.is_true()) return true;
-  if (e.is_false()) return false;
-  // Not folded to a constant (an integer division by zero is any value):
-  // the solver decides, as BMC's query would.
-  small_.push();
-  small_.add(e);
-  const z3::check_result r = en_.control.check(small_);
-  small_.pop();
-  if (r == z3::unknown) return std::nullopt;
-  return r == z3::sat;
+bool Layers::stuck(std::size_t i) {
+  if (i < expanded_) return ((stuck_[i >> 6] >> (i & 63)) & 1U) != 0;
+  rules_->unpack(words(i), scratch_.data());
+  return rules_->successors(scratch_.data()) == 0;
 }
 
 bool Layers::expand() {
   const std::size_t from = begin_[begin_.size() - 2], to = begin_.back();
-  std::vector<checker::StateVec> next;
+  std::vector<std::uint64_t> packed(words_, 0);
   for (std::size_t i = from; i < to; ++i) {
-    if (en_.control.stopped() != Stop::none) return false;
-    if (!successors(states_[i], next)) return false;
-    for (auto& t : next) {
-      if (seen_.count(t) != 0) continue;
-      seen_.emplace(t, static_cast<std::uint32_t>(states_.size()));
-      parent_.push_back(static_cast<std::uint32_t>(i));
-      states_.push_back(std::move(t));
-      if (states_.size() > budget_ || !account()) return false;
+    if (control_.stopped() != Stop::none) return false;
+    rules_->unpack(words(i), scratch_.data());
+    const std::size_t n = rules_->successors(scratch_.data());
+    if (stuck_.size() * 64 <= i) {
+      if (stuck_.capacity() * 64 <= i && !account(stuck_.capacity() * sizeof(std::uint64_t)))
+        return false;
+      stuck_.resize(i / 64 + 1, 0);
+    }
+    if (n == 0) stuck_[i >> 6] |= std::uint64_t{1} << (i & 63);
+    expanded_ = i + 1;
+    for (std::size_t j = 0; j < n; ++j) {
+      rules_->pack_from(scratch_.data(), words(i), rules_->successor(j), packed.data());
+      if (!add(packed.data(), hash(packed.data()), static_cast<std::uint32_t>(i))) return false;
     }
   }
-  begin_.push_back(states_.size());
-  return true;
-}
-
-bool Layers::successors(const checker::StateVec& s, std::vector<checker::StateVec>& out) {
-  out.clear();
-  const z3::expr_vector to = values(s);
-  z3::expr_vector residual(en_.ctx);
-  // Per state, by Z3 id: a term with x replaced by s's values, simplified.
-  // Paths share most of their conditions' conjuncts and next values, so
-  // each is simplified once a state.
-  std::unordered_map<unsigned, z3::expr> memo;
-  auto value = [&](const z3::expr& e) -> const z3::expr& {
-    auto it = memo.find(e.id());
-    if (it == memo.end()) {
-      z3::expr copy = e;
-      it = memo.emplace(e.id(), copy.substitute(x_, to).simplify()).first;
-    }
-    return it->second;
-  };
-  for (const std::uint32_t p : paths_.paths_for(s)) {
-    bool possible = true, decided = true;
-    for (const z3::expr& c : conjuncts(p)) {
-      const z3::expr& v = value(c);
-      if (v.is_false()) {
-        possible = false;
-        break;
-      }
-      if (!v.is_true()) decided = false;
-    }
-    if (!possible) continue;
-    // The next state: constants when the condition is decided and every
-    // next value folds to one (a copy of a field, most of them).
-    const Path& path = en_.paths[p];
-    checker::StateVec t(en_.y.size());
-    for (std::size_t i = 0; i < t.size() && decided; ++i) {
-      const z3::expr& n = path.next[i];
-      std::int64_t v = 0;
-      if (n.is_numeral_i64(v)) {
-        t[i] = static_cast<std::int32_t>(v);
-      } else if (const auto at = x_index_.find(n.id()); at != x_index_.end()) {
-        t[i] = s[at->second];
-      } else if (value(n).is_numeral_i64(v)) {
-        t[i] = static_cast<std::int32_t>(v);
-      } else {
-        decided = false;
-      }
-    }
-    if (decided) {
-      if (in_range(t)) out.push_back(std::move(t));
-      continue;
-    }
-    // Else the solver enumerates the choices' outcomes.
-    if (!built_[p]) {
-      z3::expr_vector ands(en_.ctx);
-      ands.push_back(path.pc);
-      for (std::size_t i = 0; i < en_.y.size(); ++i) ands.push_back(en_.y[i] == path.next[i]);
-      disjuncts_[p] = z3::mk_and(ands);
-      built_[p] = true;
-    }
-    residual.push_back(value(disjuncts_[p]));
-  }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  if (residual.empty()) return true;
-  small_.push();
-  small_.add(z3::mk_or(residual));
-  auto block = [&](const checker::StateVec& t) {
-    z3::expr_vector same(en_.ctx);
-    for (std::size_t i = 0; i < t.size(); ++i) same.push_back(en_.y[i] == t[i]);
-    small_.add(!z3::mk_and(same));
-  };
-  for (const auto& t : out) block(t);
-  for (;;) {
-    const z3::check_result r = en_.control.check(small_);
-    if (r == z3::unsat) break;
-    if (r != z3::sat) {
-      small_.pop();
-      return false;
-    }
-    checker::StateVec t = decode_state(small_.get_model(), en_.y);
-    block(t);
-    out.push_back(std::move(t));
-  }
-  small_.pop();
+  begin_.push_back(count_);
   return true;
 }
 
