@@ -9,7 +9,8 @@
 // interface of the semantics layer like conditions.hpp, implemented on the
 // compiled generator (checker/src/explicit/generator.cpp); the compiled
 // generator's agreement with the reference is tested on every reachable
-// state of every fixture, example and seed (tests/checker/compiled_test.cpp).
+// state of every fixture, docs example and seed at reduced scope
+// (tests/checker/compiled_test.cpp).
 #pragma once
 
 #include <cstddef>
