@@ -5,6 +5,7 @@
 // under auto the explicit answers stand alone.
 #include "smt_check.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -245,6 +246,27 @@ SmtCheck symbolic_scope(const model::Game& game, const std::string& param, int d
     for (const auto v : r.unsettled) values += (values.empty() ? "" : ", ") + std::to_string(v);
     unsettled = fmt::format("; not settled for {} = {}", param, values);
   }
+  // Per value, how the question was settled (docs/smt.md, "Symbolic
+  // scope"): "deck = 3: all 40 reachable states searched, every one within
+  // 9 moves", "top = 8: proved by IC3/PDR (Z3's Spacer)", "found; ..." where
+  // this finding appears, or "unknown: ..." and why.
+  const auto per_value = [&](properties::Finding& f, const std::vector<std::int64_t>& found) {
+    const std::string rule = f.kind == properties::Kind::deadlock   ? std::string("deadlock")
+                             : f.kind == properties::Kind::rule_gap ? std::string("rule-gap")
+                                                                    : f.rule;
+    for (const auto& v : r.values) {
+      const auto how = std::find_if(
+          v.settled_how.begin(), v.settled_how.end(),
+          [&](const smt::Result::Settled& s) { return s.kind == f.kind && s.rule == rule; });
+      if (how == v.settled_how.end()) continue;
+      const bool here = std::find(found.begin(), found.end(), v.value) != found.end();
+      const bool property = f.kind == properties::Kind::property_violation;
+      f.details.push_back(fmt::format("{} = {}: {}", param, v.value,
+                                      !here      ? how->how
+                                      : property ? std::string("violated")
+                                                 : "found; " + how->how));
+    }
+  };
   for (const auto& a : r.answers) {
     properties::Finding f = a.first;
     f.details.insert(
@@ -252,6 +274,7 @@ SmtCheck symbolic_scope(const model::Game& game, const std::string& param, int d
         fmt::format("appears {}{} (checked {} = {}..{}; the trace is at {} = {}{})",
                     a.summary.starts_with("for every") ? "" : "when ", a.summary, param,
                     r.checked.front(), r.checked.back(), param, a.first_value, unsettled));
+    per_value(f, a.values);
     out.findings.push_back(std::move(f));
   }
   for (const auto& a : r.open) {
@@ -260,9 +283,12 @@ SmtCheck symbolic_scope(const model::Game& game, const std::string& param, int d
                      fmt::format("unknown {}{} (checked {} = {}..{})",
                                  a.summary.starts_with("for every") ? "" : "for ", a.summary, param,
                                  r.checked.front(), r.checked.back()));
+    per_value(f, {});
     out.findings.push_back(std::move(f));
   }
+  const std::size_t before = out.findings.size();
   proved_for_every_value(game, param, *p->min, *p->max, r, out.findings);
+  for (std::size_t i = before; i < out.findings.size(); ++i) per_value(out.findings[i], {});
   leads_to_unknown(game, out.findings);
   for (const auto& f : out.findings) out.inconclusive = out.inconclusive || is_unknown(f);
   return out;

@@ -10,6 +10,7 @@
 // state has been seen and each "not found" is final. What stays open is
 // handed to k-induction (induction.cpp).
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <chrono>
 #include <memory>
@@ -17,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include "loophole/checker/conditions.hpp"
 #include "loophole/checker/questions.hpp"
 
 #include "impl.hpp"
@@ -39,6 +41,9 @@ struct Goal {
   z3::expr pred;  // over the template state x
   bool multi = false;
   std::vector<z3::expr> blocks;
+  // The same blocks for the layers' concrete states: a deadlock's group
+  // (step, stage, seat or -1), a rule gap's gap field.
+  std::vector<std::array<int, 3>> concrete_blocks;
   struct Hit {
     checker::StateVec last;
     checker::Trace trace;
@@ -124,7 +129,7 @@ Result Engine::check(const Options& o, const Questions& sel) {
 
   std::vector<Goal> goals;
   auto add_goal = [&](Goal::What what, int ref, int player, const z3::expr& pred, bool multi) {
-    goals.push_back(Goal{what, ref, player, pred, multi, {}, {}, true, false, Proof{}});
+    goals.push_back(Goal{what, ref, player, pred, multi, {}, {}, {}, true, false, Proof{}});
   };
   if (sel.deadlocks) {
     add_goal(Goal::What::deadlock, -1, -1, enc != nullptr ? enc->deadlock(x) : open_question, true);
@@ -170,12 +175,26 @@ Result Engine::check(const Options& o, const Questions& sel) {
 
   // A deadlock is blocked by its group (step, stage and the holder's seat,
   // as properties/ groups them), a rule gap by its site.
+  // The group of a deadlock state: its step, stage and (in a window) the
+  // holder's seat, as checker::question::deadlock_seat counts it.
+  auto deadlock_group = [&](const checker::StateVec& s) -> std::array<int, 3> {
+    const auto& ctl = enc->low.ctl;
+    const int stage = s[static_cast<std::size_t>(ctl.stage)];
+    const int seat =
+        ctl.holder >= 0 && stage == static_cast<int>(checker::Stage::window)
+            ? checker::question::deadlock_seat(s[static_cast<std::size_t>(ctl.holder)],
+                                               s[static_cast<std::size_t>(ctl.active)], n)
+            : -1;
+    return {s[static_cast<std::size_t>(ctl.step)], stage, seat};
+  };
   auto block = [&](Goal& goal, const checker::StateVec& last) {
     const auto& ctl = enc->low.ctl;
     if (goal.what == Goal::What::gap) {
       goal.blocks.push_back(field(ctl.gap) != last[static_cast<std::size_t>(ctl.gap)]);
+      goal.concrete_blocks.push_back({last[static_cast<std::size_t>(ctl.gap)], 0, 0});
       return;
     }
+    goal.concrete_blocks.push_back(deadlock_group(last));
     z3::expr same = field(ctl.step) == last[static_cast<std::size_t>(ctl.step)] &&
                     field(ctl.stage) == last[static_cast<std::size_t>(ctl.stage)];
     if (ctl.holder >= 0 &&
@@ -248,11 +267,75 @@ Result Engine::check(const Options& o, const Questions& sel) {
       };
       // The breadth-first layers answer the depths while the states are few
       // (layers.hpp); BMC's frames are added only when its queries are needed.
-      detail::Layers layers(en, *impl_->paths(), o.layer_states);
+      detail::Layers layers(impl_->sem, control, o.layer_states);
       auto by_layers = [&](int k) {
         if (!layers.reach(k)) return false;
         stats.layer_states = layers.size();
         return true;
+      };
+      // The questions asked of the layers' concrete states: the goals'
+      // predicates evaluated on integers (the state's fields, the compiled
+      // conditions, the reference's end conditions), with their blocks.
+      const auto& ctl = en.low.ctl;
+      auto at = [](const checker::StateVec& s, int f) { return s[static_cast<std::size_t>(f)]; };
+      std::unique_ptr<checker::Conditions> conditions;
+      std::vector<std::vector<bool>> listed(g.properties.size());  // per property, per step
+      if (layers.alive() && sel.user_properties && !g.properties.empty()) {
+        std::vector<const model::Expr*> exprs;
+        for (std::size_t i = 0; i < g.properties.size(); ++i) {
+          const auto& p = g.properties[i];
+          exprs.push_back(p.kind == model::Property::Kind::leads_to ? nullptr : p.expr.get());
+          auto& steps = listed[i];
+          steps.assign(g.steps.size(), p.at_phases.empty() && p.at_steps.empty());
+          for (std::size_t st = 0; st < g.steps.size(); ++st) {
+            if (std::find(p.at_steps.begin(), p.at_steps.end(), static_cast<int>(st)) !=
+                    p.at_steps.end() ||
+                std::find(p.at_phases.begin(), p.at_phases.end(), g.steps[st].phase) !=
+                    p.at_phases.end()) {
+              steps[st] = true;
+            }
+          }
+        }
+        conditions = std::make_unique<checker::Conditions>(impl_->sem, std::move(exprs));
+      }
+      std::vector<std::pair<int, int>> holding;  // the end conditions holding in a state
+      bool ends_known = false;                   // ... in the state asked about now
+      auto concrete_bad = [&](const Goal& goal, std::size_t i, const checker::StateVec& s) {
+        auto blocked = [&](const std::array<int, 3>& key) {
+          return std::find(goal.concrete_blocks.begin(), goal.concrete_blocks.end(), key) !=
+                 goal.concrete_blocks.end();
+        };
+        switch (goal.what) {
+          case Goal::What::deadlock:
+            return at(s, ctl.over) == 0 && !blocked(deadlock_group(s)) && layers.stuck(i);
+          case Goal::What::gap: {
+            if (at(s, ctl.over) != 2) return false;
+            const int gap = at(s, ctl.gap);
+            return gap >= 1 && gap <= static_cast<int>(sites.size()) &&
+                   sites[static_cast<std::size_t>(gap - 1)].kind !=
+                       checker::GapSite::Kind::stack_overflow &&
+                   !blocked({gap, 0, 0});
+          }
+          case Goal::What::property: {
+            const auto r = static_cast<std::size_t>(goal.ref);
+            const int step = at(s, ctl.step);
+            if (step < 0 || step >= static_cast<int>(listed[r].size()) ||
+                !listed[r][static_cast<std::size_t>(step)]) {
+              return false;
+            }
+            const bool h = conditions->holds(r, s);
+            return g.properties[r].kind == model::Property::Kind::always ? !h : h;
+          }
+          case Goal::What::end:
+            if (!ends_known) {
+              holding.clear();
+              impl_->sem.end_conditions_holding(s, holding);
+              ends_known = true;
+            }
+            return std::find(holding.begin(), holding.end(),
+                             std::pair<int, int>{goal.ref, goal.player}) != holding.end();
+        }
+        return false;
       };
       // Under Options::layers_past_depth the layers go on past `depth` while
       // they hold (a complete search settles every depth); BMC never does.
@@ -260,6 +343,9 @@ Result Engine::check(const Options& o, const Questions& sel) {
         if (control.check_limits() != Stop::none) break;
         lap();
         bool answered = by_layers(k);
+        // Which states of layer k have no move is recorded as the next
+        // layer is computed (as the completeness check below does anyway).
+        if (answered && o.completeness) layers.reach(k + 1);
         const double frame = lap();
         if (answered) {
           // Each open question asked of the states first reached at depth k,
@@ -267,32 +353,30 @@ Result Engine::check(const Options& o, const Questions& sel) {
           // question with several answers blocks it and goes on).
           control.doing(k, "the states reached in that many moves");
           const auto [first, end] = layers.layer(k);
-          auto question = [](const Goal& goal) {
-            z3::expr q = goal.pred;
-            for (const auto& b : goal.blocks) q = q && b;
-            return q;
-          };
-          for (auto& goal : goals) {
-            if (!goal.open) continue;
-            z3::expr q = question(goal);
-            for (std::size_t i = first; i < end && goal.open && answered; ++i) {
-              if (control.stopped() != Stop::none) answered = false;
-              const std::optional<bool> bad = answered ? layers.holds(q, i) : std::nullopt;
-              if (!bad) answered = false;
-              if (!bad || !*bad) continue;
-              const checker::StateVec last = layers.state(i);
+          for (std::size_t i = first; i < end && answered; ++i) {
+            if (control.stopped() != Stop::none) {
+              answered = false;
+              break;
+            }
+            const checker::StateVec& s = layers.view(i);
+            ends_known = false;
+            bool open = false;
+            for (auto& goal : goals) {
+              if (!goal.open) continue;
+              open = true;
+              if (!concrete_bad(goal, i, s)) continue;
+              const checker::StateVec last = s;
               goal.hits.push_back(
                   {last, detail::trace_through(impl_->sem, layers.path_to(i)), false, false});
               if (goal.multi) {
                 block(goal, last);
-                q = question(goal);
               } else {
                 goal.open = false;
               }
             }
+            if (!open) break;
           }
-          // The solver could not tell (a stop, or it gave up): the stop is
-          // handled below; else BMC asks what is still open at this depth.
+          // A stop: handled below; BMC does not take over.
           if (!answered) layers.give_up();
           if (!answered && control.stopped() != Stop::none) break;
           if (answered) stats.layer_depth = k;
@@ -521,6 +605,37 @@ Result Engine::check(const Options& o, const Questions& sel) {
     res.findings.push_back(std::move(f));
     return false;
   };
+  // How each question that can hold was settled (Result::settled).
+  const std::string searched =
+      complete && stats.layer_depth == stats.depth && stats.layer_states > 0
+          ? fmt::format("all {} reachable states searched, every one within {} moves",
+                        stats.layer_states, stats.depth)
+          : depth_text;
+  for (const auto& goal : goals) {
+    if (goal.what == Goal::What::end) continue;
+    if (goal.what == Goal::What::property &&
+        g.properties[static_cast<std::size_t>(goal.ref)].kind == model::Property::Kind::reachable) {
+      continue;
+    }
+    const bool violated = !goal.multi && !goal.hits.empty();
+    std::string how =
+        violated   ? std::string("violated")
+        : complete ? searched
+        : goal.proof.status == ProofStatus::proved
+            ? proved_by(goal.proof)
+            : fmt::format("unknown: {}; k-induction: {}", depth_text,
+                          goal.proof.reason.empty() ? "not tried" : goal.proof.reason);
+    if (goal.what == Goal::What::deadlock) {
+      res.settled.push_back({Kind::deadlock, "deadlock", std::move(how)});
+    } else if (goal.what == Goal::What::gap) {
+      res.settled.push_back({Kind::rule_gap, "rule-gap", std::move(how)});
+    } else {
+      res.settled.push_back(
+          {Kind::property_violation,
+           checker::question::property_rule(g.properties[static_cast<std::size_t>(goal.ref)]),
+           std::move(how)});
+    }
+  }
   for (auto& goal : goals) {
     switch (goal.what) {
       case Goal::What::deadlock:

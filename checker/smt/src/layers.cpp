@@ -1,43 +1,122 @@
-// Breadth-first layers of the encoded relation (layers.hpp).
+// Breadth-first layers on the rules executed on integers (layers.hpp).
 #include "layers.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace loophole::smt::detail {
 
-Layers::Layers(Encoding& en, const ControlPaths& paths, std::size_t budget)
-    : en_(en), paths_(paths), budget_(budget), alive_(budget > 0), step_(en) {
-  if (!alive_) return;
-  begin_.push_back(0);
-  for (auto& s : en_.sem.initial_states()) {
-    // BMC's frame 0 is an initial state within the ranges.
-    if (!step_.in_range(s) || seen_.count(s) != 0) continue;
-    seen_.emplace(s, static_cast<std::uint32_t>(states_.size()));
-    parent_.push_back(static_cast<std::uint32_t>(states_.size()));
-    states_.push_back(std::move(s));
+namespace {
+
+bool in_range(const checker::Layout& layout, const checker::StateVec& s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto& f = layout.fields[i];
+    if (s[i] < f.lo || s[i] > f.hi) return false;
   }
-  begin_.push_back(states_.size());
-  if (states_.size() > budget_ || !account()) alive_ = false;
+  return true;
 }
 
-Layers::~Layers() { en_.control.release(reserved_); }
+}  // namespace
 
-bool Layers::account() {
-  // A state is held twice, in states_ and as the seen set's key (a red-black
-  // node: four words of links and colour, the key and the index, the
-  // allocator's header), each copy with its fields on the heap.
-  const std::uint64_t fields = en_.x.size() * sizeof(std::int32_t) + 16;
-  const std::uint64_t per_state = 2 * fields + 32 + sizeof(checker::StateVec) + 8 + 16;
-  const std::uint64_t held = states_.capacity() * sizeof(checker::StateVec) +
-                             parent_.capacity() * sizeof(std::uint32_t) +
-                             states_.size() * per_state;
+Layers::Layers(const checker::Semantics& sem, Control& control, std::size_t budget)
+    : sem_(sem), control_(control), budget_(budget), alive_(budget > 0) {
+  if (!alive_) return;
+  rules_ = std::make_unique<checker::CompiledSuccessors>(sem_);
+  fields_ = rules_->fields();
+  words_ = std::max<std::size_t>(1, rules_->words());
+  scratch_.assign(std::max(rules_->unpacked_size(), fields_), 0);
+  padded_ = scratch_;
+  index_.assign(1024, 0);
+  begin_.push_back(0);
+  std::vector<std::uint64_t> packed(words_, 0);
+  for (auto& s : sem_.initial_states()) {
+    // BMC's frame 0 is an initial state within the ranges.
+    if (!in_range(sem_.layout(), s)) continue;
+    std::fill(packed.begin(), packed.end(), 0);
+    rules_->pack(s.data(), packed.data());
+    if (!add(packed.data(), hash(packed.data()), static_cast<std::uint32_t>(count_))) {
+      alive_ = false;
+      break;
+    }
+  }
+  begin_.push_back(count_);
+}
+
+Layers::~Layers() { control_.release(reserved_); }
+
+std::uint64_t Layers::hash(const std::uint64_t* w) const {
+  std::uint64_t h = 0x9E3779B97F4A7C15ULL;
+  for (std::size_t i = 0; i < words_; ++i) {
+    h ^= w[i];
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 31;
+  }
+  h *= 0x94D049BB133111EBULL;
+  return h ^ (h >> 29);
+}
+
+bool Layers::account(std::uint64_t extra) {
+  const std::uint64_t held =
+      chunks_.size() * chunk_states * words_ * sizeof(std::uint64_t) +
+      chunks_.capacity() * sizeof(void*) + parent_.capacity() * sizeof(std::uint32_t) +
+      index_.capacity() * sizeof(std::uint32_t) + stuck_.capacity() * sizeof(std::uint64_t) + extra;
   if (held <= reserved_) return true;
-  // 256 states ahead: one reservation (a lock and a look at Z3's
-  // allocation) per 256 states.
-  const std::uint64_t more = held - reserved_ + 256 * per_state;
-  if (!en_.control.reserve(more)) return false;
+  // Ahead by an eighth (at least 4 KiB): one reservation (a lock and a
+  // look at Z3's allocation) per eighth of growth.
+  const std::uint64_t more = held - reserved_ + std::max<std::uint64_t>(held / 8, 4 << 10);
+  if (!control_.reserve(more)) return false;
   reserved_ += more;
   return true;
+}
+
+bool Layers::grow_index() {
+  const std::size_t size = index_.size() * 2;
+  // The old index and the new one are both held while it is rebuilt.
+  if (!account(size * sizeof(std::uint32_t))) return false;
+  std::vector<std::uint32_t> next(size, 0);
+  const std::size_t mask = size - 1;
+  for (std::size_t i = 0; i < count_; ++i) {
+    std::size_t pos = hash(words(i)) & mask;
+    while (next[pos] != 0) pos = (pos + 1) & mask;
+    next[pos] = static_cast<std::uint32_t>(i + 1);
+  }
+  index_.swap(next);
+  return true;
+}
+
+bool Layers::add(const std::uint64_t* w, std::uint64_t h, std::uint32_t parent) {
+  // Load at most 0.7; linear probing.
+  if ((count_ + 1) * 10 > index_.size() * 7 && !grow_index()) return false;
+  const std::size_t mask = index_.size() - 1;
+  std::size_t pos = h & mask;
+  const std::size_t bytes = words_ * sizeof(std::uint64_t);
+  while (index_[pos] != 0) {
+    if (std::memcmp(words(index_[pos] - 1), w, bytes) == 0) return true;  // seen
+    pos = (pos + 1) & mask;
+  }
+  if (count_ >= budget_ || count_ >= 0xFFFFFFFEU) return false;
+  if ((count_ & (chunk_states - 1)) == 0) {
+    if (!account(chunk_states * bytes)) return false;
+    chunks_.push_back(std::make_unique<std::uint64_t[]>(chunk_states * words_));
+  }
+  std::memcpy(chunks_.back().get() + (count_ & (chunk_states - 1)) * words_, w, bytes);
+  parent_.push_back(parent);
+  index_[pos] = static_cast<std::uint32_t>(count_ + 1);
+  ++count_;
+  return (count_ & (chunk_states - 1)) != 0 || account();
+}
+
+const checker::StateVec& Layers::view(std::size_t i) {
+  rules_->unpack(words(i), padded_.data());
+  view_.assign(padded_.begin(), padded_.begin() + static_cast<std::ptrdiff_t>(fields_));
+  return view_;
+}
+
+checker::StateVec Layers::state(std::size_t i) const {
+  std::vector<std::int32_t> all(std::max(rules_->unpacked_size(), fields_), 0);
+  rules_->unpack(words(i), all.data());
+  all.resize(fields_);
+  return all;
 }
 
 bool Layers::reach(int k) {
@@ -48,7 +127,7 @@ bool Layers::reach(int k) {
 std::vector<checker::StateVec> Layers::path_to(std::size_t i) const {
   std::vector<checker::StateVec> out;
   for (;;) {
-    out.push_back(states_[i]);
+    out.push_back(state(i));
     if (parent_[i] == i) break;
     i = parent_[i];
   }
@@ -56,25 +135,32 @@ std::vector<checker::StateVec> Layers::path_to(std::size_t i) const {
   return out;
 }
 
-std::optional<bool> Layers::holds(const z3::expr& pred, std::size_t i) {
-  return step_.holds(pred, states_[i]);
+bool Layers::stuck(std::size_t i) {
+  if (i < expanded_) return ((stuck_[i >> 6] >> (i & 63)) & 1U) != 0;
+  rules_->unpack(words(i), scratch_.data());
+  return rules_->successors(scratch_.data()) == 0;
 }
 
 bool Layers::expand() {
   const std::size_t from = begin_[begin_.size() - 2], to = begin_.back();
-  std::vector<checker::StateVec> next;
+  std::vector<std::uint64_t> packed(words_, 0);
   for (std::size_t i = from; i < to; ++i) {
-    if (en_.control.stopped() != Stop::none) return false;
-    if (!step_.of(states_[i], paths_.paths_for(states_[i]), next)) return false;
-    for (auto& t : next) {
-      if (seen_.count(t) != 0) continue;
-      seen_.emplace(t, static_cast<std::uint32_t>(states_.size()));
-      parent_.push_back(static_cast<std::uint32_t>(i));
-      states_.push_back(std::move(t));
-      if (states_.size() > budget_ || !account()) return false;
+    if (control_.stopped() != Stop::none) return false;
+    rules_->unpack(words(i), scratch_.data());
+    const std::size_t n = rules_->successors(scratch_.data());
+    if (stuck_.size() * 64 <= i) {
+      if (stuck_.capacity() * 64 <= i && !account(stuck_.capacity() * sizeof(std::uint64_t)))
+        return false;
+      stuck_.resize(i / 64 + 1, 0);
+    }
+    if (n == 0) stuck_[i >> 6] |= std::uint64_t{1} << (i & 63);
+    expanded_ = i + 1;
+    for (std::size_t j = 0; j < n; ++j) {
+      rules_->pack_from(scratch_.data(), words(i), rules_->successor(j), packed.data());
+      if (!add(packed.data(), hash(packed.data()), static_cast<std::uint32_t>(i))) return false;
     }
   }
-  begin_.push_back(states_.size());
+  begin_.push_back(count_);
   return true;
 }
 

@@ -68,6 +68,9 @@ ScopeResult symbolic_scope(const std::string& param, std::int64_t lo, std::int64
       }
     }
     if (!settled) out.unsettled.push_back(v);
+    const auto& st = r.statistics;
+    out.values.push_back(
+        ScopeValue{v, settled, st.complete, st.layer_states, st.depth, st.seconds, r.settled});
     if (engine.stopped() != Stop::none) {
       out.stopped = engine.stopped();
       break;

@@ -3,6 +3,9 @@
 // successor interface without the engine's packing.
 #include "loophole/checker/generator.hpp"
 
+#include "loophole/checker/state_codec.hpp"
+#include "loophole/checker/successors.hpp"
+
 #include "bfs.hpp"
 
 namespace loophole::checker {
@@ -42,6 +45,45 @@ void Generator::successors(const std::int32_t* state, Buffer& out) const {
   flat.fields = fields();
   flat.pack_with = nullptr;
   impl_->system->successors_flat(state, flat);
+}
+
+}  // namespace loophole::checker
+
+namespace loophole::checker {
+
+// CompiledSuccessors (successors.hpp): the generator and the codec together.
+struct CompiledSuccessors::Impl {
+  explicit Impl(const Semantics& sem) : generator(sem), codec(sem.layout()) {}
+  Generator generator;
+  StateCodec codec;
+  Generator::Buffer buffer;
+};
+
+CompiledSuccessors::CompiledSuccessors(const Semantics& sem) : impl_(std::make_unique<Impl>(sem)) {}
+CompiledSuccessors::~CompiledSuccessors() = default;
+
+std::size_t CompiledSuccessors::fields() const { return impl_->codec.fields(); }
+std::size_t CompiledSuccessors::words() const { return impl_->codec.words(); }
+std::size_t CompiledSuccessors::unpacked_size() const { return impl_->codec.unpacked_size(); }
+
+void CompiledSuccessors::pack(const std::int32_t* state, std::uint64_t* out) const {
+  impl_->codec.pack(state, out);
+}
+void CompiledSuccessors::unpack(const std::uint64_t* in, std::int32_t* out) const {
+  impl_->codec.unpack(in, out);
+}
+void CompiledSuccessors::pack_from(const std::int32_t* base, const std::uint64_t* base_words,
+                                   const std::int32_t* state, std::uint64_t* out) const {
+  impl_->codec.pack_from(base, base_words, state, out);
+}
+
+std::size_t CompiledSuccessors::successors(const std::int32_t* state) {
+  impl_->generator.successors(state, impl_->buffer);
+  return impl_->buffer.size();
+}
+
+const std::int32_t* CompiledSuccessors::successor(std::size_t i) const {
+  return impl_->buffer.state(i);
 }
 
 }  // namespace loophole::checker

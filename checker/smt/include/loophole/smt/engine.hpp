@@ -46,7 +46,7 @@ struct Activity {
 // Options::layer_states by default, and under --symbolic (which also sets
 // Options::layers_past_depth).
 inline constexpr std::size_t default_layer_states = 10000;
-inline constexpr std::size_t symbolic_layer_states = 100000;
+inline constexpr std::size_t symbolic_layer_states = 100000000;
 
 struct Options {
   int depth = 20;            // BMC: states up to `depth` moves from an initial state
@@ -58,8 +58,9 @@ struct Options {
   // control paths possible after k moves (a forward analysis of the control
   // fields; off: the whole relation at every depth, for measurements).
   bool prune_control = true;
-  // BMC's depths are answered by a breadth-first search on the encoded
-  // relation (checker/smt/src/layers.hpp) while the states reached number
+  // BMC's depths are answered by a breadth-first search of the relation,
+  // its successors computed on integers by the rules' compiled programs
+  // (checker/smt/src/layers.hpp), while the states reached number
   // at most this many; beyond, by BMC's queries from that depth on (0: BMC
   // only). The answers are the same; on a small ruleset the search is
   // complete at the largest distance of a state instead of the longest
@@ -151,6 +152,17 @@ struct Result {
   // Every rule gap site not reported is unreachable (the search was complete,
   // or k-induction proved it): what static_checks needs to refute candidates.
   bool gaps_settled = false;
+  // How each question that can hold was settled, in words (--symbolic says
+  // it per value): deadlocks (rule "deadlock"), rule gaps ("rule-gap") and
+  // each always/never property ("property:NAME"): "all 23 reachable states
+  // searched, every one within 7 moves", "proved by IC3/PDR (Z3's
+  // Spacer)", or "unknown: " and why.
+  struct Settled {
+    checker::Kind kind = checker::Kind::deadlock;
+    std::string rule;
+    std::string how;
+  };
+  std::vector<Settled> settled;
 };
 
 class Engine {
@@ -228,7 +240,18 @@ struct ScopeAnswer {
   checker::Finding first;            // the finding at the smallest value (with its trace)
   std::int64_t first_value = 0;
 };
+// One value's check: how far it got and how each question was settled.
+struct ScopeValue {
+  std::int64_t value = 0;
+  bool settled = false;    // no question left unknown, not stopped
+  bool complete = false;   // every reachable state searched (or BMC's completeness)
+  std::size_t states = 0;  // held by the breadth-first layers
+  int depth = -1;          // the deepest depth searched
+  double seconds = 0;      // the check's (the encoding not counted)
+  std::vector<Result::Settled> settled_how;
+};
 struct ScopeResult {
+  std::vector<ScopeValue> values;       // per value checked, in order
   std::vector<ScopeAnswer> answers;     // violated findings
   std::vector<ScopeAnswer> open;        // unknown findings (values: where they are unknown)
   std::vector<std::int64_t> checked;    // the values checked
