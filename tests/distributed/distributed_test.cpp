@@ -318,13 +318,20 @@ INSTANTIATE_TEST_SUITE_P(Agreement, Fixture,
 // The seeds at the reduced scopes of the one-step SMT test (806..11,027 states).
 TEST(Seeds, SameAnswersAsOneProcess) {
   const std::string root = std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/";
-  compare(
-      root + "containment.yaml",
-      {{"hand_target", 1}, {"item_copies", 0}, {"opportunity_copies", 0}, {"personnel_copies", 0}});
+  compare(root + "containment.yaml", {{"hand_target", 1},
+                                      {"item_copies", 0},
+                                      {"opportunity_copies", 0},
+                                      {"personnel_copies", 0},
+                                      {"event_copies", 0}});
   compare(root + "cosmere.yaml",
           {{"face_copies", 1}, {"number_copies", 1}, {"hand_target", 1}, {"ace_copies", 0}});
-  compare(root + "operators.yaml", {{"item_copies", 0}, {"effect_copies", 0}});
-  compare(root + "speed-biomes.yaml", {{"gear_copies", 0}, {"opening_hand", 1}});
+  compare(root + "operators.yaml", {{"item_copies", 0},
+                                    {"effect_copies", 0},
+                                    {"attack_copies", 0},
+                                    {"defence_copies", 0},
+                                    {"opening_hand", 0}});
+  compare(root + "speed-biomes.yaml",
+          {{"gear_copies", 0}, {"opening_hand", 1}, {"anomaly_copies", 0}});
 }
 
 // Three threads a rank (the rank's own and two more, claiming the states
@@ -332,7 +339,13 @@ TEST(Seeds, SameAnswersAsOneProcess) {
 // as one process, whichever thread expanded which state.
 TEST(Threads, SameAnswersAsOneProcess) {
   const std::string root = std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/";
-  compare(root + "operators.yaml", {{"item_copies", 0}, {"effect_copies", 0}}, 3);
+  compare(root + "operators.yaml",
+          {{"item_copies", 0},
+           {"effect_copies", 0},
+           {"attack_copies", 0},
+           {"defence_copies", 0},
+           {"opening_hand", 0}},
+          3);
   compare(
       std::string(LOOPHOLE_SOURCE_DIR) + "/tests/fixtures/findings/response-loop/ward-duel.yaml",
       {}, 3);
@@ -347,8 +360,12 @@ TEST(LeadsTo, StuckSameAsOneProcess) {
 // A state limit stops every rank at the same round, with what was explored.
 TEST(Limits, StateLimitStopsEveryRank) {
   const std::string path = std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/operators.yaml";
-  const auto l = test_support::load_game(
-      path, {.params = {{"item_copies", 0}, {"effect_copies", 0}}, .with_semantics = true});
+  const auto l = test_support::load_game(path, {.params = {{"item_copies", 0},
+                                                           {"effect_copies", 0},
+                                                           {"attack_copies", 0},
+                                                           {"defence_copies", 0},
+                                                           {"opening_hand", 0}},
+                                                .with_semantics = true});
   ASSERT_TRUE(l->game) << l->diagnostics();
   Options options;
   options.max_states = 200;
@@ -362,8 +379,12 @@ TEST(Limits, StateLimitStopsEveryRank) {
 // An interrupt on one rank (a signal) stops every rank at the same round.
 TEST(Limits, InterruptOnOneRankStopsEveryRank) {
   const std::string path = std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/operators.yaml";
-  const auto l = test_support::load_game(
-      path, {.params = {{"item_copies", 0}, {"effect_copies", 0}}, .with_semantics = true});
+  const auto l = test_support::load_game(path, {.params = {{"item_copies", 0},
+                                                           {"effect_copies", 0},
+                                                           {"attack_copies", 0},
+                                                           {"defence_copies", 0},
+                                                           {"opening_hand", 0}},
+                                                .with_semantics = true});
   ASSERT_TRUE(l->game) << l->diagnostics();
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -403,8 +424,12 @@ class CycleFindingsCompared : public ::testing::Environment {
 // search's counts and no slice (the cycle analyses are then not checked).
 TEST(Limits, InterruptInTheCyclePhaseStopsEveryRank) {
   const std::string path = std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/operators.yaml";
-  const auto l = test_support::load_game(
-      path, {.params = {{"item_copies", 0}, {"effect_copies", 0}}, .with_semantics = true});
+  const auto l = test_support::load_game(path, {.params = {{"item_copies", 0},
+                                                           {"effect_copies", 0},
+                                                           {"attack_copies", 0},
+                                                           {"defence_copies", 0},
+                                                           {"opening_hand", 0}},
+                                                .with_semantics = true});
   ASSERT_TRUE(l->game) << l->diagnostics();
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
