@@ -359,7 +359,7 @@ void agrees_on_the_seeds_at_reduced_scope(bool native) {
   };
   const std::vector<Case> cases = {
       {"rulesets/containment.yaml",
-       {{"hand_target", 1}, {"item_copies", 0}, {"opportunity_copies", 0}},
+       {{"hand_target", 1}, {"item_copies", 0}, {"opportunity_copies", 0}, {"event_copies", 0}},
        34394,
        450778,
        318},
@@ -368,10 +368,18 @@ void agrees_on_the_seeds_at_reduced_scope(bool native) {
        13758,
        118024,
        1755},
-      {"rulesets/operators.yaml", {{"item_copies", 0}}, 46903, 137390, 8736},
+      {"rulesets/operators.yaml",
+       {{"item_copies", 0}, {"attack_copies", 0}, {"defence_copies", 0}, {"opening_hand", 0}},
+       46903,
+       137390,
+       8736},
       // speed-biomes: 11433 / 61320 / 2802 and the pool game 33720 / 218499 /
       // 5049 while Speed-1 actions could answer (removed by issue 34).
-      {"rulesets/speed-biomes.yaml", {{"gear_copies", 0}}, 11027, 59448, 2503},
+      {"rulesets/speed-biomes.yaml",
+       {{"gear_copies", 0}, {"anomaly_copies", 0}},
+       11027,
+       59448,
+       2503},
       {"rulesets/examples/speed-biomes-pool-game.yaml",
        {{"opening_hand", 2}, {"quick_step_copies", 0}},
        33098,

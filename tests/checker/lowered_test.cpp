@@ -826,13 +826,15 @@ TEST(Lowered, AgreesWithTheOracleOnTheSeedsAtReducedScope) {
   // The scopes and state counts of tests/checker/compiled_test.cpp.
   const std::vector<Case> cases = {
       {"rulesets/containment.yaml",
-       {{"hand_target", 1}, {"item_copies", 0}, {"opportunity_copies", 0}},
+       {{"hand_target", 1}, {"item_copies", 0}, {"opportunity_copies", 0}, {"event_copies", 0}},
        34394},
       {"rulesets/cosmere.yaml",
        {{"face_copies", 1}, {"number_copies", 1}, {"hand_target", 2}},
        13758},
-      {"rulesets/operators.yaml", {{"item_copies", 0}}, 46903},
-      {"rulesets/speed-biomes.yaml", {{"gear_copies", 0}}, 11027},
+      {"rulesets/operators.yaml",
+       {{"item_copies", 0}, {"attack_copies", 0}, {"defence_copies", 0}, {"opening_hand", 0}},
+       46903},
+      {"rulesets/speed-biomes.yaml", {{"gear_copies", 0}, {"anomaly_copies", 0}}, 11027},
       {"rulesets/examples/speed-biomes-pool-game.yaml",
        {{"opening_hand", 2}, {"quick_step_copies", 0}},
        33098},

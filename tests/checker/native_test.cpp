@@ -128,8 +128,11 @@ std::unique_ptr<test_support::LoadedGame> cosmere() {
 }
 
 std::unique_ptr<test_support::LoadedGame> operators() {
-  auto l = test_support::load_game("rulesets/operators.yaml",
-                                   {.params = {{"item_copies", 0}}, .with_semantics = true});
+  auto l = test_support::load_game("rulesets/operators.yaml", {.params = {{"item_copies", 0},
+                                                                          {"attack_copies", 0},
+                                                                          {"defence_copies", 0},
+                                                                          {"opening_hand", 0}},
+                                                               .with_semantics = true});
   EXPECT_TRUE(l->sem) << l->diagnostics();
   return l;
 }
@@ -446,7 +449,11 @@ TEST(Native, RefusesACacheOthersMayWrite) {
 // code in it: every name of the game replaced, the C is the same text, and
 // compiled and run it creates no payload's marker.
 TEST(Native, NamesNeverReachTheGeneratedC) {
-  const test_support::Load how{.params = {{"item_copies", 0}}, .with_semantics = false};
+  const test_support::Load how{.params = {{"item_copies", 0},
+                                          {"attack_copies", 0},
+                                          {"defence_copies", 0},
+                                          {"opening_hand", 0}},
+                               .with_semantics = false};
   const auto plain = test_support::load_game("rulesets/operators.yaml", how);
   const auto hostile = test_support::load_game("rulesets/operators.yaml", how);
   ASSERT_TRUE(plain->game && hostile->game) << plain->diagnostics();

@@ -468,7 +468,8 @@ TEST(Seeds, SameAnswersAsOneProcess) {
                                     {"effect_copies", 0},
                                     {"strategy_copies", 1},
                                     {"attack_copies", 0},
-                                    {"defence_copies", 0}});
+                                    {"defence_copies", 0},
+                                    {"opening_hand", 0}});
   compare(root + "speed-biomes.yaml", {{"gear_copies", 0},
                                        {"opening_hand", 1},
                                        {"agent_copies", 1},
@@ -490,7 +491,8 @@ TEST(Threads, SameAnswersAsOneProcess) {
            {"effect_copies", 0},
            {"strategy_copies", 1},
            {"attack_copies", 0},
-           {"defence_copies", 0}},
+           {"defence_copies", 0},
+           {"opening_hand", 0}},
           3);
   compare(findings + "response-loop/ward-duel.yaml", {}, 3);
   compare(findings + "response-loop/charges-run-out.yaml", {}, 3);
@@ -510,7 +512,8 @@ TEST(Limits, StateLimitStopsEveryRank) {
                                                            {"effect_copies", 0},
                                                            {"strategy_copies", 1},
                                                            {"attack_copies", 0},
-                                                           {"defence_copies", 0}},
+                                                           {"defence_copies", 0},
+                                                           {"opening_hand", 0}},
                                                 .with_semantics = true});
   ASSERT_TRUE(l->game) << l->diagnostics();
   Options options;
@@ -529,7 +532,8 @@ TEST(Limits, InterruptOnOneRankStopsEveryRank) {
                                                            {"effect_copies", 0},
                                                            {"strategy_copies", 1},
                                                            {"attack_copies", 0},
-                                                           {"defence_copies", 0}},
+                                                           {"defence_copies", 0},
+                                                           {"opening_hand", 0}},
                                                 .with_semantics = true});
   ASSERT_TRUE(l->game) << l->diagnostics();
   int size = 0;
@@ -578,7 +582,8 @@ TEST(Limits, InterruptInTheCyclePhaseStopsEveryRank) {
                                                            {"effect_copies", 0},
                                                            {"strategy_copies", 1},
                                                            {"attack_copies", 0},
-                                                           {"defence_copies", 0}},
+                                                           {"defence_copies", 0},
+                                                           {"opening_hand", 0}},
                                                 .with_semantics = true});
   ASSERT_TRUE(l->game) << l->diagnostics();
   int size = 0;

@@ -484,8 +484,9 @@ std::vector<std::string> answer_speed_violations(bool old_speeds) {
   fs::create_directories(dir / "include");
   std::ofstream(dir / "speed-biomes.yaml", std::ios::binary) << main_text;
   std::ofstream(dir / "include" / "speed-biomes-rules.yaml", std::ios::binary) << rules;
-  auto l = test_support::load_game((dir / "speed-biomes.yaml").string(),
-                                   {.params = {{"opening_hand", 2}, {"sector_durability", 1}}});
+  auto l = test_support::load_game(
+      (dir / "speed-biomes.yaml").string(),
+      {.params = {{"opening_hand", 2}, {"sector_durability", 1}, {"anomaly_copies", 0}}});
   fs::remove_all(dir);
   EXPECT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
   if (!l->game) return {"does not load"};
@@ -549,7 +550,8 @@ TEST(SeedScopes, SpeedBiomesWithTwoTacticsHasNoUnboundedChain) {
                                    {.params = {{"tactic_copies", 2},
                                                {"opening_hand", 2},
                                                {"sector_durability", 1},
-                                               {"gear_copies", 0}}});
+                                               {"gear_copies", 0},
+                                               {"anomaly_copies", 0}}});
   ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
   EXPECT_EQ(l->game->scope.stack, 4);
   const checker::Semantics sem(*l->game);
@@ -658,7 +660,10 @@ INSTANTIATE_TEST_SUITE_P(
     Scopes, SeedExplore,
     ::testing::Values(
         ExploreCase{"containment.yaml",
-                    {{"hand_target", 1}, {"item_copies", 0}, {"opportunity_copies", 0}},
+                    {{"hand_target", 1},
+                     {"item_copies", 0},
+                     {"opportunity_copies", 0},
+                     {"event_copies", 0}},
                     34394,
                     50543,
                     {
@@ -684,20 +689,21 @@ INSTANTIATE_TEST_SUITE_P(
                         "stall trigger:after_action_triggers note 224:11 optional/P1",
                         "stall trigger:after_action_triggers note 224:11 optional/P2",
                     }},
-        ExploreCase{"operators.yaml",
-                    {{"item_copies", 0}},
-                    46903,
-                    72026,
-                    {
-                        "rule-gap step:preparation.draw error 83:16",
-                        "property-violation property:three_out_reachable error 276:11",
-                        "dead-rule window:refill warning 166:3",
-                        "dead-rule action:place_operator warning 260:11",
-                        "unreachable-win end:three_out/P1 warning 270:11",
-                        "unreachable-win end:three_out/P2 warning 270:11",
-                    }},
+        ExploreCase{
+            "operators.yaml",
+            {{"item_copies", 0}, {"attack_copies", 0}, {"defence_copies", 0}, {"opening_hand", 0}},
+            46903,
+            72026,
+            {
+                "rule-gap step:preparation.draw error 83:16",
+                "property-violation property:three_out_reachable error 276:11",
+                "dead-rule window:refill warning 166:3",
+                "dead-rule action:place_operator warning 260:11",
+                "unreachable-win end:three_out/P1 warning 270:11",
+                "unreachable-win end:three_out/P2 warning 270:11",
+            }},
         ExploreCase{"speed-biomes.yaml",
-                    {{"gear_copies", 0}},
+                    {{"gear_copies", 0}, {"anomaly_copies", 0}},
                     11027,  // 11433 / 18729 before Speed-1 answers were removed (issue 34)
                     17610,
                     {
@@ -751,6 +757,69 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<ExploreCase>& info) {
       return case_name(info.param.ruleset);
     });
+
+// The seeds at their default scopes, which hold every card kind each seed
+// names at least once (issue 32; docs/findings.md): the exact state and
+// transition counts and every finding of the whole graph. Release only: 67 M
+// to 101 M states each, 2.5-5 GB in release. One test, so that the seeds run
+// one after another and no two of these graphs are held at once.
+TEST(SeedDefaultScopes, EveryCardKindPinnedStatesAndFindings) {
+  LOOPHOLE_RELEASE_ONLY("the seeds' default scopes, 67 M to 101 M states each");
+  struct DefaultCase {
+    const char* ruleset;
+    std::uint64_t states;
+    std::uint64_t transitions;
+    std::vector<std::string> findings;
+  };
+  const std::vector<DefaultCase> cases = {
+      {"containment.yaml", 96963805, 167522265, {}},
+      {"cosmere.yaml",
+       1239824,
+       1711582,
+       {
+           "stall action:research error 174:11 optional/P1",
+           "stall action:research error 174:11 optional/P2",
+           "stall trigger:after_action_triggers note 224:11 optional/P1",
+           "stall trigger:after_action_triggers note 224:11 optional/P2",
+       }},
+      {"operators.yaml",
+       66562395,
+       129859105,
+       {
+           "rule-gap step:support.final_draw error 152:16",
+           "cannot-end step:combat.fight note 90:17",
+       }},
+      {"speed-biomes.yaml",
+       100879267,
+       169033725,
+       {
+           "rule-gap step:start.draw error 103:16",
+           "rule-gap step:battle.damage error 170:19",
+       }},
+  };
+  for (const DefaultCase& c : cases) {
+    SCOPED_TRACE(c.ruleset);
+    auto l = test_support::load_game(ruleset_path(c.ruleset));
+    ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
+    const checker::Semantics sem(*l->game);
+    checker::ExplicitOptions two;
+    two.threads = 2;
+    const auto g = checker::explore(sem, two);
+    ASSERT_EQ(g->completion(), checker::Completion::complete);
+    std::vector<std::string> findings;
+    for (const properties::Finding& f : properties::check_all(*g, properties::CheckSelection{})) {
+      findings.push_back(describe(f));
+    }
+    if (std::getenv("LOOPHOLE_SEEDS_PRINT") != nullptr) {
+      std::cout << c.ruleset << ": states " << g->size() << " transitions "
+                << g->statistics().transitions << "\n";
+      for (const std::string& f : findings) std::cout << "      \"" << f << "\",\n";
+    }
+    EXPECT_EQ(g->size(), c.states);
+    EXPECT_EQ(g->statistics().transitions, c.transitions);
+    EXPECT_EQ(join(findings), join(c.findings));
+  }
+}
 
 // Uno's transcript names the right player at every move: three draw twos
 // stacked onto P1, who draws the penalty of 6; P1 then plays a reverse, and
@@ -842,8 +911,9 @@ TEST(ExampleGames, PriorityStackAtItsDefaultScope) {
 }
 
 TEST(SeedInvented, SpeedBiomesDurabilityGapSaysItUsesTheInventedBoost) {
-  auto l = test_support::load_game(ruleset_path("speed-biomes.yaml"),
-                                   {.params = {{"gear_copies", 0}, {"sector_durability", 1}}});
+  auto l = test_support::load_game(
+      ruleset_path("speed-biomes.yaml"),
+      {.params = {{"gear_copies", 0}, {"sector_durability", 1}, {"anomaly_copies", 0}}});
   ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
   const checker::Semantics sem(*l->game);
   checker::ExplicitOptions options;

@@ -232,7 +232,9 @@ TEST(SeedAgreement, OperatorsAndCosmereWithinThreeMoves) {
     std::map<std::string, std::int64_t> params;
   };
   for (const Seed& seed :
-       {Seed{"operators.yaml", {{"item_copies", 0}}},
+       {Seed{
+            "operators.yaml",
+            {{"item_copies", 0}, {"attack_copies", 0}, {"defence_copies", 0}, {"opening_hand", 0}}},
         Seed{"cosmere.yaml", {{"face_copies", 1}, {"number_copies", 1}, {"hand_target", 2}}}}) {
     const auto l =
         load_explored(std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/" + seed.file, seed.params, 3);

@@ -84,7 +84,9 @@ TEST(Induction, FindsAViolationInTheBaseCaseWithAReplayedTrace) {
 }
 
 TEST(Induction, ProvesOperatorsCombatInvariantAndIsHonestlyUnknownOnAnother) {
-  const auto l = load_engine("rulesets/operators.yaml", {{"item_copies", 0}});
+  const auto l = load_engine(
+      "rulesets/operators.yaml",
+      {{"item_copies", 0}, {"attack_copies", 0}, {"defence_copies", 0}, {"opening_hand", 0}});
   const Proof proved =
       l->engine->prove_property(property(*l->game, "combat_spends_everyone"), small(2));
   EXPECT_EQ(proved.status, ProofStatus::proved) << proved.reason;
@@ -122,8 +124,9 @@ TEST(Induction, ProvesCosmereFaceLimit) {
 
 TEST(Induction, ProvesContainmentHandWithinTargetWithK1) {
   LOOPHOLE_RELEASE_ONLY("a seed's k-induction proof, 30 s here, 5-14 s in release");
-  const auto l = load_engine("rulesets/containment.yaml",
-                             {{"hand_target", 1}, {"item_copies", 0}, {"opportunity_copies", 0}});
+  const auto l = load_engine(
+      "rulesets/containment.yaml",
+      {{"hand_target", 1}, {"item_copies", 0}, {"opportunity_copies", 0}, {"event_copies", 0}});
   const Proof p = l->engine->prove_property(property(*l->game, "hand_within_target"), small(1));
   EXPECT_EQ(p.status, ProofStatus::proved) << p.reason;
   EXPECT_EQ(p.k, 1);
@@ -131,7 +134,8 @@ TEST(Induction, ProvesContainmentHandWithinTargetWithK1) {
 
 TEST(Induction, ProvesSpeedBiomesHandLimitAfterReset) {
   LOOPHOLE_RELEASE_ONLY("a seed's k-induction proof, 30 s here, 5-14 s in release");
-  const auto l = load_engine("rulesets/speed-biomes.yaml", {{"gear_copies", 0}});
+  const auto l =
+      load_engine("rulesets/speed-biomes.yaml", {{"gear_copies", 0}, {"anomaly_copies", 0}});
   const Proof p = l->engine->prove_property(property(*l->game, "hand_limit_after_reset"), small(1));
   EXPECT_EQ(p.status, ProofStatus::proved) << p.reason;
   EXPECT_EQ(p.k, 0);

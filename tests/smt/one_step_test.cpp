@@ -148,7 +148,8 @@ const auto seeds = ::testing::Values(
          {{"hand_target", 1},
           {"item_copies", 0},
           {"opportunity_copies", 0},
-          {"personnel_copies", 0}},
+          {"personnel_copies", 0},
+          {"event_copies", 0}},
          1634,
          13,
          true},
@@ -156,8 +157,19 @@ const auto seeds = ::testing::Values(
          {{"face_copies", 1}, {"number_copies", 1}, {"hand_target", 1}, {"ace_copies", 0}},
          1206,
          52},
-    Seed{"operators.yaml", {{"item_copies", 0}, {"effect_copies", 0}}, 806, 596},
-    Seed{"speed-biomes.yaml", {{"gear_copies", 0}, {"opening_hand", 1}}, 11027, 605, true});
+    Seed{"operators.yaml",
+         {{"item_copies", 0},
+          {"effect_copies", 0},
+          {"attack_copies", 0},
+          {"defence_copies", 0},
+          {"opening_hand", 0}},
+         806,
+         596},
+    Seed{"speed-biomes.yaml",
+         {{"gear_copies", 0}, {"opening_hand", 1}, {"anomaly_copies", 0}},
+         11027,
+         605,
+         true});
 
 std::string seed_name(const ::testing::TestParamInfo<Seed>& info) {
   std::string name = fs::path(info.param.file).stem().string();

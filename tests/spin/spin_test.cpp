@@ -177,12 +177,15 @@ std::vector<Case> all_cases() {
     out.push_back(Case{f, {}});
   }
   // The seed rulesets at the reduced scopes of tests/seeds/seeds_test.cpp.
-  out.push_back(Case{"rulesets/containment.yaml",
-                     {{"hand_target", 1}, {"item_copies", 0}, {"opportunity_copies", 0}}});
+  out.push_back(Case{
+      "rulesets/containment.yaml",
+      {{"hand_target", 1}, {"item_copies", 0}, {"opportunity_copies", 0}, {"event_copies", 0}}});
   out.push_back(Case{"rulesets/cosmere.yaml",
                      {{"face_copies", 1}, {"number_copies", 1}, {"hand_target", 2}}});
-  out.push_back(Case{"rulesets/operators.yaml", {{"item_copies", 0}}});
-  out.push_back(Case{"rulesets/speed-biomes.yaml", {{"gear_copies", 0}}});
+  out.push_back(
+      Case{"rulesets/operators.yaml",
+           {{"item_copies", 0}, {"attack_copies", 0}, {"defence_copies", 0}, {"opening_hand", 0}}});
+  out.push_back(Case{"rulesets/speed-biomes.yaml", {{"gear_copies", 0}, {"anomaly_copies", 0}}});
   out.push_back(Case{"rulesets/examples/speed-biomes-pool-game.yaml",
                      {{"opening_hand", 2}, {"quick_step_copies", 0}}});
   return out;
