@@ -59,7 +59,7 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
       ->check(CLI::Range(0, 10000));
   c->add_option("--layer-states", check.layer_states,
                 "smt: answer the depths by breadth-first search while it holds at most N states "
-                "(default 10000, under --symbolic 100000000; 0: bounded model checking only)")
+                "(default 1000000, under --symbolic 100000000; 0: bounded model checking only)")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 40));
   c->add_option("--symbolic", check.symbolic,
                 "smt: check every value of this param in its min..max; say where findings appear");

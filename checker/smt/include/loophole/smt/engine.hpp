@@ -45,7 +45,7 @@ struct Activity {
 
 // Options::layer_states by default, and under --symbolic (which also sets
 // Options::layers_past_depth).
-inline constexpr std::size_t default_layer_states = 10000;
+inline constexpr std::size_t default_layer_states = 1000000;
 inline constexpr std::size_t symbolic_layer_states = 100000000;
 
 struct Options {
