@@ -43,10 +43,13 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <utility>
 #include <vector>
 
 #include "loophole/checker/explored.hpp"
 
+#include "collapse.hpp"
 #include "memory_budget.hpp"
 #include "packer.hpp"
 #include "region.hpp"
@@ -82,6 +85,14 @@ class StateStore {
   [[nodiscard]] std::uint64_t size() const { return size_; }
   [[nodiscard]] std::size_t words() const { return words_; }
   [[nodiscard]] std::size_t bytes() const { return bytes_; }
+  // Stores states collapsed (collapse.hpp) from now on: before the first
+  // insertion, with the packer the states are packed by and a component for
+  // each of its fields.
+  void collapse(const Packer& packer, const std::vector<int>& component_of);
+  [[nodiscard]] const Collapse* collapsed() const { return collapse_.get(); }
+  // Bytes a stored state takes in the arena now (bytes(), or a collapsed
+  // record's).
+  [[nodiscard]] std::size_t stride() const { return stride_; }
 
   // Copies state `id` into words() words (padding zero).
   void load(StateId id, Word* out) const;
@@ -196,9 +207,15 @@ class StateStore {
   static constexpr std::uint32_t max_load_num = 3, max_load_den = 4;
 
   [[nodiscard]] const std::uint8_t* at(StateId id) const {
-    return &arena_[std::uint64_t{id} * bytes_];
+    return &arena_[std::uint64_t{id} * stride_];
   }
-  [[nodiscard]] std::uint8_t* at(StateId id) { return &arena_[std::uint64_t{id} * bytes_]; }
+  [[nodiscard]] std::uint8_t* at(StateId id) { return &arena_[std::uint64_t{id} * stride_]; }
+  // Writes state `id` (serial: may intern and widen the collapsed records;
+  // records [0, records) are then re-laid).
+  void put(StateId id, const Word* state, std::uint64_t records);
+  // Back to plain packed states (when the tables cost more than they save);
+  // false when the budget refuses the arena.
+  [[nodiscard]] bool uncollapse();
   [[nodiscard]] std::size_t home(std::uint64_t hash) const { return hash >> (64 - bits_); }
   [[nodiscard]] std::uint32_t fingerprint(std::uint64_t hash) const {
     return static_cast<std::uint32_t>(hash) & ~mask_;
@@ -237,6 +254,13 @@ class StateStore {
   void for_each_taken(Fn fn) const;
 
   std::size_t words_, bytes_;
+  std::size_t stride_;          // bytes_, or a collapsed record's bytes
+  std::uint64_t reserved_ = 0;  // states the arena has room for
+  std::unique_ptr<Collapse> collapse_;
+  // Collapsed new states of a batch whose components were not all known
+  // yet: committed by end_batch (id, scratch entry).
+  std::vector<std::pair<StateId, std::uint32_t>> misses_;
+  std::mutex misses_mutex_;
   MemoryBudget& budget_;
   bool keep_parents_;
   std::uint64_t size_ = 0;
