@@ -4,26 +4,22 @@
 // and an open-addressing hash index over them for deduplication.
 //
 // Memory per stored state (what the 24-byte target is measured against):
-//   packed state      bytes() = ceil(bits / 8)         (arena, grown by 64 KiB)
+//   stored state      collapsed (collapse(): collapse.hpp): the bits of its
+//                     components' table indices, 4..5 bytes on the seeds; or
+//                     packed, bytes() = ceil(bits / 8) (arena, grown by 64 KiB)
 //   parent            4 bytes when kept                (the successor index used is
 //                                                       not stored: see ExplicitGraph)
 //   hash slot         4 bytes / load, load 0.375..0.75 (5.3..10.7 bytes; index only,
 //                                                       freed after the search)
-// so bytes() + 5.3..10.7 while searching, bytes() afterwards (a table of
-// up to 2^22 slots, 16 MiB, grows fourfold, so its load may fall to 0.19:
-// at most 8 MiB more than doubling, for a third to two thirds fewer states
-// rehashed at the seeds' default scopes). A slot is a
+// (a table of up to 2^22 slots, 16 MiB, grows fourfold, so its load may
+// fall to 0.19: at most 8 MiB more than doubling, for a third to two thirds
+// fewer states rehashed at the seeds' default scopes). A slot is a
 // 32-bit word: the state's id in the low log2(capacity) bits and hash bits
-// (a fingerprint) above, so most probes never touch the arena.
-//
-// For the seed rulesets, whose states pack into 11..18 bytes (85..142
-// bits), a stored state costs 11..18 bytes after the search and 19..29
-// while searching; with the move graph and the search's buffers the search
-// peaks at about 40 bytes per state on containment (bench/RESULTS.md,
-// 2026-11-28 07:45-09:30). Shrinking it further needs the packed state
-// itself to shrink, e.g. by interning the data and control parts of a state
-// in tables of their own and storing two ids (collapse compression), or the
-// move graph (5 bytes an edge and a start per state).
+// (a fingerprint) above, so most probes never touch the arena. Collapsed,
+// a lookup that matches a fingerprint rebuilds the stored state to compare
+// it, and a committed state's components are found in their tables (new
+// ones are interned serially at end_batch(), which may widen the records:
+// bench/RESULTS.md, 2026-11-28 10:55-12:45, has what it costs).
 //
 // Insertion is either sequential (insert, or insert_reserved within room
 // made beforehand: BFS on one thread) or a concurrent batch used by BFS on
