@@ -20,7 +20,24 @@ ExplicitGraph::ExplicitGraph(const Layout& layout, const Semantics* semantics,
              compact),
       edges_(budget_),
       compact_(compact) {
-  if (compact) frontier_ = std::make_unique<Frontier>(packer_.words(), budget_);
+  if (compact) {
+    frontier_ = std::make_unique<Frontier>(packer_.words(), budget_);
+  } else if (packer_.words() <= Collapse::max_words) {
+    // Collapsed states (collapse.hpp): the data slots no player owns, each
+    // player's, and the control fields, each interned on its own.
+    // (The data fields are the game's slots, in order: layout.cpp.)
+    const std::vector<model::Slot>* slots =
+        semantics != nullptr ? &semantics->game().slots : nullptr;
+    std::vector<int> component_of(layout.fields.size());
+    for (std::size_t f = 0; f < layout.fields.size(); ++f) {
+      const int owner = slots != nullptr && f < slots->size() ? (*slots)[f].owner : -1;
+      component_of[f] = f >= layout.data_fields ? static_cast<int>(Collapse::max_components) - 1
+                        : owner >= 0 && owner + 2 < static_cast<int>(Collapse::max_components)
+                            ? owner + 1
+                            : 0;
+    }
+    store_.collapse(packer_, component_of);
+  }
 }
 
 ExplicitGraph::~ExplicitGraph() = default;

@@ -51,6 +51,13 @@ bool MemoryBudget::acquire(std::uint64_t bytes) {
   return true;
 }
 
+void MemoryBudget::force(std::uint64_t bytes) {
+  const std::uint64_t now = used_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+  std::uint64_t peak = peak_.load(std::memory_order_relaxed);
+  while (now > peak && !peak_.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+  }
+}
+
 void MemoryBudget::release(std::uint64_t bytes) {
   used_.fetch_sub(bytes, std::memory_order_relaxed);
 }

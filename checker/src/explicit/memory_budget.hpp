@@ -18,6 +18,9 @@ class MemoryBudget {
   // Reserves `bytes`; false (and nothing reserved) when that would pass the limit.
   [[nodiscard]] bool acquire(std::uint64_t bytes);
   void release(std::uint64_t bytes);
+  // Reserves `bytes` even past the limit (what cannot wait: the next
+  // acquire() then fails, and the search stops at its next reserve).
+  void force(std::uint64_t bytes);
 
   [[nodiscard]] std::uint64_t used() const { return used_.load(std::memory_order_relaxed); }
   [[nodiscard]] std::uint64_t peak() const { return peak_.load(std::memory_order_relaxed); }

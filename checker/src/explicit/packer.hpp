@@ -30,6 +30,13 @@ class Packer {
   [[nodiscard]] std::size_t bytes() const { return (bits_ + 7) / 8; }
   [[nodiscard]] std::size_t words() const { return words_; }  // at least 1
   [[nodiscard]] unsigned field_bits(std::size_t field) const { return fields_[field].bits; }
+  // Sets the bits field `field` occupies in a packed state's words().
+  void field_mask(std::size_t field, Word* mask) const {
+    const Slot& s = fields_[field];
+    if (s.bits == 0) return;
+    mask[s.word] |= Word{s.mask} << s.shift;
+    if (s.straddles()) mask[s.word + 1] |= Word{s.mask} >> (64 - s.shift);
+  }
 
   // Writes words() words. A value outside its field's range is an internal
   // error (the semantics produced a state its own layout does not allow).

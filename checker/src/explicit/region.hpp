@@ -131,6 +131,23 @@ class StableArray {
     return ok;
   }
 
+  // The same past the budget's limit (MemoryBudget::force), backed at once;
+  // false only when the address space reserved for it is too small.
+  [[nodiscard]] bool ensure_anyway(std::uint64_t n, MemoryBudget& budget) {
+    if (ensure(n, budget)) return true;
+    const std::uint64_t had = capacity_;
+    while (capacity_ < n) {
+      if (region_.data() == nullptr) region_.reserve(budget.limit(), false);
+      if ((capacity_ + block_size) * sizeof(T) > region_.size()) break;
+      budget.force(block_size * sizeof(T));
+      budget_ = &budget;
+      capacity_ += block_size;
+    }
+    Backing now;
+    if (capacity_ > had) now.add(region_.data() + had * sizeof(T), (capacity_ - had) * sizeof(T));
+    now.run({});
+    return capacity_ >= n;
+  }
   void clear() {
     if (budget_ != nullptr) budget_->release(bytes());
     capacity_ = 0;

@@ -40,7 +40,7 @@ inline void copy_bytes(std::uint8_t* to, const std::uint8_t* from, std::size_t n
 
 StateStore::StateStore(std::size_t words, std::size_t bytes, MemoryBudget& budget,
                        bool keep_parents)
-    : words_(words), bytes_(bytes), budget_(budget), keep_parents_(keep_parents) {
+    : words_(words), bytes_(bytes), stride_(bytes), budget_(budget), keep_parents_(keep_parents) {
   // The last word holds what is left of bytes_ (nothing for a 0-bit state).
   const std::size_t last = bytes_ > 8 * (words_ - 1) ? bytes_ - 8 * (words_ - 1) : 0;
   if (last > 8 || words_ == 0) {
@@ -51,12 +51,67 @@ StateStore::StateStore(std::size_t words, std::size_t bytes, MemoryBudget& budge
 
 StateStore::~StateStore() { release_index(); }
 
+void StateStore::collapse(const Packer& packer, const std::vector<int>& component_of) {
+  if (size_ != 0 || packer.words() != words_ || packer.bytes() != bytes_) {
+    throw std::logic_error("loophole: internal error: StateStore::collapse");
+  }
+  collapse_ = std::make_unique<Collapse>(packer, component_of, budget_);
+  stride_ = collapse_->layout().bytes();
+}
+
 void StateStore::load(StateId id, Word* out) const {
   const std::uint8_t* p = at(id);
+  if (collapse_ != nullptr) {
+    collapse_->expand(p, out);
+    return;
+  }
   for (std::size_t w = 0; w < words_; ++w) out[w] = word_at(p, w);
 }
 
+void StateStore::put(StateId id, const Word* state, std::uint64_t records) {
+  if (collapse_ == nullptr) {
+    copy_bytes(at(id), reinterpret_cast<const std::uint8_t*>(state), bytes_);
+    return;
+  }
+  Collapse::Ids ids{};
+  Collapse::Layout old;
+  if (collapse_->intern(state, ids, old)) {
+    // Wider records: room for every state reserved so far, then re-lay
+    // the ones stored. (This cannot wait for the next reserve: past the
+    // budget's limit, that reserve fails and the search stops.)
+    const std::size_t stride = collapse_->layout().bytes();
+    if (stride != old.bytes() &&
+        !arena_.ensure_anyway(std::max(reserved_, records + 1) * stride + sizeof(Word), budget_)) {
+      throw std::bad_alloc();
+    }
+    collapse_->relay(&arena_[0], records, old);
+    stride_ = stride;
+  }
+  collapse_->write(at(id), ids);
+}
+
+bool StateStore::uncollapse() {
+  const std::size_t from = stride_;
+  if (!arena_.ensure(std::max(reserved_, size_) * bytes_ + sizeof(Word), budget_)) return false;
+  // From the last state down, as Collapse::relay.
+  std::array<Word, Collapse::max_words> w{};
+  for (std::uint64_t i = size_; i-- > 0;) {
+    collapse_->expand(&arena_[i * from], w.data());
+    copy_bytes(&arena_[i * bytes_], reinterpret_cast<const std::uint8_t*>(w.data()), bytes_);
+  }
+  collapse_.reset();
+  stride_ = bytes_;
+  return true;
+}
+
 bool StateStore::equal(Ref r, const Word* state) const {
+  if (r < size_ && collapse_ != nullptr) {
+    std::array<Word, Collapse::max_words> w;
+    collapse_->expand(at(r), w.data());
+    Word diff = 0;
+    for (std::size_t i = 0; i < words_; ++i) diff |= w[i] ^ state[i];
+    return diff == 0;
+  }
   if (r < size_) {
     const std::uint8_t* p = at(r);
     Word diff = 0;
@@ -94,7 +149,7 @@ StateStore::Inserted StateStore::insert_reserved(const Word* state, std::uint64_
     const std::uint32_t id = v & mask_;
     if (id == mask_) {
       const auto fresh = static_cast<StateId>(size_);
-      copy_bytes(at(fresh), reinterpret_cast<const std::uint8_t*>(state), bytes_);
+      put(fresh, state, fresh);
       if (keep_parents_) parents_[fresh] = parent;
       slots_[i] = fp | fresh;
       ++size_;
@@ -114,12 +169,21 @@ bool StateStore::reserve(std::uint64_t extra, const ParallelFor& parallel, bool 
   if ((size_ + tombstones_ + extra) * max_load_den > capacity * max_load_num) {
     if (!grow_index(states, parallel)) return false;
   }
+  // Collapsed tables that cost more than they save (states whose components
+  // rarely repeat): back to packed states.
+  if (collapse_ != nullptr && size_ >= (std::uint64_t{1} << 16) &&
+      collapse_->values_bytes() > size_ * (bytes_ - std::min(bytes_, stride_)) / 2 &&
+      !uncollapse()) {
+    return false;
+  }
+  if (collapse_ != nullptr && !collapse_->reserve(extra)) return false;
   // (A word of slack after the last state: word_at() reads whole words.)
   Backing now;
   Backing& backing = later != nullptr ? *later : now;
-  const bool grown = arena_.ensure(states * bytes_ + sizeof(Word), budget_, backing) &&
+  const bool grown = arena_.ensure(states * stride_ + sizeof(Word), budget_, backing) &&
                      (!keep_parents_ || parents_.ensure(states, budget_, backing));
   now.run(parallel);
+  if (grown) reserved_ = std::max(reserved_, states);
   if (!(grown && (!claims || grow_scratch(extra)))) return false;
   // The batch's blocks: those within `extra` (a tentative reference must stay
   // below the index's id bits, which reserve() sized for size() + extra).
@@ -407,9 +471,16 @@ void StateStore::commit(std::uint64_t begin, std::uint64_t end) {
     }
     const std::uint32_t e = scratch_entry_[i];
     const auto id = static_cast<StateId>(size_ + i);
-    copy_bytes(at(id),
-               reinterpret_cast<const std::uint8_t*>(scratch_.get() + std::size_t{e} * words_),
-               bytes_);
+    const Word* state = scratch_.get() + std::size_t{e} * words_;
+    if (collapse_ == nullptr) {
+      copy_bytes(at(id), reinterpret_cast<const std::uint8_t*>(state), bytes_);
+    } else if (Collapse::Ids ids{}; collapse_->find(state, ids)) {
+      collapse_->write(at(id), ids);
+    } else {
+      // (A component value not seen yet: interned serially, by end_batch.)
+      const std::lock_guard lock(misses_mutex_);
+      misses_.emplace_back(id, e);
+    }
     if (e != i) {
       std::uint32_t& slot = slots_[scratch_slot_[e]];
       slot = (slot & ~mask_) | id;
@@ -446,6 +517,13 @@ void StateStore::end_batch() {
     }
   });
 #endif
+  if (!misses_.empty()) {
+    std::sort(misses_.begin(), misses_.end());
+    for (const auto& [id, e] : misses_) {
+      put(id, scratch_.get() + std::size_t{e} * words_, size_ + assigned_);
+    }
+    misses_.clear();
+  }
   size_ += assigned_;
   tombstones_ += dropped_.exchange(0);
   assigned_ = 0;
@@ -453,6 +531,7 @@ void StateStore::end_batch() {
 }
 
 void StateStore::release_index() {
+  if (collapse_ != nullptr) collapse_->release_index();
   if (slots_ != nullptr) budget_.release((std::uint64_t{mask_} + 1) * sizeof(std::uint32_t));
   slots_ = nullptr;
   index_.reset();
@@ -466,7 +545,9 @@ void StateStore::release_index() {
   scratch_capacity_ = 0;
 }
 
-std::uint64_t StateStore::state_memory() const { return arena_.bytes() + parents_.bytes(); }
+std::uint64_t StateStore::state_memory() const {
+  return arena_.bytes() + parents_.bytes() + (collapse_ != nullptr ? collapse_->memory() : 0);
+}
 
 std::uint64_t StateStore::index_memory() const {
   return (slots_ != nullptr ? (std::uint64_t{mask_} + 1) * sizeof(std::uint32_t) : 0) +

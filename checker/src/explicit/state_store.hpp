@@ -4,26 +4,22 @@
 // and an open-addressing hash index over them for deduplication.
 //
 // Memory per stored state (what the 24-byte target is measured against):
-//   packed state      bytes() = ceil(bits / 8)         (arena, grown by 64 KiB)
+//   stored state      collapsed (collapse(): collapse.hpp): the bits of its
+//                     components' table indices, 4..5 bytes on the seeds; or
+//                     packed, bytes() = ceil(bits / 8) (arena, grown by 64 KiB)
 //   parent            4 bytes when kept                (the successor index used is
 //                                                       not stored: see ExplicitGraph)
 //   hash slot         4 bytes / load, load 0.375..0.75 (5.3..10.7 bytes; index only,
 //                                                       freed after the search)
-// so bytes() + 5.3..10.7 while searching, bytes() afterwards (a table of
-// up to 2^22 slots, 16 MiB, grows fourfold, so its load may fall to 0.19:
-// at most 8 MiB more than doubling, for a third to two thirds fewer states
-// rehashed at the seeds' default scopes). A slot is a
+// (a table of up to 2^22 slots, 16 MiB, grows fourfold, so its load may
+// fall to 0.19: at most 8 MiB more than doubling, for a third to two thirds
+// fewer states rehashed at the seeds' default scopes). A slot is a
 // 32-bit word: the state's id in the low log2(capacity) bits and hash bits
-// (a fingerprint) above, so most probes never touch the arena.
-//
-// For the seed rulesets, whose states pack into 11..18 bytes (85..142
-// bits), a stored state costs 11..18 bytes after the search and 19..29
-// while searching; with the move graph and the search's buffers the search
-// peaks at about 40 bytes per state on containment (bench/RESULTS.md,
-// 2026-11-28 07:45-09:30). Shrinking it further needs the packed state
-// itself to shrink, e.g. by interning the data and control parts of a state
-// in tables of their own and storing two ids (collapse compression), or the
-// move graph (5 bytes an edge and a start per state).
+// (a fingerprint) above, so most probes never touch the arena. Collapsed,
+// a lookup that matches a fingerprint rebuilds the stored state to compare
+// it, and a committed state's components are found in their tables (new
+// ones are interned serially at end_batch(), which may widen the records:
+// bench/RESULTS.md, 2026-11-28 10:55-12:45, has what it costs).
 //
 // Insertion is either sequential (insert, or insert_reserved within room
 // made beforehand: BFS on one thread) or a concurrent batch used by BFS on
@@ -43,10 +39,13 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <utility>
 #include <vector>
 
 #include "loophole/checker/explored.hpp"
 
+#include "collapse.hpp"
 #include "memory_budget.hpp"
 #include "packer.hpp"
 #include "region.hpp"
@@ -82,6 +81,14 @@ class StateStore {
   [[nodiscard]] std::uint64_t size() const { return size_; }
   [[nodiscard]] std::size_t words() const { return words_; }
   [[nodiscard]] std::size_t bytes() const { return bytes_; }
+  // Stores states collapsed (collapse.hpp) from now on: before the first
+  // insertion, with the packer the states are packed by and a component for
+  // each of its fields.
+  void collapse(const Packer& packer, const std::vector<int>& component_of);
+  [[nodiscard]] const Collapse* collapsed() const { return collapse_.get(); }
+  // Bytes a stored state takes in the arena now (bytes(), or a collapsed
+  // record's).
+  [[nodiscard]] std::size_t stride() const { return stride_; }
 
   // Copies state `id` into words() words (padding zero).
   void load(StateId id, Word* out) const;
@@ -196,9 +203,15 @@ class StateStore {
   static constexpr std::uint32_t max_load_num = 3, max_load_den = 4;
 
   [[nodiscard]] const std::uint8_t* at(StateId id) const {
-    return &arena_[std::uint64_t{id} * bytes_];
+    return &arena_[std::uint64_t{id} * stride_];
   }
-  [[nodiscard]] std::uint8_t* at(StateId id) { return &arena_[std::uint64_t{id} * bytes_]; }
+  [[nodiscard]] std::uint8_t* at(StateId id) { return &arena_[std::uint64_t{id} * stride_]; }
+  // Writes state `id` (serial: may intern and widen the collapsed records;
+  // records [0, records) are then re-laid).
+  void put(StateId id, const Word* state, std::uint64_t records);
+  // Back to plain packed states (when the tables cost more than they save);
+  // false when the budget refuses the arena.
+  [[nodiscard]] bool uncollapse();
   [[nodiscard]] std::size_t home(std::uint64_t hash) const { return hash >> (64 - bits_); }
   [[nodiscard]] std::uint32_t fingerprint(std::uint64_t hash) const {
     return static_cast<std::uint32_t>(hash) & ~mask_;
@@ -237,6 +250,13 @@ class StateStore {
   void for_each_taken(Fn fn) const;
 
   std::size_t words_, bytes_;
+  std::size_t stride_;          // bytes_, or a collapsed record's bytes
+  std::uint64_t reserved_ = 0;  // states the arena has room for
+  std::unique_ptr<Collapse> collapse_;
+  // Collapsed new states of a batch whose components were not all known
+  // yet: committed by end_batch (id, scratch entry).
+  std::vector<std::pair<StateId, std::uint32_t>> misses_;
+  std::mutex misses_mutex_;
   MemoryBudget& budget_;
   bool keep_parents_;
   std::uint64_t size_ = 0;
