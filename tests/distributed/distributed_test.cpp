@@ -505,16 +505,22 @@ TEST(LeadsTo, StuckSameAsOneProcess) {
   compare(std::string(LOOPHOLE_SOURCE_DIR) + "/tests/distributed/fixtures/leads-to-stuck.yaml", {});
 }
 
+// operators at the one-step SMT test's scope (806 states), every card
+// kind's copies pinned: the limits tests' game.
+std::unique_ptr<test_support::LoadedGame> small_operators() {
+  return test_support::load_game(std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/operators.yaml",
+                                 {.params = {{"item_copies", 0},
+                                             {"effect_copies", 0},
+                                             {"strategy_copies", 1},
+                                             {"attack_copies", 0},
+                                             {"defence_copies", 0},
+                                             {"opening_hand", 0}},
+                                  .with_semantics = true});
+}
+
 // A state limit stops every rank at the same round, with what was explored.
 TEST(Limits, StateLimitStopsEveryRank) {
-  const std::string path = std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/operators.yaml";
-  const auto l = test_support::load_game(path, {.params = {{"item_copies", 0},
-                                                           {"effect_copies", 0},
-                                                           {"strategy_copies", 1},
-                                                           {"attack_copies", 0},
-                                                           {"defence_copies", 0},
-                                                           {"opening_hand", 0}},
-                                                .with_semantics = true});
+  const auto l = small_operators();
   ASSERT_TRUE(l->game) << l->diagnostics();
   Options options;
   options.max_states = 200;
@@ -527,14 +533,7 @@ TEST(Limits, StateLimitStopsEveryRank) {
 
 // An interrupt on one rank (a signal) stops every rank at the same round.
 TEST(Limits, InterruptOnOneRankStopsEveryRank) {
-  const std::string path = std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/operators.yaml";
-  const auto l = test_support::load_game(path, {.params = {{"item_copies", 0},
-                                                           {"effect_copies", 0},
-                                                           {"strategy_copies", 1},
-                                                           {"attack_copies", 0},
-                                                           {"defence_copies", 0},
-                                                           {"opening_hand", 0}},
-                                                .with_semantics = true});
+  const auto l = small_operators();
   ASSERT_TRUE(l->game) << l->diagnostics();
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -577,14 +576,7 @@ class CycleFindingsCompared : public ::testing::Environment {
 // its final states) ends the run as interrupted on every rank, with the
 // search's counts and no slice (the cycle analyses are then not checked).
 TEST(Limits, InterruptInTheCyclePhaseStopsEveryRank) {
-  const std::string path = std::string(LOOPHOLE_SOURCE_DIR) + "/rulesets/operators.yaml";
-  const auto l = test_support::load_game(path, {.params = {{"item_copies", 0},
-                                                           {"effect_copies", 0},
-                                                           {"strategy_copies", 1},
-                                                           {"attack_copies", 0},
-                                                           {"defence_copies", 0},
-                                                           {"opening_hand", 0}},
-                                                .with_semantics = true});
+  const auto l = small_operators();
   ASSERT_TRUE(l->game) << l->diagnostics();
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
