@@ -199,7 +199,7 @@ TEST(CliEngine, SymbolicLayersSettleEveryValuePastTheDepth) {
       EXPECT_EQ(details, (std::vector<std::string>{
                              "appears when deck <= 2 (checked deck = 1..4; the trace is at deck "
                              "= 1)",
-                             "found by bounded model checking at depth 3",
+                             "found by breadth-first search at depth 3",
                              "deck = 1: found; all 4 reachable states searched, every one within "
                              "3 moves",
                              "deck = 2: found; all 6 reachable states searched, every one within "

@@ -41,7 +41,7 @@ TEST(PipelineCli, DiffWithTheSmtEngine) {
             "findings added (1):\n"
             "  tests/fixtures/diff/adds-deadlock/new.yaml:13:19: error: deadlock: in 'combat · "
             "fight', P1 holds priority and can neither act nor pass [deadlock/step:combat.fight]\n"
-            "    found by bounded model checking at depth 2\n"
+            "    found by breadth-first search at depth 2\n"
             "    trace (2 moves, shortest):\n"
             "      after setup: no cards or variables\n"
             "        1  T1 P1  combat · fight   start at combat · fight\n"

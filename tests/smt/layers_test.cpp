@@ -121,6 +121,19 @@ TEST(Layers, BmcTakesOverPastTheBudgetWithTheSameAnswers) {
   EXPECT_EQ(lines(both), lines(bmc));
   ASSERT_EQ(lines(bmc).size(), 1U);
   EXPECT_NE(lines(bmc)[0].find("(10 moves)"), std::string::npos) << lines(bmc)[0];
+  // Each finding says which search found it: the layers or BMC's query.
+  const auto found = [](const Result& r) {
+    std::vector<std::string> got;
+    for (const auto& f : r.findings) {
+      for (const auto& d : f.details) {
+        if (d.starts_with("found by")) got.push_back(d);
+      }
+    }
+    return got;
+  };
+  EXPECT_EQ(found(all), std::vector<std::string>{"found by breadth-first search at depth 10"});
+  EXPECT_EQ(found(bmc), std::vector<std::string>{"found by bounded model checking at depth 10"});
+  EXPECT_EQ(found(both), std::vector<std::string>{"found by bounded model checking at depth 10"});
   EXPECT_TRUE(all.statistics.complete);
   EXPECT_TRUE(both.statistics.complete);
   EXPECT_EQ(all.statistics.depth, both.statistics.depth);
@@ -259,7 +272,7 @@ TEST(Layers, SymbolicSettlesEveryValueByACompleteSearch) {
   const auto replayed = kept[0]->sem->replay(*gap.first.trace);
   EXPECT_TRUE(replayed.ok) << replayed.error;
   EXPECT_EQ(gap.first.details,
-            std::vector<std::string>{"found by bounded model checking at depth 3"});
+            std::vector<std::string>{"found by breadth-first search at depth 3"});
 }
 
 // issue 33's target at a small scope of a seed: --symbolic settles "no

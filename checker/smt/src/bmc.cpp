@@ -49,6 +49,7 @@ struct Goal {
     checker::Trace trace;
     bool beyond = false;  // found by k-induction's base case, deeper than the BMC depth
     bool pdr = false;     // ... or by IC3/PDR, then BMC for the trace
+    bool layers = false;  // ... or by the breadth-first layers at a BMC depth
   };
   std::vector<Hit> hits;
   bool open = true;
@@ -366,8 +367,8 @@ Result Engine::check(const Options& o, const Questions& sel) {
               open = true;
               if (!concrete_bad(goal, i, s)) continue;
               const checker::StateVec last = s;
-              goal.hits.push_back(
-                  {last, detail::trace_through(impl_->sem, layers.path_to(i)), false, false});
+              goal.hits.push_back({last, detail::trace_through(impl_->sem, layers.path_to(i)),
+                                   false, false, true});
               if (goal.multi) {
                 block(goal, last);
               } else {
@@ -585,12 +586,15 @@ Result Engine::check(const Options& o, const Questions& sel) {
           "bounded model checking depth {})",
           hit.trace.size(), stats.depth);
     }
-    return hit.beyond
-               ? fmt::format(
-                     "found by the base case of k-induction at depth {} (beyond "
-                     "the bounded model checking depth {})",
-                     hit.trace.size(), stats.depth)
-               : fmt::format("found by bounded model checking at depth {}", hit.trace.size());
+    if (hit.beyond) {
+      return fmt::format(
+          "found by the base case of k-induction at depth {} (beyond the bounded model "
+          "checking depth {})",
+          hit.trace.size(), stats.depth);
+    }
+    return hit.layers ? fmt::format("found by breadth-first search at depth {}", hit.trace.size())
+                      : fmt::format("found by bounded model checking at depth {}",
+                                    hit.trace.size());
   };
   // Deadlocks and rule gaps not found stay open unless the search was
   // complete or k-induction proved them absent: one `unknown` finding each.
@@ -639,7 +643,8 @@ Result Engine::check(const Options& o, const Questions& sel) {
   for (auto& goal : goals) {
     switch (goal.what) {
       case Goal::What::deadlock:
-        for (auto& [last, trace, beyond, pdr] : goal.hits) {
+        for (auto& hit : goal.hits) {
+          const checker::StateVec& last = hit.last;
           const auto& ctl = enc->low.ctl;
           const int step = last[static_cast<std::size_t>(ctl.step)];
           const int stage = last[static_cast<std::size_t>(ctl.stage)];
@@ -651,14 +656,15 @@ Result Engine::check(const Options& o, const Questions& sel) {
           f.where = checker::question::deadlock_where(g, step, in_window);
           f.message = checker::question::deadlock_message(
               g, step, in_window, last[static_cast<std::size_t>(ctl.holder)]);
-          f.details.push_back(found_at({last, trace, beyond, pdr}));
-          f.trace = std::move(trace);
+          f.details.push_back(found_at(hit));
+          f.trace = std::move(hit.trace);
           res.findings.push_back(std::move(f));
         }
         open_rest(goal, Kind::deadlock, "deadlock");
         break;
       case Goal::What::gap:
-        for (auto& [last, trace, beyond, pdr] : goal.hits) {
+        for (auto& hit : goal.hits) {
+          const checker::StateVec& last = hit.last;
           const auto& ctl = enc->low.ctl;
           const auto& site =
               sites[static_cast<std::size_t>(last[static_cast<std::size_t>(ctl.gap)] - 1)];
@@ -666,8 +672,8 @@ Result Engine::check(const Options& o, const Questions& sel) {
           f.rule = site.rule;
           f.where = site.where;
           f.message = site.message;
-          f.details.push_back(found_at({last, trace, beyond, pdr}));
-          f.trace = std::move(trace);
+          f.details.push_back(found_at(hit));
+          f.trace = std::move(hit.trace);
           res.findings.push_back(std::move(f));
         }
         res.gaps_settled = open_rest(goal, Kind::rule_gap, "rule gap");
@@ -679,10 +685,10 @@ Result Engine::check(const Options& o, const Questions& sel) {
         f.where = p.where;
         const bool reachable = p.kind == model::Property::Kind::reachable;
         if (!goal.hits.empty()) {
-          auto& [last, trace, beyond, pdr] = goal.hits.front();
+          Goal::Hit& hit = goal.hits.front();
           const auto& ctl = enc->low.ctl;
-          if (beyond) f.details.push_back(found_at(goal.hits.front()));
-          const int at = last[static_cast<std::size_t>(ctl.step)];
+          if (hit.beyond) f.details.push_back(found_at(hit));
+          const int at = hit.last[static_cast<std::size_t>(ctl.step)];
           if (reachable) {
             if (!sel.report_holds) break;
             f.verdict = Verdict::holds;
@@ -691,7 +697,7 @@ Result Engine::check(const Options& o, const Questions& sel) {
           } else {
             f.message = checker::question::property_fails(g, p, at);
           }
-          f.trace = std::move(trace);
+          f.trace = std::move(hit.trace);
           res.findings.push_back(std::move(f));
           break;
         }
