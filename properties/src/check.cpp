@@ -109,12 +109,24 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
   const detail::Context cx(graph, selection, interrupt, limits);
   result.seconds.emplace_back("context", seconds_since(started));
   using Analysis = void (*)(const detail::Context&, std::vector<Finding>&);
+  // Part 0 is no analysis: the pass of strongly connected components that
+  // the cycle searches and the backward searches share (Context::cyclic),
+  // started first so that the analyses that do not need it run beside it.
+  const auto& properties = cx.game.properties;
+  const bool components =
+      selection.response_loops || selection.stalemates ||
+      (selection.user_properties &&
+       std::any_of(properties.begin(), properties.end(), [](const model::Property& p) {
+         return p.kind == model::Property::Kind::leads_to;
+       }));
   const struct {
     bool selected;
     Question question;
     Analysis run;
     bool heavy;  // builds cyclic components over the states (graph_algorithms.hpp)
   } parts[] = {
+      {components, Question::deadlocks,
+       [](const detail::Context& c, std::vector<Finding>&) { c.cyclic(); }, true},
       {selection.deadlocks, Question::deadlocks, detail::find_deadlocks, false},
       {selection.response_loops, Question::response_loops, detail::find_response_loops, true},
       {selection.response_loops, Question::turn_loops, detail::find_turn_loops, true},
@@ -155,7 +167,7 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
   // first; on one, they run in the order above (so an interruption cuts off
   // a tail of it).
   if (threads <= 0) threads = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
-  constexpr std::array<std::size_t, count> by_cost = {9, 1, 3, 4, 2, 8, 5, 0, 6, 7};
+  constexpr std::array<std::size_t, count> by_cost = {0, 10, 6, 9, 2, 5, 3, 4, 7, 1, 8};
   std::atomic<std::size_t> next{0};
   // What the progress callback is told: the analyses running, oldest first.
   std::mutex progress_mutex;
@@ -187,13 +199,13 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
         ++heavy_running;
       }
       const auto t = Clock::now();
-      report(to_string(parts[i].question), true);
+      if (i != 0) report(to_string(parts[i].question), true);
       try {
         parts[i].run(cx, o.found);
       } catch (...) {
         o.error = std::current_exception();
       }
-      report(to_string(parts[i].question), false);
+      if (i != 0) report(to_string(parts[i].question), false);
       if (parts[i].heavy) {
         const std::lock_guard lock(heavy_mutex);
         --heavy_running;
@@ -213,6 +225,10 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
     Outcome& o = outcomes[i];
     if (o.error) std::rethrow_exception(o.error);
     if (!parts[i].selected) continue;
+    if (i == 0) {
+      if (!o.cut_short) result.seconds.emplace_back("components", o.seconds);
+      continue;
+    }
     if (o.cut_short) {
       result.not_run.emplace_back(to_string(parts[i].question));
       continue;

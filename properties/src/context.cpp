@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <stdexcept>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -93,14 +94,65 @@ int Context::gap(StateId v) const {
 
 const std::vector<bool>& Context::can_finish() const {
   std::call_once(can_finish_once_, [&] {
-    std::vector<bool> ends(size(), false);
-    for (StateId v = 0; v < size(); ++v) ends[v] = final_state(v) || frontier(v);
-    can_finish_ = can_reach(moves, ends);
+    cyclic();
+    if (interrupted()) return;
+    can_finish_.assign(size(), false);
+    for (StateId v = 0; v < size(); ++v) can_finish_[v] = (reach_bits(v) & reach_finish) != 0;
   });
   return can_finish_;
 }
 
+const CyclicStates& Context::cyclic() const {
+  std::call_once(components_once_, [&] { components(); });
+  return cyclic_;
+}
+
+void Context::components() const {
+  const StateId n = size();
+  // (Not on a slice, whose answers come from the whole graph: known_ends,
+  // assume_can_finish.)
+  const bool ends = selection.stalemates && !game.end_conditions.empty() &&
+                    known_ends == nullptr && !finish_given_ && n > 0;
+  const std::size_t np = ends ? static_cast<std::size_t>(game.players) : 0;
+  const auto pass = [&](auto& marks) {
+    using Mark = typename std::remove_reference_t<decltype(marks)>::value_type;
+    if (!afford(std::uint64_t{n} * sizeof(Mark))) return;
+    marks.assign(n, 0);
+    // The targets: the final states and the frontier (can_finish), the real
+    // ends and the frontier (can_end), each player's losses and wins (the
+    // frontier counts as both: what lies beyond it is unknown).
+    std::vector<bool> beyond(n, false);
+    for (StateId v = 0; v < n; ++v) {
+      beyond[v] = frontier(v);
+      if (final_state(v) || beyond[v]) marks[v] |= reach_finish;
+      if (points[v].over == 1 || beyond[v]) marks[v] |= reach_end;
+    }
+    if (ends) {
+      Outcomes o = outcomes(*this);
+      if (interrupted()) return;
+      for (std::size_t p = 0; p < np; ++p) {
+        const auto lose = static_cast<Mark>(Mark{1} << (reach_players + 2 * p));
+        const auto win = static_cast<Mark>(Mark{1} << (reach_players + 2 * p + 1));
+        for (StateId v = 0; v < n; ++v) {
+          if (o.loses[p][v] || beyond[v]) marks[v] |= lose;
+          if (o.wins[p][v] || beyond[v]) marks[v] |= win;
+        }
+        o.loses[p] = {};
+        o.wins[p] = {};
+      }
+    }
+    beyond = {};
+    cyclic_ = reach_through_components(moves, marks, static_cast<Mark>(reach_endless));
+  };
+  if (reach_players + 2 * np <= 8) {
+    pass(reach8_);
+  } else {
+    pass(reach32_);
+  }
+}
+
 void Context::assume_can_finish(std::vector<bool> can_finish) {
+  finish_given_ = true;
   std::call_once(can_finish_once_, [&] { can_finish_ = std::move(can_finish); });
 }
 

@@ -92,6 +92,26 @@ class Context {
   // edge per sweep: at operators' 147 M states a fifth of a whole check's
   // CPU went to such passes).
   [[nodiscard]] const std::vector<bool>& can_finish() const;
+  // The whole graph's strongly connected components, in one pass that the
+  // analyses share (reach_through_components): the states on a cycle, where
+  // alone the cycle searches of response loops, turn loops, stalemates and
+  // leads_to need look (at operators' 147 M states the graph has none, and
+  // four searches over every edge became none), and per state which of the
+  // ends below it can still reach (each a sweep or more over every edge
+  // before). The first to ask computes it; run_checks asks first of all.
+  const CyclicStates& cyclic() const;  // (computes it: callers may only wait for it)
+  // What ends_out_of_reach.cpp asks, from the same pass (only when that
+  // analysis is selected and not given the answers, known_ends): whether a
+  // real end (a final state that is no rule gap, or the frontier) can be
+  // reached from v; player p's loss; p's win; a cycle (an endless path).
+  [[nodiscard]] bool can_end(StateId v) const { return (reach_bits(v) & reach_end) != 0; }
+  [[nodiscard]] bool can_lose(std::size_t p, StateId v) const {
+    return ((reach_bits(v) >> (reach_players + 2 * p)) & 1U) != 0;
+  }
+  [[nodiscard]] bool can_win(std::size_t p, StateId v) const {
+    return ((reach_bits(v) >> (reach_players + 2 * p + 1)) & 1U) != 0;
+  }
+  [[nodiscard]] bool endless(StateId v) const { return (reach_bits(v) & reach_endless) != 0; }
   // For a graph that is a slice of a larger one (state_groups.hpp:
   // cycle_findings): the whole graph's answers, given instead of computed on
   // the slice. can_finish per state; `doomed` per player, per state: only
@@ -150,8 +170,20 @@ class Context {
   checker::RunLimits* limits_ = nullptr;
   bool depth_ordered_ = false;  // ExploredGraph::numbered_by_depth
   int gap_field_ = -1;          // Layout::gap
+  bool finish_given_ = false;  // assume_can_finish
   mutable std::once_flag can_finish_once_;
   mutable std::vector<bool> can_finish_;
+  // The shared pass (cyclic()): per state the sets it reaches, a byte when
+  // they fit (two players), else 4 bytes.
+  static constexpr unsigned reach_finish = 1, reach_end = 2, reach_endless = 4, reach_players = 3;
+  [[nodiscard]] std::uint32_t reach_bits(StateId v) const {
+    return reach8_.empty() ? reach32_[v] : reach8_[v];
+  }
+  void components() const;
+  mutable std::once_flag components_once_;
+  mutable CyclicStates cyclic_;
+  mutable std::vector<std::uint8_t> reach8_;
+  mutable std::vector<std::uint32_t> reach32_;
 };
 
 // Who loses and who wins in each game-over state, per player: a win names

@@ -135,14 +135,12 @@ std::vector<Finding> cycle_findings(const checker::ExploredGraph& slice,
   cx.known_overflows = std::move(overflows);
   cx.known_counts = counts;
   cx.designated = designated;
+  cx.known_ends = ends;
   std::vector<Finding> found = std::move(gaps);
   detail::find_response_loops(cx, found);  // and the unbounded chains
   detail::find_turn_loops(cx, found);
   detail::find_stalemates(cx, found);
-  if (ends != nullptr) {
-    cx.known_ends = ends;
-    detail::find_ends_out_of_reach(cx, found);
-  }
+  if (ends != nullptr) detail::find_ends_out_of_reach(cx, found);
   detail::finish_findings(cx, found);
   return found;
 }

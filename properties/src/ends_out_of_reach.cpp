@@ -2,8 +2,9 @@
 // win any more (cannot-lose), or no end condition can be reached at all and
 // only a rule gap still stops the game (cannot-end). Rule gaps do not count
 // as ends here: a game that ends only by running into one has no end its
-// rules wrote. One backward search for all target sets at once (real ends,
-// each player's losses and wins) marks the states that can still get there; the frontier
+// rules wrote. The context's one pass of strongly connected components
+// answers for all target sets at once (real ends, each player's losses and
+// wins) which states can still get there; the frontier
 // of an incomplete exploration counts as reaching everything, so what is
 // reported holds whatever lies beyond it. Each (player, kind) is reported
 // once, at the earliest such state, with the shortest trace to it. States
@@ -31,9 +32,10 @@ StateId first_state(const Context& cx, const Pick& pick) {
 }
 
 // Whether some initial state (one per outcome of the setup) is marked.
-bool from_start(const Context& cx, const std::vector<bool>& marked) {
+template <class Marked>
+bool from_start(const Context& cx, const Marked& marked) {
   for (StateId v = 0; v < cx.size(); ++v) {
-    if (cx.depth(v) == 0 && marked[v]) return true;
+    if (cx.depth(v) == 0 && marked(v)) return true;
   }
   return false;
 }
@@ -44,56 +46,36 @@ void find_ends_out_of_reach(const Context& cx, std::vector<Finding>& out) {
   const StateId n = cx.size();
   const int players = cx.game.players;
   if (n == 0 || cx.game.end_conditions.empty()) return;
-  const auto np = static_cast<std::size_t>(players);
   // On a slice of a graph kept elsewhere (the distributed search): the whole
   // graph's answers, given.
   const EndsReach* known = cx.known_ends;
-  std::vector<std::vector<bool>> reach;
-  std::vector<bool> endless_here;
-  if (known == nullptr) {
-    std::vector<bool> real_end(n, false);
-    Outcomes o = outcomes(cx);
-    if (cx.interrupted()) return;
-    auto& loss = o.loses;
-    auto& win = o.wins;
-    for (StateId v = 0; v < n; ++v) {
-      const bool beyond = cx.frontier(v);
-      real_end[v] = cx.points[v].over == 1 || beyond;
-      if (!beyond) continue;
-      for (std::size_t p = 0; p < np; ++p) loss[p][v] = win[p][v] = true;
-    }
-    // Every other backward search in one: set 0 the real ends, then each
-    // player's losses and wins (1 + 2p, 2 + 2p).
-    std::vector<std::vector<bool>> sets;
-    sets.reserve(1 + 2 * np);
-    sets.push_back(std::move(real_end));
-    for (std::size_t p = 0; p < np; ++p) {
-      sets.push_back(std::move(loss[p]));
-      sets.push_back(std::move(win[p]));
-    }
-    reach = can_reach_each(cx.moves, std::move(sets));
-  }
+  // Else the whole graph's pass of strongly connected components, which
+  // the context shares (Context::cyclic), answers every backward search:
+  // the real ends, each player's losses and wins, and where the game can go
+  // on forever (a cycle is reachable; when it is not, every way on runs into
+  // a rule gap and the finding is that gap's consequence, often a scope
+  // effect: the deck runs out first).
+  if (known == nullptr) cx.cyclic();
   const std::vector<bool>& can_finish = cx.can_finish();
   if (cx.interrupted()) return;
-  const std::vector<bool>& can_end = known != nullptr ? known->can_end : reach[0];
-  const auto can_lose_of = [&](std::size_t p) -> const std::vector<bool>& {
-    return known != nullptr ? known->can_lose[p] : reach[1 + 2 * p];
+  const auto can_end = [&](StateId v) {
+    return known != nullptr ? static_cast<bool>(known->can_end[v]) : cx.can_end(v);
   };
-  const auto can_win_of = [&](std::size_t p) -> const std::vector<bool>& {
-    return known != nullptr ? known->can_win[p] : reach[2 + 2 * p];
+  const auto can_lose = [&](std::size_t p, StateId v) {
+    return known != nullptr ? static_cast<bool>(known->can_lose[p][v]) : cx.can_lose(p, v);
   };
-  // Whether the game can go on forever from a state (a cycle is reachable);
-  // when it cannot, every way on runs into a rule gap and the finding is
-  // that gap's consequence (often a scope effect: the deck runs out first).
-  if (known == nullptr) endless_here = can_go_on_forever(cx.moves);
-  const std::vector<bool>& endless = known != nullptr ? known->endless : endless_here;
-  if (cx.interrupted()) return;
-  const auto severity = [&](StateId v) { return endless[v] ? Severity::warning : Severity::note; };
+  const auto can_win = [&](std::size_t p, StateId v) {
+    return known != nullptr ? static_cast<bool>(known->can_win[p][v]) : cx.can_win(p, v);
+  };
+  const auto endless = [&](StateId v) {
+    return known != nullptr ? static_cast<bool>(known->endless[v]) : cx.endless(v);
+  };
+  const auto severity = [&](StateId v) { return endless(v) ? Severity::warning : Severity::note; };
   // A note (every way on stops at a rule gap) is that gap's consequence: the
   // gap its shortest way on runs into is its cause, and it is listed beneath
   // that gap's finding (root_causes.cpp).
   const auto gap_cause = [&](StateId v) -> std::optional<Finding::Cause> {
-    if (endless[v]) return std::nullopt;
+    if (endless(v)) return std::nullopt;
     const auto& gaps = cx.semantics.gaps();
     const StatePredicate at_gap = [&](StateId s) {
       const int gap = cx.gap(s);
@@ -109,7 +91,7 @@ void find_ends_out_of_reach(const Context& cx, std::vector<Finding>& out) {
     return Finding::Cause{Kind::rule_gap, gaps[static_cast<std::size_t>(cx.gap(end) - 1)].rule, -1};
   };
   const auto gap_detail = [&](StateId v) {
-    return endless[v] ? std::string(
+    return endless(v) ? std::string(
                             "from here the game can go on forever, or stop at a rule "
                             "gap, which is no end")
                       : std::string(
@@ -123,7 +105,7 @@ void find_ends_out_of_reach(const Context& cx, std::vector<Finding>& out) {
   // end is an unreachable win.
   const StateId stuck =
       (known != nullptr ? known->start_can_end : from_start(cx, can_end))
-          ? first_state(cx, [&](StateId s) { return can_finish[s] && !can_end[s]; })
+          ? first_state(cx, [&](StateId s) { return can_finish[s] && !can_end(s); })
           : checker::no_state;
   std::vector<std::string> also_stuck;  // players who can no longer lose there too
 
@@ -132,13 +114,12 @@ void find_ends_out_of_reach(const Context& cx, std::vector<Finding>& out) {
   // the game can no longer end this is a consequence, listed under it.
   for (int p = 0; p < players; ++p) {
     const auto i = static_cast<std::size_t>(p);
-    const std::vector<bool>& can_lose = can_lose_of(i);
-    if (!(known != nullptr ? known->start_can_lose[i] : from_start(cx, can_lose))) {
+    const auto loses = [&](StateId s) { return can_lose(i, s); };
+    if (!(known != nullptr ? known->start_can_lose[i] : from_start(cx, loses))) {
       continue;  // an unreachable loss: unreachable_win.cpp
     }
-    const std::vector<bool>& can_win = can_win_of(i);
-    const StateId v =
-        first_state(cx, [&](StateId s) { return can_finish[s] && !can_lose[s] && !can_win[s]; });
+    const StateId v = first_state(
+        cx, [&](StateId s) { return can_finish[s] && !can_lose(i, s) && !can_win(i, s); });
     if (v == checker::no_state) continue;
     if (v == stuck) {
       also_stuck.push_back(Context::player(p));
@@ -151,10 +132,10 @@ void find_ends_out_of_reach(const Context& cx, std::vector<Finding>& out) {
     f.message = fmt::format("from '{}' {} can no longer lose, nor win", cx.step_label(step),
                             Context::player(p));
     f.details.push_back(
-        can_end[v] ? fmt::format("the game can still end, but never with {} losing or winning",
+        can_end(v) ? fmt::format("the game can still end, but never with {} losing or winning",
                                  Context::player(p))
                    : std::string("no end condition can hold any more"));
-    if (!can_end[v]) {
+    if (!can_end(v)) {
       f.details.push_back(gap_detail(v));
       f.cause = gap_cause(v);
     }

@@ -4,9 +4,13 @@
 // overflow the call stack) and run on the moves in place, the predicate
 // asked as each edge is met: one 4-byte number per state besides the search's
 // stacks. (Boost.Graph's Tarjan on a copy of the kept edges cost 12 bytes an
-// edge and 28 a state: containment's turn loops, 242 MiB above the rest.) Backward reachability
-// sweeps the forward edges (breadth-first numbering points most of them forward) and searches the
-// reversed graph only for what the sweeps leave. The cycle search is a pair
+// edge and 28 a state: containment's turn loops, 242 MiB above the rest.)
+// The same search over every edge also answers backward reachability, each
+// component taking its successors' marks as it completes
+// (reach_through_components): the analyses share one such pass. Otherwise
+// backward reachability sweeps the forward edges (breadth-first numbering
+// points most of them forward) and searches the reversed graph only for
+// what the sweeps leave. The cycle search is a pair
 // of breadth-first searches inside one component (forward from the entry,
 // backward to it), which gives the shortest cycle through the entry that
 // uses a required edge in time linear in the component, without touching
@@ -100,8 +104,103 @@ std::uint64_t Digraph::own_bytes() const {
          own_wide_.capacity() * sizeof(checker::CompactEdges::Wide);
 }
 
-std::vector<std::vector<StateId>> cyclic_components(const Digraph& g, const EdgePredicate& keep) {
+template <class Mark>
+CyclicStates reach_through_components(const Digraph& g, std::vector<Mark>& marks, Mark endless) {
   const auto n = static_cast<StateId>(g.size());
+  CyclicStates cyclic;
+  // rindex as in cyclic_components; a state whose number is above
+  // `component` belongs to a completed component, whose marks are final.
+  // Whether a state is its component's root, and whether it has a
+  // self-loop, are only asked while it is on the search's path: they live
+  // in its frame, not in arrays over every state.
+  if (!g.afford(std::uint64_t{n} * sizeof(std::uint32_t) + n / 8)) return cyclic;
+  marks.resize(n, 0);
+  auto rindex = checker::backed<std::uint32_t>(n, 0);
+  struct Frame {
+    StateId v;
+    std::uint32_t next;
+    bool root, self_loop;
+  };
+  std::vector<Frame> path;
+  std::vector<StateId> stack;
+  std::vector<bool> on_cycle(n, false);
+  std::uint32_t index = 1, component = n;
+  const auto enter = [&](StateId v) {
+    rindex[v] = index++;
+    path.push_back({v, 0, true, false});
+  };
+  for (StateId s = 0; s < n; ++s) {
+    if (rindex[s] != 0) continue;
+    enter(s);
+    for (std::uint32_t steps = 1; !path.empty(); ++steps) {
+      if (stop_at(g, steps)) return {};
+      Frame& f = path.back();
+      const StateId v = f.v;
+      const std::uint64_t first = g.begin(v), last = g.end(v);
+      Mark m = marks[v];
+      StateId down = checker::no_state;
+      for (; first + f.next < last; ++f.next) {
+        const StateId w = g.target(first + f.next);
+        const std::uint32_t r = rindex[w];
+        if (w == v) {
+          f.self_loop = true;
+        } else if (r == 0) {
+          down = w;
+          break;
+        } else if (r > component) {
+          m |= marks[w];  // a completed component
+        } else if (r < rindex[v]) {
+          rindex[v] = r;
+          f.root = false;
+        }
+      }
+      marks[v] = m;
+      if (down != checker::no_state) {
+        enter(down);
+        continue;
+      }
+      const Frame done = f;
+      path.pop_back();
+      if (!done.root) {
+        stack.push_back(v);
+        continue;
+      }
+      // v's component: v and the states above it on the stack.
+      std::size_t bottom = stack.size();
+      while (bottom > 0 && rindex[v] <= rindex[stack[bottom - 1]]) --bottom;
+      const bool cycle = done.self_loop || bottom < stack.size();
+      for (std::size_t i = bottom; i < stack.size(); ++i) m |= marks[stack[i]];
+      if (cycle) m |= endless;
+      for (std::size_t i = bottom; i < stack.size(); ++i) {
+        const StateId u = stack[i];
+        marks[u] = m;
+        rindex[u] = component;
+        on_cycle[u] = cycle;
+        --index;
+      }
+      cyclic.count += cycle ? stack.size() - bottom + 1 : 0;
+      stack.resize(bottom);
+      marks[v] = m;
+      on_cycle[v] = cycle;
+      --index;
+      rindex[v] = component--;
+    }
+  }
+  if (g.stopped()) return {};
+  cyclic.member = std::move(on_cycle);
+  return cyclic;
+}
+
+template CyclicStates reach_through_components(const Digraph&, std::vector<std::uint8_t>&,
+                                               std::uint8_t);
+template CyclicStates reach_through_components(const Digraph&, std::vector<std::uint32_t>&,
+                                               std::uint32_t);
+
+std::vector<std::vector<StateId>> cyclic_components(const Digraph& g, const EdgePredicate& keep,
+                                                    const CyclicStates* within) {
+  if (within != nullptr && within->count == 0) return {};
+  const auto n = static_cast<StateId>(g.size());
+  const auto outside = [&](StateId v) { return within != nullptr && !within->member[v]; };
   // rindex[v]: 0 before v is visited; while v is on the search's path or
   // stack, its visit number, lowered to the smallest one it reaches; once its
   // component is complete, the component's number, counted down from n (so
@@ -122,7 +221,7 @@ std::vector<std::vector<StateId>> cyclic_components(const Digraph& g, const Edge
     path.push_back({v, 0});
   };
   for (StateId s = 0; s < n; ++s) {
-    if (rindex[s] != 0) continue;
+    if (rindex[s] != 0 || outside(s)) continue;
     enter(s);
     for (std::uint32_t steps = 1; !path.empty(); ++steps) {
       if (stop_at(g, steps)) return {};
@@ -133,7 +232,7 @@ std::vector<std::vector<StateId>> cyclic_components(const Digraph& g, const Edge
       // the search comes back from it, to take its lowered number.)
       for (std::uint32_t& next = path.back().next; first + next < last; ++next) {
         const std::uint64_t e = first + next;
-        if (!kept(keep, v, g.edge(e, first))) continue;
+        if (outside(g.target(e)) || !kept(keep, v, g.edge(e, first))) continue;
         const StateId w = g.target(e);
         if (w == v) self_loop[v] = true;
         if (rindex[w] == 0) {
@@ -174,13 +273,18 @@ std::vector<std::vector<StateId>> cyclic_components(const Digraph& g, const Edge
   // response loops, 18 MiB), and each cyclic state finds its component's
   // place in the result by binary search in the list of cyclic components.
   std::vector<bool> seen(std::size_t{n} + 1, false), several(std::size_t{n} + 1, false);
+  // (A state outside `within` was never visited: its rindex is 0, no
+  // component's number.)
   for (StateId v = 0; v < n; ++v) {
     const std::uint32_t c = rindex[v];
+    if (c == 0) continue;
     if (seen[c]) several[c] = true;
     seen[c] = true;
   }
   seen.assign(seen.size(), false);
-  const auto cyclic = [&](StateId v) { return several[rindex[v]] || self_loop[v]; };
+  const auto cyclic = [&](StateId v) {
+    return rindex[v] != 0 && (several[rindex[v]] || self_loop[v]);
+  };
   std::vector<std::pair<std::uint32_t, std::uint32_t>> slot;  // component -> index in result
   for (StateId v = 0; v < n; ++v) {
     if (!cyclic(v) || seen[rindex[v]]) continue;
@@ -333,39 +437,15 @@ bool shortest_path(const Digraph& g, StateId from, const StatePredicate& goal,
 }
 
 std::vector<bool> can_go_on_forever(const Digraph& g) {
-  // The states every path from which stops are the least fixpoint of "every
-  // successor stops" (a state with no move stops). As in can_reach, sweeps
-  // from the last state to the first settle it in a few passes over the
-  // edges with a bit per state, where the components would cost 8 bytes an
-  // edge (operators: a whole check's peak 197 -> 146 MiB); paths that go back
-  // to earlier states many times fall back to the components.
-  const auto n = static_cast<StateId>(g.size());
-  std::vector<bool> stops(n, false);
-  constexpr int max_sweeps = 16;
-  for (int sweep = 0; sweep < max_sweeps; ++sweep) {
-    bool changed = false;
-    for (StateId v = n; v-- > 0;) {
-      if (stop_at(g, v)) return stops;
-      if (stops[v]) continue;
-      bool all_stop = true;
-      for (std::uint64_t i = g.begin(v), last = g.end(v); all_stop && i < last; ++i) {
-        all_stop = stops[g.target(i)];
-      }
-      if (all_stop) {
-        stops[v] = true;
-        changed = true;
-      }
-    }
-    if (!changed) {
-      stops.flip();
-      return stops;
-    }
-  }
-  std::vector<bool> on_cycle(n, false);
-  for (const auto& members : cyclic_components(g, [](StateId, const Edge&) { return true; })) {
-    for (const StateId v : members) on_cycle[v] = true;
-  }
-  return can_reach(g, on_cycle);
+  // One pass of the components: sweeps from the last state to the first
+  // (least fixpoint of "every successor stops") did not settle in 16 passes
+  // on operators' acyclic 13.8 M-state graph, whose edges go back to earlier
+  // states along long paths, and then needed the components anyway.
+  std::vector<std::uint8_t> marks;
+  reach_through_components(g, marks, std::uint8_t{1});
+  std::vector<bool> endless(marks.size(), false);
+  for (std::size_t v = 0; v < marks.size(); ++v) endless[v] = marks[v] != 0;
+  return endless;
 }
 
 std::vector<bool> can_reach(const Digraph& g, const std::vector<bool>& targets,

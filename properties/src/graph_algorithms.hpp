@@ -140,10 +140,31 @@ class Digraph {
 using EdgePredicate = std::function<bool(StateId from, const Edge& e)>;
 using StatePredicate = std::function<bool(StateId v)>;
 
+// The states of the whole graph's cyclic components: every cycle of any
+// subgraph lies among them, so a search for the cycles of a subgraph
+// (cyclic_components) need look nowhere else.
+struct CyclicStates {
+  std::vector<bool> member;  // per state
+  std::uint64_t count = 0;   // members
+};
+
+// One pass of the strongly connected components of the whole graph that
+// also answers reachability: marks[v] holds on entry the target sets v
+// belongs to (bit k: set k) and on return those it can reach, itself
+// included; `endless` (a bit no target set uses, or 0) is set where a cyclic
+// component can be reached. Tarjan's order completes a component after every
+// component it leads to, so each component takes the union of its members'
+// marks and of its successors' in one pass over the edges. Returns the
+// cyclic states (empty when the run stopped).
+template <class Mark>
+CyclicStates reach_through_components(const Digraph& g, std::vector<Mark>& marks, Mark endless);
+
 // The strongly connected components of the subgraph of kept edges that have
 // a cycle (several states, or one with a kept self-loop); members ascending,
-// components ordered by their smallest member.
-std::vector<std::vector<StateId>> cyclic_components(const Digraph& g, const EdgePredicate& keep);
+// components ordered by their smallest member. With `within`, only its
+// states are searched (none at all when it has none).
+std::vector<std::vector<StateId>> cyclic_components(const Digraph& g, const EdgePredicate& keep,
+                                                    const CyclicStates* within = nullptr);
 
 // The shortest path of kept edges from `entry` back to `entry` that stays
 // within `members` (sorted) and uses at least one edge satisfying `must`
@@ -173,8 +194,7 @@ std::vector<std::vector<bool>> can_reach_each(const Digraph& g,
                                               std::vector<std::vector<bool>> targets);
 
 // For every state: whether an endless path starts there (a cycle can be
-// reached from it). The same as can_reach of the cyclic components' members,
-// without building the components: see graph_algorithms.cpp.
+// reached from it): reach_through_components with no target set.
 std::vector<bool> can_go_on_forever(const Digraph& g);
 
 // Who keeps a cycle going: the choice points on it are the states with more

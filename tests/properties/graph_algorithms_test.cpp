@@ -57,10 +57,10 @@ TEST(CyclicComponents, AcyclicGraphHasNone) {
   EXPECT_TRUE(cyclic_components(g, all).empty());
 }
 
-// can_go_on_forever (sweeps, falling back to the components on long
-// backward chains) against its definition: can_reach of the cyclic
-// components' members, on a fixed graph and on random ones, some of them
-// chains that go back to earlier states many times.
+// can_go_on_forever (one pass of the components, reach_through_components)
+// against its definition: can_reach of the cyclic components' members, on a
+// fixed graph and on random ones, some of them chains that go back to
+// earlier states many times.
 std::vector<bool> forever_by_definition(const Digraph& g) {
   std::vector<bool> on_cycle(g.size(), false);
   for (const auto& members : cyclic_components(g, [](StateId, const Edge&) { return true; })) {
@@ -319,6 +319,70 @@ TEST(CyclicComponents, AgreeWithMutualReachabilityOnRandomGraphs) {
       EXPECT_EQ(want, cyclic_components(g, keep)) << "round " << round;
     }
   }
+}
+
+// reach_through_components against the closure of each target set (a
+// byte of marks, and 4 bytes with sets past the eighth bit), its cyclic
+// states against cyclic_components of every edge, its `endless` mark
+// against can_reach of those; and cyclic_components searched only within
+// the cyclic states against the search over every state, for each
+// predicate. Random graphs with and without back edges, and the chain that
+// steps back 40 times.
+TEST(ReachThroughComponents, AgreesWithTheClosureAndTheComponents) {
+  Xorshift next{0x13198A2E03707344ULL};
+  const EdgePredicate few = [](StateId from, const Edge&) { return from % 7 < 3; };
+  const auto check = [&](const Digraph& g, int round) {
+    const auto n = static_cast<StateId>(g.size());
+    std::vector<std::vector<bool>> sets(12, std::vector<bool>(n, false));
+    std::vector<std::uint8_t> small(n, 0);
+    std::vector<std::uint32_t> wide(n, 0);
+    for (std::size_t k = 0; k < sets.size(); ++k) {
+      for (std::uint64_t i = 0, count = next(4); i < count; ++i) {
+        const auto v = static_cast<StateId>(next(n));
+        sets[k][v] = true;
+        if (k < 7) small[v] |= static_cast<std::uint8_t>(1U << k);
+        wide[v] |= 1U << k;
+      }
+    }
+    const CyclicStates cyclic = reach_through_components(g, small, std::uint8_t{0x80});
+    const CyclicStates same = reach_through_components(g, wide, std::uint32_t{1} << 20);
+    std::vector<bool> on_cycle(n, false);
+    std::uint64_t count = 0;
+    for (const auto& members : cyclic_components(g, all)) {
+      for (const StateId v : members) on_cycle[v] = true;
+      count += members.size();
+    }
+    EXPECT_EQ(on_cycle, cyclic.member) << round;
+    EXPECT_EQ(count, cyclic.count) << round;
+    EXPECT_EQ(on_cycle, same.member) << round;
+    const std::vector<bool> endless = can_reach(g, on_cycle);
+    EXPECT_EQ(endless, can_go_on_forever(g)) << round;
+    for (std::size_t k = 0; k <= sets.size(); ++k) {
+      const std::vector<bool> want =
+          k < sets.size() ? reach_by_closure(g, sets[k], {}) : endless;
+      std::vector<bool> wide_got(n), small_got(n);
+      for (StateId v = 0; v < n; ++v) {
+        wide_got[v] = ((wide[v] >> (k < sets.size() ? k : 20)) & 1U) != 0;
+        small_got[v] = ((small[v] >> (k < sets.size() ? k : 7)) & 1U) != 0;
+      }
+      EXPECT_EQ(want, wide_got) << round << " set " << k;
+      if (k < 7 || k == sets.size()) EXPECT_EQ(want, small_got) << round << " set " << k;
+    }
+    for (const EdgePredicate& keep : {EdgePredicate{all}, EdgePredicate{quiet}, few}) {
+      EXPECT_EQ(cyclic_components(g, keep), cyclic_components(g, keep, &cyclic)) << round;
+    }
+  };
+  for (int round = 0; round < 12; ++round) {
+    check(random_graph(next, 150, round % 2 == 0 ? 1 : 0, round % 3 == 0 ? 0 : 1, 12), round);
+  }
+  Digraph chain;  // 40 -> 39 -> ... -> 0, and 0 -> 0
+  chain.add_state(std::vector<Edge>{to(0)});
+  for (StateId i = 1; i <= 40; ++i) chain.add_state(std::vector<Edge>{to(i - 1)});
+  check(chain, 100);
+  const Digraph acyclic = graph({{to(1), to(2)}, {to(2)}, {}});
+  std::vector<std::uint8_t> none(acyclic.size(), 0);
+  EXPECT_EQ(0U, reach_through_components(acyclic, none, std::uint8_t{1}).count);
+  EXPECT_EQ((std::vector<std::uint8_t>{0, 0, 0}), none);
 }
 
 TEST(ClassifyCycle, MandatoryWhenNoStateOnTheCycleHasAChoice) {

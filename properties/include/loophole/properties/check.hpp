@@ -84,7 +84,8 @@ struct CheckResult {
   std::vector<Finding> findings;
   std::vector<std::string> not_run;
   // Wall seconds of each part: "context" (the pass over every state that
-  // the analyses share), then each analysis that ran to the end (its
+  // the analyses share), "components" (the pass over every edge that they
+  // share, when one asks for it), then each analysis that ran to the end (its
   // findings' traces included; on several threads they overlap). For
   // benchmarks (bench/check_bench).
   std::vector<std::pair<std::string, double>> seconds;
