@@ -1,8 +1,12 @@
-// Slot symmetry (checker/src/explicit/symmetry.hpp): the canonical forms, the
-// syntactic decision, and searches with and without it on the fixtures of
-// tests/fixtures/symmetry, whose state counts are known: one state per orbit,
-// the same shortest distances, and traces that replay concretely.
+// Slot and player symmetry (checker/src/explicit/symmetry.hpp): the
+// canonical forms, the syntactic decisions, and searches with and without
+// them on the fixtures of tests/fixtures/symmetry, whose state counts are
+// known: one state per orbit, the same shortest distances, traces that
+// replay concretely, and for player rotations the concrete graph itself
+// (PlayerView, player_view.hpp) move by move.
 #include "explicit/symmetry.hpp"
+
+#include "explicit/player_view.hpp"
 
 #include <map>
 #include <set>
@@ -73,7 +77,7 @@ TEST(Symmetry, SortsEachOwnersRecords) {
   const Layout& layout = l->sem->layout();
   const Symmetry sym(*l->game, layout.fields.size(), true);
   ASSERT_TRUE(sym.active());
-  EXPECT_EQ(sym.summary(), "slots of units");
+  EXPECT_EQ(sym.summary(), "players (rotations of 2); slots of units");
   // units[P1][0..1] and units[P2][0..1], records (on, level).
   ASSERT_EQ(sym.groups().size(), 2U);
   EXPECT_EQ(sym.groups()[0].first, 0);
@@ -121,8 +125,11 @@ TEST(Symmetry, StoresOneStatePerOrbit) {
   // Every permutation is reachable here, so the orbits are the states.
   EXPECT_EQ(on->statistics().orbit_states, off->size());
   EXPECT_EQ(off->statistics().orbit_states, 0U);
-  EXPECT_EQ(on->statistics().symmetry, "slots of units");
-  EXPECT_EQ(on->statistics().symmetric_arrays, std::vector<std::string>{"units"});
+  EXPECT_EQ(on->statistics().symmetry, "players (rotations of 2); slots of units");
+  EXPECT_EQ(on->statistics().symmetric_arrays, (std::vector<std::string>{"players", "units"}));
+  // Stored: one state per orbit of the rotations and the slot sort; the
+  // graph the analyses read is that of the slot sort alone (above).
+  EXPECT_EQ(on->statistics().states, 127U);
   EXPECT_EQ(off->statistics().symmetry, "off (--no-symmetry)");
   expect_same_depths(*off, *on);
   // Two threads store the same states.
@@ -155,7 +162,7 @@ TEST(Symmetry, LowestFreeSlotIdiom) {
   const auto l = load("first-free.yaml", {{"copies", 3}});
   const auto off = run(*l->sem, false);
   const auto on = run(*l->sem, true);
-  EXPECT_EQ(on->statistics().symmetry, "slots of units");
+  EXPECT_EQ(on->statistics().symmetry, "players (rotations of 2); slots of units");
   // The first free slot: deployed units come first, so the concrete search
   // meets 1 + 2 + 4 + 8 valuations per player, 1 + 2 + 3 + 4 up to order.
   EXPECT_EQ(data_valuations(*off), 15U * 15U);
@@ -169,7 +176,8 @@ TEST(Symmetry, LowestFreeSlotIdiom) {
 TEST(Symmetry, SlotNumbersBreakIt) {
   const auto l = load("broken.yaml");
   const Symmetry sym(*l->game, l->sem->layout().fields.size(), true);
-  EXPECT_FALSE(sym.active());
+  EXPECT_FALSE(sym.slots());
+  EXPECT_EQ(sym.rotations(), 2);
   EXPECT_THAT(sym.summary(), HasSubstr("off: 'i' used as a value at "));
   EXPECT_THAT(sym.summary(), HasSubstr("broken.yaml:51:18"));
   EXPECT_THAT(sym.summary(), HasSubstr("'marks' indexed by an expression, not a binder, at "));
@@ -178,7 +186,8 @@ TEST(Symmetry, SlotNumbersBreakIt) {
   const auto on = run(*l->sem, true);
   const auto off = run(*l->sem, false);
   EXPECT_EQ(on->size(), off->size());
-  EXPECT_EQ(on->statistics().orbit_states, 0U);
+  EXPECT_EQ(on->statistics().orbit_states, off->size());  // (the rotations' orbits)
+  EXPECT_EQ(on->statistics().states, 232U);
   EXPECT_FALSE(on->reduced());
 }
 
@@ -187,7 +196,7 @@ TEST(Symmetry, SlotNumbersBreakIt) {
 TEST(Symmetry, OwnersCompareAsLowered) {
   const auto l = load("same-owner.yaml");
   const Symmetry sym(*l->game, l->sem->layout().fields.size(), true);
-  EXPECT_EQ(sym.summary(), "slots of units");
+  EXPECT_EQ(sym.summary(), "players (rotations of 2); slots of units");
   ASSERT_EQ(sym.groups().size(), 2U);
   const auto off = run(*l->sem, false);
   const auto on = run(*l->sem, true);
@@ -196,14 +205,117 @@ TEST(Symmetry, OwnersCompareAsLowered) {
   expect_same_depths(*off, *on);
 }
 
-TEST(Symmetry, NothingToSayWithoutArrays) {
+// Without arrays of records only the rotations are said; the view's states
+// are concrete (nothing is sorted).
+TEST(Symmetry, PlayersWithoutArrays) {
   const auto l = test_support::load_game(
       std::string(LOOPHOLE_SOURCE_DIR) + "/tests/fixtures/findings/deadlock/clean.yaml",
       {.with_semantics = true});
   ASSERT_TRUE(l->game.has_value());
   const auto on = run(*l->sem, true);
-  EXPECT_EQ(on->statistics().symmetry, "");
+  EXPECT_EQ(on->statistics().symmetry, "players (rotations of 2)");
   EXPECT_FALSE(on->reduced());
+}
+
+// The graph the analyses read under player rotations is the concrete one:
+// the same states (canonical under the slot sort, if any) at the same
+// depths, and the same moves from each: the same successor, index, kind,
+// progress and chooser.
+void expect_concrete_graph(const ExploredGraph& off, const ExploredGraph& on) {
+  ASSERT_EQ(on.size(), off.size());
+  EXPECT_EQ(on.initial_count(), off.initial_count());
+  std::map<StateVec, StateId> id;
+  for (StateId s = 0; s < off.size(); ++s) id.emplace(off.state(s), s);
+  ASSERT_EQ(id.size(), off.size());
+  for (StateId s = 0; s < on.size(); ++s) {
+    const auto it = id.find(on.state(s));
+    ASSERT_NE(it, id.end()) << "pair " << s << " is no concrete state";
+    EXPECT_EQ(on.depth(s), off.depth(it->second)) << "pair " << s;
+    const std::vector<Edge> a = on.edges(s), b = off.edges(it->second);
+    ASSERT_EQ(a.size(), b.size()) << "pair " << s;
+    for (std::size_t j = 0; j < a.size(); ++j) {
+      EXPECT_EQ(on.state(a[j].to), off.state(b[j].to)) << "pair " << s << " move " << j;
+      EXPECT_EQ(a[j].index, b[j].index);
+      EXPECT_EQ(a[j].kind, b[j].kind);
+      EXPECT_EQ(a[j].progress, b[j].progress);
+      EXPECT_EQ(a[j].chooser, b[j].chooser);
+      EXPECT_EQ(a[j].chooser_player, b[j].chooser_player) << "pair " << s << " move " << j;
+    }
+  }
+}
+
+TEST(PlayerSymmetry, RotatesTheActivePlayerToP1) {
+  const auto l = load("players-race.yaml");
+  const Symmetry sym(*l->game, l->sem->layout().fields.size(), true);
+  ASSERT_EQ(sym.rotations(), 2);
+  EXPECT_FALSE(sym.slots());
+  EXPECT_EQ(sym.summary(), "players (rotations of 2)");
+  // score[P1], score[P2], luck[P1], luck[P2], then control fields.
+  StateVec s = l->sem->initial_states().at(0);
+  const auto active = static_cast<std::size_t>(l->sem->layout().active);
+  s[0] = 2, s[1] = 1, s[2] = 0, s[3] = 2, s[active] = 1;
+  StateVec r(s.size());
+  sym.rotate(s.data(), 1, r.data());
+  EXPECT_EQ(r[0], 1);
+  EXPECT_EQ(r[1], 2);
+  EXPECT_EQ(r[2], 2);
+  EXPECT_EQ(r[3], 0);
+  EXPECT_EQ(r[active], 0);
+  StateVec back(s.size());
+  sym.rotate(r.data(), sym.inverse(1), back.data());
+  EXPECT_EQ(back, s);
+  StateVec c = s;
+  EXPECT_TRUE(sym.canonicalise(c.data()));
+  EXPECT_EQ(c, r);
+  EXPECT_FALSE(sym.canonicalise(c.data()));
+}
+
+TEST(PlayerSymmetry, StoresOneStatePerOrbitAndReadsTheConcreteGraph) {
+  const auto l = load("players-race.yaml");
+  const auto off = run(*l->sem, false);
+  const auto on = run(*l->sem, true);
+  EXPECT_EQ(off->size(), 127U);
+  EXPECT_EQ(on->statistics().states, 67U);
+  EXPECT_EQ(on->statistics().orbit_states, 127U);
+  EXPECT_EQ(on->statistics().depth, off->statistics().depth);
+  EXPECT_EQ(on->statistics().symmetric_arrays, std::vector<std::string>{"players"});
+  const auto* view = dynamic_cast<const PlayerView*>(on.get());
+  ASSERT_NE(view, nullptr);
+  EXPECT_EQ(view->base().size(), 67U);
+  expect_concrete_graph(*off, *on);
+  for (StateId s = 0; s < on->size(); ++s) EXPECT_EQ(on->trace_to(s).size(), on->depth(s));
+  // Two threads store the same states.
+  const auto two = run(*l->sem, true, 2);
+  EXPECT_EQ(two->statistics().states, 67U);
+  expect_concrete_graph(*off, *two);
+}
+
+TEST(PlayerSymmetry, ThreePlayers) {
+  const auto l = load("players-deadlock.yaml");
+  const auto off = run(*l->sem, false);
+  const auto on = run(*l->sem, true);
+  EXPECT_EQ(off->size(), 41U);
+  EXPECT_EQ(on->statistics().states, 25U);
+  EXPECT_EQ(on->statistics().symmetry, "players (rotations of 3)");
+  expect_concrete_graph(*off, *on);
+  for (StateId s = 0; s < on->size(); ++s) EXPECT_EQ(on->trace_to(s).size(), on->depth(s));
+}
+
+TEST(PlayerSymmetry, OffWhereTheRulesTellPlayersApart) {
+  const auto literal = load("players-literal.yaml");
+  const Symmetry a(*literal->game, literal->sem->layout().fields.size(), true);
+  EXPECT_EQ(a.rotations(), 0);
+  EXPECT_THAT(a.summary(), HasSubstr("players off: 'P1' named at "));
+  EXPECT_THAT(a.summary(), HasSubstr("players-literal.yaml:15:26"));
+  const auto order = load("players-order.yaml");
+  const Symmetry b(*order->game, order->sem->layout().fields.size(), true);
+  EXPECT_EQ(b.rotations(), 0);
+  EXPECT_THAT(b.summary(), HasSubstr("players off: 'pick' over the players, in player order at "));
+  EXPECT_THAT(b.summary(), HasSubstr("players-order.yaml:14:16"));
+  const auto on = run(*order->sem, true);
+  EXPECT_EQ(on->statistics().states, on->size());
+  EXPECT_EQ(on->statistics().orbit_states, 0U);
+  EXPECT_EQ(dynamic_cast<const PlayerView*>(on.get()), nullptr);
 }
 
 }  // namespace

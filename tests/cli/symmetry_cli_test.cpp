@@ -62,18 +62,22 @@ TEST(SymmetryCli, EveryFixtureFindsTheSame) {
   }
   std::sort(files.begin(), files.end());
   ASSERT_GT(files.size(), 60U);
-  int reduced = 0;
+  int reduced = 0, rotated = 0;
   for (const auto& f : files) {
     const json r = expect_same_findings("--max-states 20000 '" + f + "'");
     if (r.is_null()) continue;
     for (const auto& rs : r.at("rulesets")) {
       const json& st = rs.at("statistics");
-      if (st.is_object() && st.contains("symmetry") && !st.at("symmetry").at("applied").empty()) {
-        ++reduced;
-      }
+      if (!st.is_object() || !st.contains("symmetry")) continue;
+      const json& applied = st.at("symmetry").at("applied");
+      const bool players = std::find(applied.begin(), applied.end(), "players") != applied.end();
+      if (applied.size() > (players ? 1U : 0U)) ++reduced;
+      if (players) ++rotated;
     }
   }
   EXPECT_GE(reduced, 2);  // tests/fixtures/symmetry/{slots,first-free}.yaml at least
+  // (player rotations apply to most fixtures: 99 of the 112 in November 2026)
+  EXPECT_GE(rotated, 4);  // tests/fixtures/symmetry/players-*.yaml at least
 }
 
 TEST(SymmetryCli, SeedsAtAReducedScopeFindTheSame) {
@@ -94,19 +98,36 @@ TEST(SymmetryCli, SeedsAtAReducedScopeFindTheSame) {
 TEST(SymmetryCli, StatisticsSayWhatWasApplied) {
   const Outcome on = run("check --format json tests/fixtures/symmetry/slots.yaml");
   const json st = json::parse(on.out).at("rulesets").at(0).at("statistics");
-  EXPECT_EQ(st.at("states"), 235);
-  EXPECT_EQ(st.at("symmetry").at("applied"), json::array({"units"}));
+  EXPECT_EQ(st.at("states"), 127);
+  EXPECT_EQ(st.at("symmetry").at("applied"), json::array({"players", "units"}));
   EXPECT_EQ(st.at("symmetry").at("orbit_states"), 514);
-  EXPECT_EQ(st.at("symmetry").at("note"), "slots of units");
+  EXPECT_EQ(st.at("symmetry").at("note"), "players (rotations of 2); slots of units");
   const Outcome off = run("check --format json --no-symmetry tests/fixtures/symmetry/slots.yaml");
   const json st_off = json::parse(off.out).at("rulesets").at(0).at("statistics");
   EXPECT_EQ(st_off.at("states"), 514);
   EXPECT_EQ(st_off.at("symmetry").at("note"), "off (--no-symmetry)");
   const Outcome text = run("check tests/fixtures/symmetry/broken.yaml");
-  EXPECT_NE(text.out.find("  symmetry off: 'i' used as a value at "
+  EXPECT_NE(text.out.find("  symmetry players (rotations of 2); off: 'i' used as a value at "
                           "tests/fixtures/symmetry/broken.yaml:51:18"),
             std::string::npos)
       << text.out;
+}
+
+TEST(SymmetryCli, StatisticsSayWhyPlayersAreNotRotated) {
+  const Outcome race = run("check --format json tests/fixtures/symmetry/players-race.yaml");
+  const json st = json::parse(race.out).at("rulesets").at(0).at("statistics");
+  EXPECT_EQ(st.at("states"), 67);
+  EXPECT_EQ(st.at("symmetry").at("applied"), json::array({"players"}));
+  EXPECT_EQ(st.at("symmetry").at("orbit_states"), 127);
+  EXPECT_EQ(st.at("symmetry").at("note"), "players (rotations of 2)");
+  const Outcome off =
+      run("check --format json --no-symmetry tests/fixtures/symmetry/players-race.yaml");
+  EXPECT_EQ(json::parse(off.out).at("rulesets").at(0).at("statistics").at("states"), 127);
+  const Outcome literal = run("check tests/fixtures/symmetry/players-literal.yaml");
+  EXPECT_NE(literal.out.find("  symmetry players off: 'P1' named at "
+                             "tests/fixtures/symmetry/players-literal.yaml:15:26"),
+            std::string::npos)
+      << literal.out;
 }
 
 }  // namespace

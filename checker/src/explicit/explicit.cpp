@@ -13,6 +13,7 @@
 
 #include "bfs.hpp"
 #include "compiled.hpp"
+#include "player_view.hpp"
 
 namespace loophole::checker {
 
@@ -54,6 +55,11 @@ std::unique_ptr<ExploredGraph> explore(const Semantics& sem, const ExplicitOptio
   auto graph = explore_system(*system, rest, &sem, {}, std::move(symmetry));
   // (A compacted graph rebuilds its states with the generator the search ran.)
   if (graph->compact()) graph->keep(std::move(system));
+  // Stored per orbit of the player rotations: the analyses read the
+  // concrete graph through the view (player_view.hpp).
+  if (graph->symmetry() != nullptr && graph->symmetry()->rotations() > 0) {
+    return std::make_unique<PlayerView>(std::move(graph));
+  }
   return graph;
 }
 

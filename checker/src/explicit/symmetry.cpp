@@ -479,9 +479,19 @@ Symmetry::Symmetry(const lowered::Lowered& low, std::size_t fields, bool enabled
   const model::Game& game = *low.game;
   bool any = false;
   for (const auto& v : game.vars) any = any || v.array > 1;
-  if (!any) return;
   if (!enabled) {
-    summary_ = "off (--no-symmetry)";
+    if (any || game.players > 1) summary_ = "off (--no-symmetry)";
+    return;
+  }
+  std::vector<std::string> notes;
+  if (game.players > 1) {
+    decide_players(low, fields);
+    notes.push_back(rotations_ > 0 ? fmt::format("players (rotations of {})", rotations_)
+                                   : "players off: " + player_note_);
+  }
+  if (!any) {
+    if (rotations_ > 0) arrays_.emplace_back("players");
+    summary_ = fmt::format("{}", fmt::join(notes, "; "));
     return;
   }
   const View view(low);
@@ -505,10 +515,10 @@ Symmetry::Symmetry(const lowered::Lowered& low, std::size_t fields, bool enabled
       }
     }
   }
-  if (!arrays_.empty()) summary_ = fmt::format("slots of {}", fmt::join(arrays_, ", "));
-  if (!off.empty()) {
-    summary_ += fmt::format("{}off: {}", summary_.empty() ? "" : "; ", fmt::join(off, "; "));
-  }
+  if (!arrays_.empty()) notes.push_back(fmt::format("slots of {}", fmt::join(arrays_, ", ")));
+  if (rotations_ > 0) arrays_.insert(arrays_.begin(), "players");
+  if (!off.empty()) notes.push_back(fmt::format("off: {}", fmt::join(off, "; ")));
+  summary_ = fmt::format("{}", fmt::join(notes, "; "));
 }
 
 namespace {
@@ -520,6 +530,18 @@ bool record_less(const std::int32_t* a, const std::int32_t* b, int width) {
 }  // namespace
 
 bool Symmetry::canonicalise(std::int32_t* state) const {
+  bool changed = false;
+  if (rotations_ > 0 && state[active_field_] != 0) {
+    thread_local std::vector<std::int32_t> rotated;
+    rotated.resize(owner_.size());
+    rotate(state, inverse(state[active_field_]), rotated.data());
+    std::copy(rotated.begin(), rotated.end(), state);
+    changed = true;
+  }
+  return sort_slots(state) || changed;
+}
+
+bool Symmetry::sort_slots(std::int32_t* state) const {
   bool changed = false;
   for (const Group& g : groups_) {
     std::int32_t* base = state + g.first;
@@ -550,10 +572,12 @@ bool Symmetry::sorted_packed(const Packer& packer, const Word* words) const {
 }
 
 void Symmetry::canonicalise_packed(const Packer& packer, Word* words, std::int32_t* scratch) const {
-  if (sorted_packed(packer, words)) return;
+  const bool rotate =
+      rotations_ > 0 && packer.field(words, static_cast<std::size_t>(active_field_)) != 0;
+  if (!rotate && sorted_packed(packer, words)) return;
   packer.unpack(words, scratch);
   canonicalise(scratch);
-  packer.pack_fields(words, scratch, dirty_.data(), words);
+  packer.pack_fields(words, scratch, rotate ? all_.data() : dirty_.data(), words);
 }
 
 std::uint64_t Symmetry::orbit_size(const std::int32_t* state) const {

@@ -1,0 +1,147 @@
+// PlayerView: the concrete pairs (stored state, rotation) and their moves,
+// found once by a breadth-first search over the stored graph (player_view.hpp
+// says why). The rotation of each stored move is read by expanding each
+// stored state once on the semantics (the edge store keeps no successor's
+// active player); a pair's state is the stored one rotated on demand.
+#include "player_view.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "bfs.hpp"  // (the graph's members, complete)
+#include "regenerate.hpp"
+
+namespace loophole::checker {
+
+PlayerView::PlayerView(std::unique_ptr<ExplicitGraph> base)
+    : base_(std::move(base)), symmetry_(*base_->symmetry()), n_(symmetry_.rotations()) {
+  const Semantics& sem = base_->semantics();
+  const int active = sem.layout().active;
+  const std::uint64_t stored = base_->size();
+  const std::uint64_t expanded = base_->expanded();
+
+  // The active player of each stored move's successor.
+  turn_begin_.assign(expanded + 1, 0);
+  {
+    StateVec s;
+    std::vector<Successor> succ;
+    std::vector<Edge> out;
+    for (StateId c = 0; c < expanded; ++c) {
+      base_->state_into(c, s);
+      base_->edges_into(c, out);
+      sem.successors(s, succ);
+      for (const Edge& e : out) {
+        if (e.index >= succ.size()) {
+          throw std::logic_error(fmt::format(
+              "loophole: internal error: stored state {} has {} successors, edge {}", c,
+              succ.size(), e.index));
+        }
+        turn_.push_back(static_cast<std::uint8_t>(succ[e.index].state[static_cast<std::size_t>(active)]));
+      }
+      turn_begin_[c + 1] = turn_.size();
+    }
+  }
+
+  // The pairs reachable from the concrete initial states, breadth first.
+  pairs_.assign(stored * static_cast<std::uint64_t>(n_), no_state);
+  const auto visit = [&](StateId c, int r, StateId parent, std::uint32_t index) {
+    StateId& slot = pairs_[static_cast<std::uint64_t>(c) * static_cast<std::uint64_t>(n_) +
+                           static_cast<std::uint64_t>(r)];
+    if (slot != no_state) return;
+    slot = static_cast<StateId>(canon_.size());
+    canon_.push_back(c);
+    rot_.push_back(static_cast<std::uint8_t>(r));
+    parent_.push_back(parent);
+    parent_index_.push_back(index);
+  };
+  for (StateVec s : sem.initial_states()) {
+    const int r = s[static_cast<std::size_t>(active)];
+    symmetry_.canonicalise(s.data());
+    for (StateId c = 0; c < base_->initial_count(); ++c) {
+      if (base_->state(c) == s) {
+        visit(c, r, no_state, 0);
+        break;
+      }
+    }
+  }
+  initial_count_ = static_cast<std::uint32_t>(canon_.size());
+  // (Under a limit, the pairs of stored states never expanded have no
+  // moves; the first of them ends expanded().)
+  expanded_ = no_state;
+  std::vector<Edge> out;
+  for (StateId v = 0; v < canon_.size(); ++v) {
+    const StateId c = canon_[v];
+    if (c >= expanded) expanded_ = std::min<std::uint64_t>(expanded_, v);
+    if (expanded_ != no_state) continue;
+    base_->edges_into(c, out);
+    const int r = rot_[v];
+    for (std::size_t j = 0; j < out.size(); ++j) {
+      visit(out[j].to, (r + turn_[turn_begin_[c] + j]) % n_, v, out[j].index);
+    }
+  }
+  if (expanded_ == no_state) expanded_ = canon_.size();
+  // Depths: a pair's is its parent's plus one; numbered breadth first, so
+  // the levels are runs of equal depth.
+  levels_.clear();
+  std::vector<std::uint32_t> depth(canon_.size(), 0);
+  for (StateId v = 0; v < canon_.size(); ++v) {
+    depth[v] = parent_[v] == no_state ? 0 : depth[parent_[v]] + 1;
+    while (levels_.size() <= depth[v]) levels_.push_back(v);
+  }
+
+  statistics_ = base_->statistics();
+  statistics_.depth = static_cast<std::uint32_t>(levels_.size());  // (the concrete graph's)
+  statistics_.orbit_states = 0;
+  StateVec s;
+  for (StateId v = 0; v < canon_.size(); ++v) {
+    if (symmetry_.slots()) {
+      base_->state_into(canon_[v], s);
+      statistics_.orbit_states += symmetry_.orbit_size(s.data());
+    } else {
+      ++statistics_.orbit_states;
+    }
+  }
+}
+
+StateVec PlayerView::state(StateId id) const {
+  StateVec out;
+  state_into(id, out);
+  return out;
+}
+
+void PlayerView::state_into(StateId id, StateVec& out) const {
+  thread_local StateVec stored;
+  base_->state_into(canon_[id], stored);
+  out.resize(stored.size());
+  symmetry_.rotate(stored.data(), rot_[id], out.data());
+}
+
+std::vector<Edge> PlayerView::edges(StateId id) const {
+  std::vector<Edge> out;
+  edges_into(id, out);
+  return out;
+}
+
+void PlayerView::edges_into(StateId id, std::vector<Edge>& out) const {
+  out.clear();
+  if (id >= expanded_) return;
+  const StateId c = canon_[id];
+  const int r = rot_[id];
+  base_->edges_into(c, out);
+  for (std::size_t j = 0; j < out.size(); ++j) {
+    Edge& e = out[j];
+    const int k = turn_[turn_begin_[c] + j];
+    e.to = pairs_[static_cast<std::uint64_t>(e.to) * static_cast<std::uint64_t>(n_) +
+                  static_cast<std::uint64_t>((r + k) % n_)];
+    if (e.chooser_player >= 0) e.chooser_player = static_cast<std::int8_t>((e.chooser_player + r) % n_);
+  }
+}
+
+std::uint32_t PlayerView::depth(StateId id) const {
+  const auto it = std::upper_bound(levels_.begin(), levels_.end(), id);
+  return static_cast<std::uint32_t>(it - levels_.begin()) - 1;
+}
+
+}  // namespace loophole::checker
