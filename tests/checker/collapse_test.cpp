@@ -62,7 +62,7 @@ TEST(Collapse, SequentialInsertionKeepsIdsAndStatesThroughWidenings) {
   // bits); 2 (d, e): at most 58 x 5 = 290 (9 bits); packed: 42 bits.
   const Collapse& c = *store.collapsed();
   EXPECT_EQ(3U, c.components());
-  EXPECT_LE(c.layout().bits, 11U + 6 + 9);
+  EXPECT_LE(c.layout().bytes(), (11U + 6 + 9 + 7) / 8);
   EXPECT_EQ((c.layout().bits + 7) / 8, store.stride());
   EXPECT_LT(store.stride(), p.bytes());
   for (std::uint64_t i = 0; i < n; ++i) {
@@ -78,6 +78,91 @@ TEST(Collapse, SequentialInsertionKeepsIdsAndStatesThroughWidenings) {
   store.load(12'345, back.data());
   EXPECT_EQ(packed(p, 12'345), back);
   EXPECT_EQ(store.state_memory(), budget.used());
+}
+
+// Two fields, x (0..1000) of component 0 and y (0..1000) of component 1.
+Layout two_fields() {
+  Layout l;
+  l.fields = {{"x", 0, 1000}, {"y", 0, 1000}};
+  l.data_fields = 2;
+  return l;
+}
+
+std::vector<Word> packed_xy(const Packer& p, std::int32_t x, std::int32_t y) {
+  std::vector<Word> w(p.words());
+  p.pack({x, y}, w.data());
+  return w;
+}
+
+// A widening shares the bits left in the record's last byte between the
+// tables, those that grew first, so that they grow that far without a
+// re-lay (intern says false); the record never takes more bytes than the
+// tables need.
+TEST(Collapse, AWideningLeavesTheLastBytesBitsToTheTablesGrowing) {
+  const Packer p(two_fields());
+  MemoryBudget budget(std::uint64_t{1} << 30);
+  Collapse c(p, {0, 1}, budget);
+  Collapse::Ids ids{};
+  Collapse::Layout old;
+  EXPECT_FALSE(c.intern(packed_xy(p, 0, 7).data(), ids, old));  // one value each: no bits
+  EXPECT_EQ(0U, c.layout().bits);
+  EXPECT_TRUE(c.intern(packed_xy(p, 1, 7).data(), ids, old));
+  EXPECT_EQ(0U, old.width[0]);
+  // x needs 1 bit and y none: x takes the byte.
+  EXPECT_EQ(8U, c.layout().width[0]);
+  EXPECT_EQ(0U, c.layout().width[1]);
+  EXPECT_EQ(1U, c.layout().bytes());
+  for (std::int32_t x = 2; x < 256; ++x) {
+    ASSERT_FALSE(c.intern(packed_xy(p, x, 7).data(), ids, old)) << x;
+    ASSERT_EQ(static_cast<std::uint32_t>(x), ids[0]);
+  }
+  EXPECT_TRUE(c.intern(packed_xy(p, 256, 7).data(), ids, old));
+  EXPECT_EQ(16U, c.layout().width[0]);  // 9 bits needed, 2 bytes
+  EXPECT_EQ(2U, c.layout().bytes());
+  // y grows too: the re-lay shares the 6 spare bits between the tables
+  // past one value, y (growing) first: x 9 + 3, y 1 + 3.
+  EXPECT_TRUE(c.intern(packed_xy(p, 3, 8).data(), ids, old));
+  EXPECT_EQ(12U, c.layout().width[0]);
+  EXPECT_EQ(4U, c.layout().width[1]);
+  EXPECT_EQ(2U, c.layout().bytes());
+  for (std::int32_t y = 9; y < 7 + 16; ++y) {
+    ASSERT_FALSE(c.intern(packed_xy(p, 3, y).data(), ids, old)) << y;
+  }
+  EXPECT_TRUE(c.intern(packed_xy(p, 3, 7 + 16).data(), ids, old));
+  EXPECT_EQ(10U, c.layout().width[0]);  // 9 + 5 bits needed: 2 spare
+  EXPECT_EQ(6U, c.layout().width[1]);
+  EXPECT_EQ(2U, c.layout().bytes());
+}
+
+// find() near a parent's record gives the indices a plain find() gives,
+// whichever components differ from the parent's, and fails alike on a
+// value not interned.
+TEST(Collapse, FindNearAParentAgreesWithAPlainFind) {
+  const Packer p(six_fields());
+  MemoryBudget budget(std::uint64_t{1} << 30);
+  Collapse c(p, components, budget);
+  Collapse::Ids ids{};
+  Collapse::Layout old;
+  constexpr std::uint64_t n = 2000;
+  for (std::uint64_t i = 0; i < n; ++i) c.intern(packed(p, i).data(), ids, old);
+  std::vector<std::uint8_t> record(c.layout().bytes() + sizeof(Word));
+  for (std::uint64_t parent = 0; parent < n; parent += 37) {
+    ASSERT_TRUE(c.find(packed(p, parent).data(), ids));
+    c.write(record.data(), ids);
+    for (std::uint64_t child = 0; child < n + 400; child += 13) {
+      Collapse::Ids plain{}, near{};
+      const auto w = packed(p, child);
+      const bool found = c.find(w.data(), plain);
+      // (From 2100 on, d = 6: a value of component 2 not interned.)
+      if (child < n || child >= 2100) {
+        ASSERT_EQ(child < n, found) << child;
+      }
+      ASSERT_EQ(found, c.find(w.data(), near, record.data())) << parent << " " << child;
+      if (found) {
+        ASSERT_EQ(plain, near) << parent << " " << child;
+      }
+    }
+  }
 }
 
 // Claims on two threads, commits on two threads: the new states whose

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <stdexcept>
 
 namespace loophole::checker {
@@ -87,12 +88,39 @@ void Collapse::account() {
 }
 
 void Collapse::lay_out() {
+  // Laid out again only when a table has outgrown its width: each re-lay
+  // rewrites every record stored (serially, at the end of a batch). The
+  // record takes the bytes the tables need now, and the bits left over in
+  // its last byte go to the tables past one value, one at a time, first to
+  // those that outgrew their width (the ones growing), so that the next few
+  // widenings fit without a re-lay. (At operators `attack_copies=1`, 13.8 M
+  // states: 32 re-lays down to 9, bench/RESULTS.md, 2026-11-28 14:05-15:50.)
+  std::array<std::uint32_t, max_components> need{};
   std::uint32_t bits = 0;
+  bool fits = true;
   for (std::size_t c = 0; c < components_.size(); ++c) {
     const std::uint32_t n = components_[c].count;
+    need[c] = n <= 1 ? 0 : static_cast<std::uint32_t>(std::bit_width(n - 1));
+    fits = fits && need[c] <= layout_.width[c];
+    bits += need[c];
+  }
+  if (fits) return;
+  std::array<std::size_t, max_components> order{};
+  std::size_t growing = 0;
+  for (std::size_t c = 0; c < components_.size(); ++c) {
+    if (need[c] > layout_.width[c]) order[growing++] = c;
+  }
+  for (std::size_t c = 0; c < components_.size(); ++c) {
+    if (need[c] != 0 && need[c] <= layout_.width[c]) order[growing++] = c;
+  }
+  for (std::uint32_t spare = (bits + 7) / 8 * 8 - bits, k = 0; spare > 0; --spare, ++k) {
+    ++need[order[k % growing]];
+  }
+  bits = 0;
+  for (std::size_t c = 0; c < components_.size(); ++c) {
     layout_.offset[c] = bits;
-    layout_.width[c] = n <= 1 ? 0 : static_cast<std::uint32_t>(std::bit_width(n - 1));
-    bits += layout_.width[c];
+    layout_.width[c] = need[c];
+    bits += need[c];
   }
   layout_.bits = bits;
 }
@@ -118,11 +146,31 @@ std::size_t Collapse::probe(const Component& c, const Word* key, std::uint64_t h
   }
 }
 
-bool Collapse::find(const Word* state, Ids& ids) const {
+Collapse::Near::Near(const Collapse& collapse, const std::uint8_t* record) {
+  if (record == nullptr) return;
+  // (A copy: get() reads whole words, and the record after it may be
+  // being written by another thread.)
+  std::memcpy(bytes_.data(), record, collapse.layout_.bytes());
+  given_ = true;
+}
+
+bool Collapse::same_as_near(std::size_t c, const Word* key, const Near& near,
+                            std::uint32_t& id) const {
+  if (!near.given_) return false;
+  id = get(near.bytes_.data(), layout_, c);
+  const Word* v = &components_[c].values[std::size_t{id} * words_];
+  Word diff = 0;
+  for (std::size_t w = 0; w < words_; ++w) diff |= v[w] ^ key[w];
+  return diff == 0;
+}
+
+bool Collapse::find(const Word* state, Ids& ids, const std::uint8_t* near_record) const {
+  const Near near(*this, near_record);
   std::array<Word, max_words> key;
   for (std::size_t c = 0; c < components_.size(); ++c) {
     const Component& comp = components_[c];
     for (std::size_t w = 0; w < words_; ++w) key[w] = state[w] & comp.mask[w];
+    if (same_as_near(c, key.data(), near, ids[c])) continue;
     const std::uint32_t s = comp.slots[probe(comp, key.data(), key_hash(key.data()))];
     if (s == 0) return false;
     ids[c] = s - 1;
@@ -130,12 +178,14 @@ bool Collapse::find(const Word* state, Ids& ids) const {
   return true;
 }
 
-bool Collapse::intern(const Word* state, Ids& ids, Layout& old) {
+bool Collapse::intern(const Word* state, Ids& ids, Layout& old, const std::uint8_t* near_record) {
+  const Near near(*this, near_record);
   std::array<Word, max_words> key;
   bool added = false;
   for (std::size_t c = 0; c < components_.size(); ++c) {
     Component& comp = components_[c];
     for (std::size_t w = 0; w < words_; ++w) key[w] = state[w] & comp.mask[w];
+    if (same_as_near(c, key.data(), near, ids[c])) continue;
     const std::uint64_t h = key_hash(key.data());
     std::size_t i = probe(comp, key.data(), h);
     if (comp.slots[i] == 0) {

@@ -58,12 +58,17 @@ class Collapse {
     }
   }
   // The indices of state's components; false when some value is not in its
-  // table (read-only: thread-safe while nothing interns).
-  [[nodiscard]] bool find(const Word* state, Ids& ids) const;
+  // table (read-only: thread-safe while nothing interns). With `near`, a
+  // record of the current layout (the state's parent), a component equal to
+  // near's takes near's index without a lookup: a move changes a component
+  // or two, and comparing with one table entry is cheaper than hashing and
+  // probing (operators `attack_copies=1`: 55% of the lookups of new states'
+  // components so saved; bench/RESULTS.md, 2026-11-28 14:05-15:50).
+  [[nodiscard]] bool find(const Word* state, Ids& ids, const std::uint8_t* near = nullptr) const;
   // The same, adding the values not yet seen (serial). True when the layout
   // had to widen: then `old` is the layout before, and the caller re-lays
   // every record it stored (relay) before writing more.
-  bool intern(const Word* state, Ids& ids, Layout& old);
+  bool intern(const Word* state, Ids& ids, Layout& old, const std::uint8_t* near = nullptr);
   // Room for `extra` more states' values, asked of the budget (see
   // collapse.cpp for how much); false when the budget refuses.
   [[nodiscard]] bool reserve(std::uint64_t extra);
@@ -100,6 +105,20 @@ class Collapse {
     std::uint32_t count = 0;
     std::uint64_t values_max = 0;  // 2^(the component's bits)
   };
+  // A record to find components near (find), copied.
+  class Near {
+   public:
+    Near(const Collapse& collapse, const std::uint8_t* record);
+
+   private:
+    friend class Collapse;
+    std::array<std::uint8_t, (max_components * 32 + 7) / 8 + sizeof(Word)> bytes_{};
+    bool given_ = false;
+  };
+  // Whether component c of a state, masked into key, is near's; its index
+  // then in id.
+  [[nodiscard]] bool same_as_near(std::size_t c, const Word* key, const Near& near,
+                                  std::uint32_t& id) const;
   [[nodiscard]] std::uint64_t key_hash(const Word* key) const;
   // The slot of `key` in c's index: its entry's, or the empty one it would take.
   [[nodiscard]] std::size_t probe(const Component& c, const Word* key, std::uint64_t h) const;

@@ -68,14 +68,14 @@ void StateStore::load(StateId id, Word* out) const {
   for (std::size_t w = 0; w < words_; ++w) out[w] = word_at(p, w);
 }
 
-void StateStore::put(StateId id, const Word* state, std::uint64_t records) {
+void StateStore::put(StateId id, const Word* state, std::uint64_t records, StateId parent) {
   if (collapse_ == nullptr) {
     copy_bytes(at(id), reinterpret_cast<const std::uint8_t*>(state), bytes_);
     return;
   }
   Collapse::Ids ids{};
   Collapse::Layout old;
-  if (collapse_->intern(state, ids, old)) {
+  if (collapse_->intern(state, ids, old, near(parent))) {
     // Wider records: room for every state reserved so far, then re-lay
     // the ones stored. (This cannot wait for the next reserve: past the
     // budget's limit, that reserve fails and the search stops.)
@@ -149,7 +149,7 @@ StateStore::Inserted StateStore::insert_reserved(const Word* state, std::uint64_
     const std::uint32_t id = v & mask_;
     if (id == mask_) {
       const auto fresh = static_cast<StateId>(size_);
-      put(fresh, state, fresh);
+      put(fresh, state, fresh, parent);
       if (keep_parents_) parents_[fresh] = parent;
       slots_[i] = fp | fresh;
       ++size_;
@@ -381,7 +381,7 @@ namespace {
 
 constexpr std::size_t scratch_entry_bytes(std::size_t words) {
   return words * sizeof(Word) + sizeof(std::uint64_t) + sizeof(std::uint32_t) +
-         2 * sizeof(StateId) + 1;
+         3 * sizeof(StateId) + 1;
 }
 
 }  // namespace
@@ -398,6 +398,7 @@ bool StateStore::grow_scratch(std::uint64_t entries) {
   scratch_slot_.reset(new std::uint32_t[capacity]);
   scratch_final_.reset(new StateId[capacity]);
   scratch_entry_.reset(new std::uint32_t[capacity]);
+  scratch_parent_.reset(new StateId[capacity]);
   scratch_published_.reset(new std::uint8_t[capacity]);
   scratch_capacity_ = capacity;
   return true;
@@ -474,7 +475,7 @@ void StateStore::commit(std::uint64_t begin, std::uint64_t end) {
     const Word* state = scratch_.get() + std::size_t{e} * words_;
     if (collapse_ == nullptr) {
       copy_bytes(at(id), reinterpret_cast<const std::uint8_t*>(state), bytes_);
-    } else if (Collapse::Ids ids{}; collapse_->find(state, ids)) {
+    } else if (Collapse::Ids ids{}; collapse_->find(state, ids, near(scratch_parent_[i]))) {
       collapse_->write(at(id), ids);
     } else {
       // (A component value not seen yet: interned serially, by end_batch.)
@@ -520,7 +521,8 @@ void StateStore::end_batch() {
   if (!misses_.empty()) {
     std::sort(misses_.begin(), misses_.end());
     for (const auto& [id, e] : misses_) {
-      put(id, scratch_.get() + std::size_t{e} * words_, size_ + assigned_);
+      put(id, scratch_.get() + std::size_t{e} * words_, size_ + assigned_,
+          scratch_parent_[id - size_]);
     }
     misses_.clear();
   }
@@ -541,6 +543,7 @@ void StateStore::release_index() {
   scratch_slot_.reset();
   scratch_final_.reset();
   scratch_entry_.reset();
+  scratch_parent_.reset();
   scratch_published_.reset();
   scratch_capacity_ = 0;
 }

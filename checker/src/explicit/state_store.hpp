@@ -177,6 +177,7 @@ class StateStore {
   void assign_as(Ref r, StateId id, StateId parent) {
     scratch_final_[r - size_] = id;
     scratch_entry_[id - size_] = static_cast<std::uint32_t>(r - size_);
+    scratch_parent_[id - size_] = parent;
     if (keep_parents_) parents_[id] = parent;
   }
   void set_assigned(std::uint64_t n) { assigned_ = n; }
@@ -206,9 +207,14 @@ class StateStore {
     return &arena_[std::uint64_t{id} * stride_];
   }
   [[nodiscard]] std::uint8_t* at(StateId id) { return &arena_[std::uint64_t{id} * stride_]; }
+  // The record of `parent` to find a new state's components near (none
+  // for an initial state).
+  [[nodiscard]] const std::uint8_t* near(StateId parent) const {
+    return parent != no_state ? at(parent) : nullptr;
+  }
   // Writes state `id` (serial: may intern and widen the collapsed records;
-  // records [0, records) are then re-laid).
-  void put(StateId id, const Word* state, std::uint64_t records);
+  // records [0, records) are then re-laid), a successor of `parent`.
+  void put(StateId id, const Word* state, std::uint64_t records, StateId parent);
   // Back to plain packed states (when the tables cost more than they save);
   // false when the budget refuses the arena.
   [[nodiscard]] bool uncollapse();
@@ -278,6 +284,7 @@ class StateStore {
   std::unique_ptr<std::uint32_t[]> scratch_slot_;
   std::unique_ptr<StateId[]> scratch_final_;
   std::unique_ptr<std::uint32_t[]> scratch_entry_;  // by id - size(): its entry
+  std::unique_ptr<StateId[]> scratch_parent_;       // by id - size(): its parent
   std::unique_ptr<std::uint8_t[]> scratch_published_;
   std::size_t scratch_capacity_ = 0;
   std::atomic<std::size_t> scratch_used_{0};  // entries taken in this batch
