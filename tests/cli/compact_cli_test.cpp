@@ -105,7 +105,7 @@ TEST(CompactCli, ReportsSayTheVerdictIsProbabilistic) {
   const Outcome text = run("check --compact " + file);
   EXPECT_NE(text.out.find(file + ": probabilistic verdict: hash compaction (64-bit "
                                  "fingerprints) may have missed a state, with probability "
-                                 "at most 1.5e-15"),
+                                 "at most 4.3e-16"),
             std::string::npos)
       << text.out;
   // Exactly one warning line, whatever the number of rulesets.

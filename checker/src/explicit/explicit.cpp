@@ -58,7 +58,7 @@ std::unique_ptr<ExploredGraph> explore(const Semantics& sem, const ExplicitOptio
   // Stored per orbit of the player rotations: the analyses read the
   // concrete graph through the view (player_view.hpp).
   if (graph->symmetry() != nullptr && graph->symmetry()->rotations() > 0) {
-    return std::make_unique<PlayerView>(std::move(graph));
+    return std::make_unique<PlayerView>(std::move(graph), deadline);
   }
   return graph;
 }

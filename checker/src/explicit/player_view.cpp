@@ -15,12 +15,24 @@
 
 namespace loophole::checker {
 
-PlayerView::PlayerView(std::unique_ptr<ExplicitGraph> base)
-    : base_(std::move(base)), symmetry_(*base_->symmetry()), n_(symmetry_.rotations()) {
+PlayerView::PlayerView(std::unique_ptr<ExplicitGraph> base,
+                       std::optional<std::chrono::steady_clock::time_point> deadline)
+    : base_(std::move(base)),
+      symmetry_(*base_->symmetry()),
+      n_(symmetry_.rotations()),
+      completion_(base_->completion()) {
   const Semantics& sem = base_->semantics();
   const int active = sem.layout().active;
   const std::uint64_t stored = base_->size();
-  const std::uint64_t expanded = base_->expanded();
+  std::uint64_t expanded = base_->expanded();
+  // The run's time limit, looked at every 4,096 states of each pass.
+  const auto out_of_time = [&](std::uint64_t i) {
+    if (!deadline || (i & 4095U) != 0 || std::chrono::steady_clock::now() < *deadline) {
+      return false;
+    }
+    completion_ = Completion::time_limit;
+    return true;
+  };
 
   // The active player of each stored move's successor.
   turn_begin_.assign(expanded + 1, 0);
@@ -29,19 +41,25 @@ PlayerView::PlayerView(std::unique_ptr<ExplicitGraph> base)
     std::vector<Successor> succ;
     std::vector<Edge> out;
     for (StateId c = 0; c < expanded; ++c) {
+      if (out_of_time(c)) {
+        expanded = c;  // (the rest have no moves in the view)
+        break;
+      }
       base_->state_into(c, s);
       base_->edges_into(c, out);
       sem.successors(s, succ);
       for (const Edge& e : out) {
         if (e.index >= succ.size()) {
-          throw std::logic_error(fmt::format(
-              "loophole: internal error: stored state {} has {} successors, edge {}", c,
-              succ.size(), e.index));
+          throw std::logic_error(
+              fmt::format("loophole: internal error: stored state {} has {} successors, edge {}", c,
+                          succ.size(), e.index));
         }
-        turn_.push_back(static_cast<std::uint8_t>(succ[e.index].state[static_cast<std::size_t>(active)]));
+        turn_.push_back(
+            static_cast<std::uint8_t>(succ[e.index].state[static_cast<std::size_t>(active)]));
       }
       turn_begin_[c + 1] = turn_.size();
     }
+    turn_begin_.resize(expanded + 1);
   }
 
   // The pairs reachable from the concrete initial states, breadth first.
@@ -73,6 +91,7 @@ PlayerView::PlayerView(std::unique_ptr<ExplicitGraph> base)
   std::vector<Edge> out;
   for (StateId v = 0; v < canon_.size(); ++v) {
     const StateId c = canon_[v];
+    if (expanded_ == no_state && out_of_time(v)) expanded_ = v;
     if (c >= expanded) expanded_ = std::min<std::uint64_t>(expanded_, v);
     if (expanded_ != no_state) continue;
     base_->edges_into(c, out);
@@ -135,7 +154,8 @@ void PlayerView::edges_into(StateId id, std::vector<Edge>& out) const {
     const int k = turn_[turn_begin_[c] + j];
     e.to = pairs_[static_cast<std::uint64_t>(e.to) * static_cast<std::uint64_t>(n_) +
                   static_cast<std::uint64_t>((r + k) % n_)];
-    if (e.chooser_player >= 0) e.chooser_player = static_cast<std::int8_t>((e.chooser_player + r) % n_);
+    if (e.chooser_player >= 0)
+      e.chooser_player = static_cast<std::int8_t>((e.chooser_player + r) % n_);
   }
 }
 

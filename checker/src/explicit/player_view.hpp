@@ -15,8 +15,10 @@
 // would be an internal error.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "explicit_graph.hpp"
@@ -27,7 +29,11 @@ class PlayerView final : public ExploredGraph {
  public:
   // `base` was searched under a Symmetry with rotations() > 0, on the
   // rules of `base->semantics()`.
-  explicit PlayerView(std::unique_ptr<ExplicitGraph> base);
+  // With a `deadline` (the run's time limit), the view stops there like the
+  // search does: the pairs found so far, those not expanded without moves,
+  // and completion() says time_limit.
+  explicit PlayerView(std::unique_ptr<ExplicitGraph> base,
+                      std::optional<std::chrono::steady_clock::time_point> deadline = {});
 
   [[nodiscard]] const Semantics& semantics() const override { return base_->semantics(); }
   [[nodiscard]] std::uint64_t size() const override { return canon_.size(); }
@@ -41,7 +47,7 @@ class PlayerView final : public ExploredGraph {
   [[nodiscard]] std::uint32_t parent_index(StateId id) const override { return parent_index_[id]; }
   [[nodiscard]] std::uint32_t depth(StateId id) const override;
   [[nodiscard]] bool numbered_by_depth() const override { return true; }
-  [[nodiscard]] Completion completion() const override { return base_->completion(); }
+  [[nodiscard]] Completion completion() const override { return completion_; }
   [[nodiscard]] const Statistics& statistics() const override { return statistics_; }
   // States are canonical under the slot sort only (the rotation is the
   // pair's).
@@ -71,6 +77,7 @@ class PlayerView final : public ExploredGraph {
   std::vector<StateId> levels_;  // levels_[d]: the first pair of depth d
   std::uint32_t initial_count_ = 0;
   std::uint64_t expanded_ = 0;
+  Completion completion_ = Completion::complete;
   Statistics statistics_;
 };
 
