@@ -163,9 +163,10 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
   // The analyses only read the context, the graph and the semantics (whose
   // scratch is per thread), so they run side by side, each into its own
   // findings; those are joined in the order above whatever the thread count.
-  // On several threads the ones that take longest on the seed games start
-  // first; on one, they run in the order above (so an interruption cuts off
-  // a tail of it).
+  // On several threads the shared components start first, beside them the
+  // longest of the analyses that do not wait for them (user properties,
+  // unreachable wins, dead rules), then those that do; on one, they run in
+  // the order above (so an interruption cuts off a tail of it).
   if (threads <= 0) threads = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   constexpr std::array<std::size_t, count> by_cost = {0, 10, 6, 9, 2, 5, 3, 4, 7, 1, 8};
   std::atomic<std::size_t> next{0};

@@ -107,6 +107,13 @@ const CyclicStates& Context::cyclic() const {
   return cyclic_;
 }
 
+std::vector<std::vector<StateId>> Context::cyclic_components(const EdgePredicate& keep) const {
+  const CyclicStates& within = cyclic();
+  if (within.count == 0) return {};
+  const std::lock_guard lock(cyclic_components_mutex_);
+  return detail::cyclic_components(moves, keep, &within);
+}
+
 void Context::components() const {
   const StateId n = size();
   // (Not on a slice, whose answers come from the whole graph: known_ends,

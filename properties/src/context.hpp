@@ -100,6 +100,12 @@ class Context {
   // ends below it can still reach (each a sweep or more over every edge
   // before). The first to ask computes it; run_checks asks first of all.
   const CyclicStates& cyclic() const;  // (computes it: callers may only wait for it)
+  // cyclic_components of the moves within the cyclic states, one search at
+  // a time: each costs 4 bytes a state, and two side by side (response and
+  // turn loops, once the shared pass left them little else to do) raised
+  // containment's peak by 482 MB.
+  [[nodiscard]] std::vector<std::vector<StateId>> cyclic_components(
+      const EdgePredicate& keep) const;
   // What ends_out_of_reach.cpp asks, from the same pass (only when that
   // analysis is selected and not given the answers, known_ends): whether a
   // real end (a final state that is no rule gap, or the frontier) can be
@@ -181,6 +187,7 @@ class Context {
   }
   void components() const;
   mutable std::once_flag components_once_;
+  mutable std::mutex cyclic_components_mutex_;
   mutable CyclicStates cyclic_;
   mutable std::vector<std::uint8_t> reach8_;
   mutable std::vector<std::uint32_t> reach32_;

@@ -148,7 +148,9 @@ std::vector<Finding> cycle_findings(const checker::ExploredGraph& slice,
 std::vector<Finding> leads_to_findings(const checker::ExploredGraph& slice,
                                        const std::vector<std::uint64_t>& bits,
                                        const std::vector<checker::StateId>& bad) {
-  detail::Context cx(slice, CheckSelection());
+  // (The context keeps a reference to the selection: a named one.)
+  const CheckSelection selection = CheckSelection::only(Kind::property_violation);
+  detail::Context cx(slice, selection);
   std::vector<Finding> found;
   detail::leads_to_on_slice(cx, bits, bad, found);
   return found;

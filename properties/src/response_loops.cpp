@@ -136,7 +136,7 @@ std::string choice_detail(const LoopChoice& c) {
 std::vector<Loop> response_loops(const Context& cx) {
   const EdgePredicate quiet = [](StateId, const Edge& e) { return !e.progress; };
   std::vector<Loop> loops;
-  for (const auto& members : cyclic_components(cx.moves, quiet, &cx.cyclic())) {
+  for (const auto& members : cx.cyclic_components(quiet)) {
     if (cx.interrupted()) return loops;
     if (!cx.looks_at(members, 0)) continue;
     Loop loop;

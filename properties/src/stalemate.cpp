@@ -39,7 +39,7 @@ std::vector<Stalemate> stalemates(const Context& cx) {
     const Point& b = cx.points[e.to];
     return a.active != b.active || a.turn != b.turn;
   };
-  for (const auto& members : cyclic_components(cx.moves, doomed, &cx.cyclic())) {
+  for (const auto& members : cx.cyclic_components(doomed)) {
     if (cx.interrupted()) return found;
     if (!cx.looks_at(members, 2)) continue;
     Stalemate s;

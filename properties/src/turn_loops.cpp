@@ -85,7 +85,7 @@ std::vector<TurnLoop> turn_loops(const Context& cx) {
   const EdgePredicate keep = [&](StateId from, const Edge& e) { return same_turn(cx, from, e); };
   const EdgePredicate enters = [](StateId, const Edge& e) { return e.progress; };
   std::vector<TurnLoop> loops;
-  for (const auto& members : cyclic_components(cx.moves, keep, &cx.cyclic())) {
+  for (const auto& members : cx.cyclic_components(keep)) {
     if (cx.interrupted()) return loops;
     if (!cx.looks_at(members, 1)) continue;
     TurnLoop loop;

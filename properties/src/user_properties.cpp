@@ -93,7 +93,7 @@ void leads_to(const Context& cx, const Property& p, const Evaluation& e,
   };
   // Where `to` can be avoided forever: a cycle or a dead end in it.
   auto component = checker::backed<std::int32_t>(n, -1);
-  const auto cyclic = cyclic_components(cx.moves, inside, &cx.cyclic());
+  const auto cyclic = cx.cyclic_components(inside);
   std::vector<bool> trap(n, false);
   for (std::size_t c = 0; c < cyclic.size(); ++c) {
     for (const StateId v : cyclic[c]) {
@@ -218,7 +218,7 @@ void leads_to_on_slice(const Context& cx, const std::vector<std::uint64_t>& bits
     };
     // The slice holds every state of the cycle the trace may end on, with
     // its moves: its component here is the whole graph's.
-    const auto cyclic = cyclic_components(cx.moves, inside, &cx.cyclic());
+    const auto cyclic = cx.cyclic_components(inside);
     std::vector<std::int32_t> component(n, -1);
     for (std::size_t c = 0; c < cyclic.size(); ++c) {
       for (const StateId v : cyclic[c]) {

@@ -366,7 +366,9 @@ TEST(ReachThroughComponents, AgreesWithTheClosureAndTheComponents) {
         small_got[v] = ((small[v] >> (k < sets.size() ? k : 7)) & 1U) != 0;
       }
       EXPECT_EQ(want, wide_got) << round << " set " << k;
-      if (k < 7 || k == sets.size()) EXPECT_EQ(want, small_got) << round << " set " << k;
+      if (k < 7 || k == sets.size()) {
+        EXPECT_EQ(want, small_got) << round << " set " << k;
+      }
     }
     for (const EdgePredicate& keep : {EdgePredicate{all}, EdgePredicate{quiet}, few}) {
       EXPECT_EQ(cyclic_components(g, keep), cyclic_components(g, keep, &cyclic)) << round;
