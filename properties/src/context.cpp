@@ -41,10 +41,10 @@ Context::Context(const checker::ExploredGraph& explored, const CheckSelection& c
         Point::max_steps, Point::max_turn, game.steps.size(), game.scope.turns));
   }
   // The engine's edges are read in place; another graph's are copied into
-  // the same compact form (4 bytes an edge).
+  // the same compact form (5 bytes an edge).
   auto compact = graph.compact_edges();
   const std::uint64_t copied =
-      compact ? 0 : graph.statistics().transitions * 4 + std::uint64_t{n} * 4;
+      compact ? 0 : graph.statistics().transitions * 5 + std::uint64_t{n} * 4;
   if (!afford(std::uint64_t{n} * sizeof(Point) + copied)) {
     return;  // interrupted() is set: every analysis stops at once
   }

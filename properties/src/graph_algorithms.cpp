@@ -49,8 +49,6 @@ Digraph::Digraph(checker::CompactEdges view)
       with_lists_(view.states),
       edges_(view.edges),
       to_(view.to),
-      to_ref_(view.to_ref),
-      far_(view.far),
       label_(view.label),
       rel_(view.rel),
       base_(view.base),
@@ -59,8 +57,6 @@ Digraph::Digraph(checker::CompactEdges view)
 
 void Digraph::refresh() {
   to_ = own_to_.data();
-  to_ref_ = own_to_ref_.data();
-  far_ = own_far_;
   label_ = own_label_.data();
   rel_ = own_rel_.data();
   base_ = own_base_.data();
@@ -91,12 +87,7 @@ void Digraph::add_state(std::span<const Edge> out_edges) {
       l.index = 0;
       it = labels_.insert(labels_.end(), l);
     }
-    constexpr std::uint64_t block = std::uint64_t{1} << checker::CompactEdges::edge_block_shift;
-    if (edges_ % block == 0) own_to_ref_.push_back(static_cast<StateId>(with_lists_));
-    own_to_.resize(own_to_.size() + 3);
-    if (!checker::CompactEdges::put_target(own_to_.data(), edges_, own_to_ref_.back(), e.to)) {
-      own_far_.push_back({edges_, e.to});
-    }
+    own_to_.push_back(e.to);
     own_label_.push_back(static_cast<std::uint8_t>(it - labels_.begin()));
     ++edges_;
   }
@@ -106,8 +97,7 @@ void Digraph::add_state(std::span<const Edge> out_edges) {
 }
 
 std::uint64_t Digraph::own_bytes() const {
-  return own_to_.capacity() + own_to_ref_.capacity() * sizeof(StateId) +
-         own_far_.capacity() * sizeof(checker::CompactEdges::Far) + own_label_.capacity() +
+  return own_to_.capacity() * sizeof(StateId) + own_label_.capacity() +
          own_rel_.capacity() * sizeof(std::uint16_t) +
          own_base_.capacity() * sizeof(std::uint64_t) +
          own_wide_.capacity() * sizeof(checker::CompactEdges::Wide);
@@ -470,54 +460,6 @@ std::vector<bool> can_go_on_forever(const Digraph& g) {
   return endless;
 }
 
-namespace {
-
-// can_reach's last resort: the reversed kept edges in CSR form, their
-// offsets of type Offset (32 bits while the edges fit) and filled in place
-// (each offset advanced to the next state's, then shifted back), and a
-// search backwards from every state marked so far. (With 64-bit offsets and
-// a copy of them to fill from, it cost 16 bytes a state besides the 4 an
-// edge: the analyses' peak when ends out of reach ran beside a heavy one.)
-template <class Offset>
-void reach_backwards(const Digraph& g, const EdgePredicate& keep, std::vector<bool>& reach) {
-  const auto n = static_cast<StateId>(g.size());
-  if (!g.afford((std::uint64_t{n} + 1) * sizeof(Offset) + g.edge_count() * sizeof(StateId))) {
-    return;
-  }
-  auto at = checker::backed<Offset>(std::size_t{n} + 1);
-  for (StateId v = 0; v < n; ++v) {
-    for (const Edge& e : g.out(v)) {
-      if (kept(keep, v, e)) ++at[e.to + 1];
-    }
-  }
-  for (StateId v = 0; v < n; ++v) at[v + 1] += at[v];
-  auto sources = checker::backed<StateId>(at[n]);
-  for (StateId v = 0; v < n; ++v) {
-    for (const Edge& e : g.out(v)) {
-      if (kept(keep, v, e)) sources[at[e.to]++] = v;
-    }
-  }
-  for (StateId v = n; v > 0; --v) at[v] = at[v - 1];  // (at[v] had reached at[v + 1])
-  at[0] = 0;
-  std::vector<StateId> stack;
-  for (StateId v = 0; v < n; ++v) {
-    if (reach[v]) stack.push_back(v);
-  }
-  for (StateId popped = 1; !stack.empty(); ++popped) {
-    if (stop_at(g, popped)) return;
-    const StateId v = stack.back();
-    stack.pop_back();
-    for (auto i = at[v]; i < at[v + 1]; ++i) {
-      if (!reach[sources[i]]) {
-        reach[sources[i]] = true;
-        stack.push_back(sources[i]);
-      }
-    }
-  }
-}
-
-}  // namespace
-
 std::vector<bool> can_reach(const Digraph& g, const std::vector<bool>& targets,
                             const EdgePredicate& keep) {
   const auto n = static_cast<StateId>(g.size());
@@ -549,10 +491,40 @@ std::vector<bool> can_reach(const Digraph& g, const std::vector<bool>& targets,
   }
   // Paths that go back to earlier states many times: finish with a search
   // backwards from every state marked so far, over the reversed kept edges.
-  if (g.edge_count() < (std::uint64_t{1} << 32)) {
-    reach_backwards<std::uint32_t>(g, keep, reach);
-  } else {
-    reach_backwards<std::uint64_t>(g, keep, reach);
+  if (!g.afford((std::uint64_t{n} + 1) * 2 * sizeof(std::uint64_t) +
+                g.edge_count() * sizeof(StateId))) {
+    return reach;
+  }
+  auto at = checker::backed<std::uint64_t>(std::size_t{n} + 1);
+  for (StateId v = 0; v < n; ++v) {
+    for (const Edge& e : g.out(v)) {
+      if (kept(keep, v, e)) ++at[e.to + 1];
+    }
+  }
+  for (StateId v = 0; v < n; ++v) at[v + 1] += at[v];
+  auto sources = checker::backed<StateId>(at[n]);
+  {
+    auto fill = at;
+    for (StateId v = 0; v < n; ++v) {
+      for (const Edge& e : g.out(v)) {
+        if (kept(keep, v, e)) sources[fill[e.to]++] = v;
+      }
+    }
+  }
+  std::vector<StateId> stack;
+  for (StateId v = 0; v < n; ++v) {
+    if (reach[v]) stack.push_back(v);
+  }
+  for (StateId popped = 1; !stack.empty(); ++popped) {
+    if (stop_at(g, popped)) return reach;
+    const StateId v = stack.back();
+    stack.pop_back();
+    for (auto i = at[v]; i < at[v + 1]; ++i) {
+      if (!reach[sources[i]]) {
+        reach[sources[i]] = true;
+        stack.push_back(sources[i]);
+      }
+    }
   }
   return reach;
 }

@@ -23,8 +23,7 @@ using checker::Edge;
 using checker::StateId;
 
 // The moves in CSR form, as the explicit engine keeps them
-// (checker::CompactEdges): a 3-byte relative target (CompactEdges::target)
-// and a 1-byte label per edge, and
+// (checker::CompactEdges): a 4-byte target and a 1-byte label per edge, and
 // per state a 2-byte start relative to a 64-bit base per 64 states (or, past
 // 16 bits, a start in a sorted list). The
 // engine's graph is read in place, with no copy; any other graph (a test
@@ -91,13 +90,11 @@ class Digraph {
                                                 : checker::CompactEdges::wide_begin(wide_, v);
   }
   [[nodiscard]] std::uint64_t end(StateId v) const { return begin(v + 1); }
-  [[nodiscard]] StateId target(std::uint64_t e) const {
-    return checker::CompactEdges::target(to_, to_ref_, far_, e);
-  }
+  [[nodiscard]] StateId target(std::uint64_t e) const { return to_[e]; }
   // Edge e, the first edge of its state being `first`.
   [[nodiscard]] Edge edge(std::uint64_t e, std::uint64_t first) const {
     Edge out = labels_[label_[e]];
-    out.to = target(e);
+    out.to = to_[e];
     out.index = static_cast<std::uint32_t>(e - first);
     return out;
   }
@@ -126,18 +123,14 @@ class Digraph {
 
   std::size_t size_ = 0;
   std::uint64_t with_lists_ = 0, edges_ = 0;
-  const std::uint8_t* to_ = nullptr;
-  const StateId* to_ref_ = nullptr;
-  std::span<const checker::CompactEdges::Far> far_;
+  const StateId* to_ = nullptr;
   const std::uint8_t* label_ = nullptr;
   const std::uint16_t* rel_ = nullptr;
   const std::uint64_t* base_ = nullptr;
   std::span<const checker::CompactEdges::Wide> wide_;
   std::vector<Edge> labels_;
   // Owned (add_state), else empty.
-  std::vector<std::uint8_t> own_to_;
-  std::vector<StateId> own_to_ref_;
-  std::vector<checker::CompactEdges::Far> own_far_;
+  std::vector<StateId> own_to_;
   std::vector<std::uint8_t> own_label_;
   std::vector<std::uint16_t> own_rel_;
   std::vector<std::uint64_t> own_base_;

@@ -443,40 +443,5 @@ TEST(Digraph, StartsPastSixteenBitsReadBack) {
   EXPECT_EQ((std::vector<StateId>{1, 2}), all_of[1]);
 }
 
-// A copied graph stores its targets as the engine does (3 bytes relative to
-// a reference per block of edges, the far ones aside): every edge reads
-// back, from states with no edge, with many (across blocks), and with
-// targets at and past the 3-byte range.
-TEST(Digraph, CopiedEdgesReadBackNearAndFar) {
-  const std::int64_t max = checker::CompactEdges::max_delta;
-  std::vector<std::vector<Edge>> states(40);
-  states[3].resize(700);  // (three blocks of 256 edges)
-  for (std::size_t v = 0; v < states.size(); ++v) {
-    if (v % 4 == 1) continue;  // no edge
-    if (states[v].empty()) states[v].resize(v % 3 + 1);
-    for (std::size_t k = 0; k < states[v].size(); ++k) {
-      const std::int64_t pick[] = {static_cast<std::int64_t>(v), max, max + 1, 0xFFFFFFFF, 0,
-                                   static_cast<std::int64_t>(k)};
-      states[v][k] = to(static_cast<StateId>(pick[(v + k) % 6]), k % 2 == 1);
-    }
-  }
-  Digraph g;
-  for (const auto& out : states) g.add_state(out);
-  ASSERT_EQ(states.size(), g.size());
-  std::uint64_t e = 0;
-  for (StateId v = 0; v < states.size(); ++v) {
-    ASSERT_EQ(e, g.begin(v)) << v;
-    ASSERT_EQ(states[v].size(), g.out(v).size()) << v;
-    for (std::size_t k = 0; k < states[v].size(); ++k, ++e) {
-      ASSERT_EQ(states[v][k].to, g.target(e)) << v << " " << k;
-      const Edge got = g.out(v)[k];
-      EXPECT_EQ(states[v][k].to, got.to);
-      EXPECT_EQ(states[v][k].progress, got.progress);
-      EXPECT_EQ(k, got.index);
-    }
-  }
-  EXPECT_EQ(e, g.edge_count());
-}
-
 }  // namespace
 }  // namespace loophole::properties::detail

@@ -20,10 +20,8 @@ bool EdgeStore::reserve(std::uint64_t states, std::uint64_t edges, const Paralle
   Backing now;
   Backing& backing = later != nullptr ? *later : now;
   seal();
-  const bool grown =
-      to_.ensure(3 * edges, budget_, backing) &&
-      to_ref_.ensure((edges >> CompactEdges::edge_block_shift) + 1, budget_, backing) &&
-      attr_.ensure(edges, budget_, backing) && rel_.ensure(states + 1, budget_, backing);
+  const bool grown = to_.ensure(edges, budget_, backing) && attr_.ensure(edges, budget_, backing) &&
+                     rel_.ensure(states + 1, budget_, backing);
   now.run(parallel);
   if (!grown) return false;
   if (base_.empty()) open_state();
@@ -48,25 +46,9 @@ void EdgeStore::set_rel(std::uint64_t s, std::uint64_t count) {
   wide_.push_back({static_cast<StateId>(s), count});
 }
 
-void EdgeStore::put_target(std::uint64_t e, StateId to) {
-  if (CompactEdges::put_target(&to_[0], e, to_ref_[e >> CompactEdges::edge_block_shift], to)) {
-    return;
-  }
-  const std::lock_guard lock(far_mutex_);
-  if (!far_.empty() && far_.back().edge >= e) far_unsorted_ = true;
-  far_.push_back({e, to});
-}
-
 // By state, one entry each (a chunk's first state is set twice: by the
-// chunk before it, as the open state, and by its own tasks; both the same);
-// the far targets by edge.
+// chunk before it, as the open state, and by its own tasks; both the same).
 void EdgeStore::seal() {
-  if (far_unsorted_) {
-    far_unsorted_ = false;
-    std::sort(far_.begin(), far_.end(), [](const CompactEdges::Far& a, const CompactEdges::Far& b) {
-      return a.edge < b.edge;
-    });
-  }
   if (!wide_unsorted_) return;
   wide_unsorted_ = false;
   const auto by_state = [](const CompactEdges::Wide& a, const CompactEdges::Wide& b) {
@@ -90,7 +72,6 @@ void EdgeStore::close_bases(std::uint64_t first, std::uint64_t first_edge,
   std::uint64_t count = first_edge, s = first;
   for (const std::uint32_t d : degrees) {
     if ((s & group_mask) == 0) base_[s >> group_shift] = count;
-    set_refs(s, count, d);
     count += d;
     ++s;
   }
@@ -128,18 +109,13 @@ std::uint8_t EdgeStore::intern(std::uint16_t raw_label) {
 }
 
 void EdgeStore::add(StateId to, std::uint16_t raw_label) {
-  constexpr std::uint64_t mask = (std::uint64_t{1} << CompactEdges::edge_block_shift) - 1;
-  if ((count_ & mask) == 0) {
-    to_ref_[count_ >> CompactEdges::edge_block_shift] = static_cast<StateId>(closed_);
-  }
-  put_target(count_, to);
+  to_[count_] = to;
   attr_[count_] = intern(raw_label);
   ++count_;
 }
 
 void EdgeStore::close_states(const std::vector<std::uint32_t>& degrees) {
   for (const std::uint32_t d : degrees) {
-    set_refs(closed_, count_, d);
     count_ += d;
     close_state();
   }
@@ -162,21 +138,18 @@ Edge EdgeStore::decode(unsigned raw) {
 
 Edge EdgeStore::edge(std::uint64_t e, std::uint32_t index) const {
   Edge out = decode(raw_[attr_[e]]);
-  out.to = target(e);
+  out.to = to_[e];
   out.index = index;
   return out;
 }
 
 CompactEdges EdgeStore::compact() const {
-  if (wide_unsorted_ || far_unsorted_) {
-    throw std::logic_error("loophole: internal error: edge starts not sealed");
-  }
+  if (wide_unsorted_) throw std::logic_error("loophole: internal error: edge starts not sealed");
   CompactEdges c;
   c.states = closed_;
   c.edges = count_;
   if (count_ != 0) {
     c.to = &to_[0];
-    c.to_ref = &to_ref_[0];
     c.label = &attr_[0];
   }
   if (!base_.empty()) {
@@ -184,15 +157,13 @@ CompactEdges EdgeStore::compact() const {
     c.base = base_.data();
   }
   c.wide = wide_;
-  c.far = far_;
   c.labels.reserve(raw_.size());
   for (const std::uint16_t raw : raw_) c.labels.push_back(decode(raw));
   return c;
 }
 
 std::uint64_t EdgeStore::memory() const {
-  return to_.bytes() + to_ref_.bytes() + far_.capacity() * sizeof(CompactEdges::Far) +
-         attr_.bytes() + rel_.bytes() + base_.capacity() * sizeof(std::uint64_t) +
+  return to_.bytes() + attr_.bytes() + rel_.bytes() + base_.capacity() * sizeof(std::uint64_t) +
          wide_.capacity() * sizeof(CompactEdges::Wide);
 }
 

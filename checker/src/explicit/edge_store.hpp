@@ -1,8 +1,6 @@
 // The moves of an explored graph in CSR form: per state a start offset into
 // one array of edge targets, appended in state order as BFS expands states.
-// An edge costs 4 bytes: its target (3: relative to a reference per 256
-// edges, CompactEdges::target; a target too far from it is listed aside)
-// and a one-byte label, an index into a
+// An edge costs 5 bytes: its target (4) and a one-byte label, an index into a
 // table of the distinct (kind, progress, chooser, chooser player) tuples the
 // run produced (a chooser player only with chooser `player`: at most
 // 9 x 2 x (2 + 8) = 180 for the language's 8 players; a game has far fewer). The successor
@@ -81,10 +79,8 @@ class EdgeStore {
   void close_offsets(std::uint64_t first, std::uint64_t first_edge,
                      std::span<const std::uint32_t> degrees);
   void finish_close(std::uint64_t end, std::uint64_t edges);
-  // (The reference of e's block is set: close_bases() or close_states()
-  // set them.)
   void set(std::uint64_t e, StateId to, std::uint16_t raw_label) {
-    put_target(e, to);
+    to_[e] = to;
     attr_[e] = static_cast<std::uint8_t>(code_[raw_label]);
   }
 
@@ -96,16 +92,12 @@ class EdgeStore {
                                        : CompactEdges::wide_begin(wide_, s);
   }
   [[nodiscard]] std::uint64_t end(StateId s) const { return begin(s + 1); }
-  [[nodiscard]] StateId target(std::uint64_t e) const {
-    return CompactEdges::target(&to_[0], &to_ref_[0], far_, e);
-  }
-  // Targets listed aside (too far from their blocks' references).
-  [[nodiscard]] std::uint64_t far_targets() const { return far_.size(); }
+  [[nodiscard]] StateId target(std::uint64_t e) const { return to_[e]; }
   [[nodiscard]] Edge edge(std::uint64_t e, std::uint32_t index) const;
   [[nodiscard]] std::uint64_t memory() const;
-  // Sorts the starts set_rel() and the targets put_target() put aside (from several threads, maybe
-  // out of order): every serial step does, and the search when it ends; begin() and compact() need
-  // it.
+  // Sorts the starts set_rel() put aside (from several threads, maybe out of
+  // order): every serial step does, and the search when it ends; begin()
+  // and compact() need it.
   void seal();
   // The arrays in place, for ExploredGraph::compact_edges().
   [[nodiscard]] CompactEdges compact() const;
@@ -117,25 +109,9 @@ class EdgeStore {
   static constexpr std::uint64_t group_mask = (std::uint64_t{1} << group_shift) - 1;
   void open_state();
   void set_rel(std::uint64_t s, std::uint64_t count);
-  void put_target(std::uint64_t e, StateId to);
-  // The references of the edge blocks whose first edge is one of state s's
-  // edges first..first + degree - 1.
-  void set_refs(std::uint64_t s, std::uint64_t first, std::uint64_t degree) {
-    constexpr std::uint64_t mask = (std::uint64_t{1} << CompactEdges::edge_block_shift) - 1;
-    for (std::uint64_t b = (first + mask) >> CompactEdges::edge_block_shift;
-         b << CompactEdges::edge_block_shift < first + degree; ++b) {
-      to_ref_[b] = static_cast<StateId>(s);
-    }
-  }
 
   MemoryBudget& budget_;
-  StableArray<std::uint8_t> to_;  // 3 bytes an edge (CompactEdges::target)
-  StableArray<StateId> to_ref_;   // per block of 2^edge_block_shift edges
-  // The targets too far from their blocks' references, by edge once sealed;
-  // put_target() may append from several threads.
-  std::vector<CompactEdges::Far> far_;
-  std::mutex far_mutex_;
-  bool far_unsorted_ = false;
+  StableArray<StateId> to_;
   StableArray<std::uint8_t> attr_;
   StableArray<std::uint16_t> rel_;  // start of state s relative to base_[s >> group_shift]
   std::vector<std::uint64_t> base_;

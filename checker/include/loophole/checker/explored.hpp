@@ -68,36 +68,19 @@ struct Statistics {
 // of state s are begin(s)..begin(s + 1) with begin(s) = base[s >> group_shift]
 // + rel[s] for s < states (and the edge count past it), or, where rel[s] is
 // wide_rel (64 states with 65,535 moves or more before s), the start that
-// `wide` gives for s; edge e leads to target(e), and labels[label[e]] is its
-// move (kind, progress, chooser; its `to` and `index` unset: the index is e -
+// `wide` gives for s; edge e leads to to[e], and labels[label[e]] is its move
+// (kind, progress, chooser; its `to` and `index` unset: the index is e -
 // begin(s)). A state's start costs 2 bytes and an eighth.
-//
-// An edge's target costs 3 bytes: the target minus the reference of its
-// block of 2^edge_block_shift edges (the source of the block's first edge),
-// a signed 24-bit number; breadth-first numbering keeps a move's target
-// within a level or two of its source, so nearly every target fits (at
-// operators' 147 M states every one). One that does not is stored as
-// far_code and found in `far` (by edge, ascending). So an edge costs 4 bytes
-// with its label, where a 32-bit target made it 5.
 struct CompactEdges {
   static constexpr unsigned group_shift = 6;
   static constexpr std::uint16_t wide_rel = 0xFFFF;
-  static constexpr unsigned edge_block_shift = 8;
-  static constexpr std::uint32_t far_code = 0x800000;  // (the 24-bit delta -2^23)
-  static constexpr std::int64_t max_delta = (std::int64_t{1} << 23) - 1;
   struct Wide {
     StateId state = 0;
     std::uint64_t begin = 0;
   };
-  struct Far {
-    std::uint64_t edge = 0;
-    StateId to = 0;
-  };
   std::uint64_t states = 0;  // states with edge lists
   std::uint64_t edges = 0;
-  const std::uint8_t* to = nullptr;  // 3 bytes an edge, little-endian
-  const StateId* to_ref = nullptr;   // (edges >> edge_block_shift) + 1 entries
-  std::span<const Far> far;          // by edge, ascending
+  const StateId* to = nullptr;
   const std::uint8_t* label = nullptr;
   const std::uint16_t* rel = nullptr;   // states + 1 entries
   const std::uint64_t* base = nullptr;  // (states >> group_shift) + 1 entries
@@ -108,32 +91,6 @@ struct CompactEdges {
     return std::lower_bound(wide.begin(), wide.end(), s,
                             [](const Wide& w, StateId v) { return w.state < v; })
         ->begin;
-  }
-  // Edge e's target, from the three arrays above.
-  [[nodiscard]] static StateId target(const std::uint8_t* to, const StateId* to_ref,
-                                      std::span<const Far> far, std::uint64_t e) {
-    const std::uint8_t* p = to + 3 * e;
-    const std::uint32_t code =
-        std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16;
-    if (code == far_code) [[unlikely]] {
-      return std::lower_bound(far.begin(), far.end(), e,
-                              [](const Far& f, std::uint64_t x) { return f.edge < x; })
-          ->to;
-    }
-    // (The sign extended: the reference plus the delta, modulo 2^32.)
-    return to_ref[e >> edge_block_shift] + (code ^ far_code) - far_code;
-  }
-  // Writes target `t` of edge e, whose block's reference is `ref`; false when
-  // it is too far (far_code written: the caller lists it in `far`).
-  static bool put_target(std::uint8_t* to, std::uint64_t e, StateId ref, StateId t) {
-    const std::int64_t delta = std::int64_t{t} - std::int64_t{ref};
-    const bool near = delta >= -max_delta && delta <= max_delta;
-    const std::uint32_t code = near ? static_cast<std::uint32_t>(delta) & 0xFFFFFFU : far_code;
-    std::uint8_t* p = to + 3 * e;
-    p[0] = static_cast<std::uint8_t>(code);
-    p[1] = static_cast<std::uint8_t>(code >> 8);
-    p[2] = static_cast<std::uint8_t>(code >> 16);
-    return near;
   }
 };
 
