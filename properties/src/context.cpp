@@ -118,8 +118,8 @@ void Context::components() const {
   const StateId n = size();
   // (Not on a slice, whose answers come from the whole graph: known_ends,
   // assume_can_finish.)
-  const bool ends = selection.stalemates && !game.end_conditions.empty() &&
-                    known_ends == nullptr && !finish_given_ && n > 0;
+  const bool ends = selection.stalemates && !game.end_conditions.empty() && known_ends == nullptr &&
+                    !finish_given_ && n > 0;
   const std::size_t np = ends ? static_cast<std::size_t>(game.players) : 0;
   const auto pass = [&](auto& marks) {
     using Mark = typename std::remove_reference_t<decltype(marks)>::value_type;

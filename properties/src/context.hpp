@@ -176,7 +176,7 @@ class Context {
   checker::RunLimits* limits_ = nullptr;
   bool depth_ordered_ = false;  // ExploredGraph::numbered_by_depth
   int gap_field_ = -1;          // Layout::gap
-  bool finish_given_ = false;  // assume_can_finish
+  bool finish_given_ = false;   // assume_can_finish
   mutable std::once_flag can_finish_once_;
   mutable std::vector<bool> can_finish_;
   // The shared pass (cyclic()): per state the sets it reaches, a byte when

@@ -6,8 +6,6 @@
 // (PlayerView, player_view.hpp) move by move.
 #include "explicit/symmetry.hpp"
 
-#include "explicit/player_view.hpp"
-
 #include <map>
 #include <set>
 #include <string>
@@ -17,6 +15,7 @@
 
 #include "loophole/checker/explicit.hpp"
 
+#include "explicit/player_view.hpp"
 #include "loaded_game.hpp"
 
 namespace loophole::checker {

@@ -97,7 +97,8 @@ TEST(Formats, JsonTimingsAreSeparateAndDroppedWithNoStats) {
   auto stripped = with;
   stripped.erase("timings");
   EXPECT_EQ(stripped, without);
-  EXPECT_EQ(without["rulesets"][0]["statistics"]["states"], 10);  // (19 concrete, per rotation orbit)
+  EXPECT_EQ(without["rulesets"][0]["statistics"]["states"],
+            10);  // (19 concrete, per rotation orbit)
   // The deterministic part is the same at any thread count.
   EXPECT_EQ(run("check -j 2 --no-stats --format json" + file).out, without.dump(2) + "\n");
 }

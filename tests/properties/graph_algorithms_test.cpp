@@ -358,8 +358,7 @@ TEST(ReachThroughComponents, AgreesWithTheClosureAndTheComponents) {
     const std::vector<bool> endless = can_reach(g, on_cycle);
     EXPECT_EQ(endless, can_go_on_forever(g)) << round;
     for (std::size_t k = 0; k <= sets.size(); ++k) {
-      const std::vector<bool> want =
-          k < sets.size() ? reach_by_closure(g, sets[k], {}) : endless;
+      const std::vector<bool> want = k < sets.size() ? reach_by_closure(g, sets[k], {}) : endless;
       std::vector<bool> wide_got(n), small_got(n);
       for (StateId v = 0; v < n; ++v) {
         wide_got[v] = ((wide[v] >> (k < sets.size() ? k : 20)) & 1U) != 0;

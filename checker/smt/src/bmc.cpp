@@ -367,8 +367,8 @@ Result Engine::check(const Options& o, const Questions& sel) {
               open = true;
               if (!concrete_bad(goal, i, s)) continue;
               const checker::StateVec last = s;
-              goal.hits.push_back({last, detail::trace_through(impl_->sem, layers.path_to(i)),
-                                   false, false, true});
+              goal.hits.push_back(
+                  {last, detail::trace_through(impl_->sem, layers.path_to(i)), false, false, true});
               if (goal.multi) {
                 block(goal, last);
               } else {
@@ -592,9 +592,9 @@ Result Engine::check(const Options& o, const Questions& sel) {
           "checking depth {})",
           hit.trace.size(), stats.depth);
     }
-    return hit.layers ? fmt::format("found by breadth-first search at depth {}", hit.trace.size())
-                      : fmt::format("found by bounded model checking at depth {}",
-                                    hit.trace.size());
+    return hit.layers
+               ? fmt::format("found by breadth-first search at depth {}", hit.trace.size())
+               : fmt::format("found by bounded model checking at depth {}", hit.trace.size());
   };
   // Deadlocks and rule gaps not found stay open unless the search was
   // complete or k-induction proved them absent: one `unknown` finding each.

@@ -57,7 +57,8 @@ class PlayerCheck {
   std::string run() {
     for (const model::VarDecl& v : game_.vars) {
       for (const model::Field& f : v.fields) {
-        if (f.type.base == BaseType::player) return fail("a player stored in '" + v.name + "'", v.where);
+        if (f.type.base == BaseType::player)
+          return fail("a player stored in '" + v.name + "'", v.where);
       }
     }
     for (const model::Step& s : game_.steps) {
@@ -142,8 +143,10 @@ class PlayerCheck {
     if (s == nullptr || !why_.empty()) return;
     if ((s->kind == StmtKind::for_ || s->kind == StmtKind::choose || s->kind == StmtKind::pick) &&
         over_players(s->domain)) {
-      fail(fmt::format("'{}' over the players, in player order",
-                       s->kind == StmtKind::for_ ? "for" : s->kind == StmtKind::pick ? "pick" : "choose"),
+      fail(fmt::format("'{}' over the players, in player order", s->kind == StmtKind::for_ ? "for"
+                                                                 : s->kind == StmtKind::pick
+                                                                     ? "pick"
+                                                                     : "choose"),
            s->where);
       return;
     }
@@ -227,7 +230,8 @@ void Symmetry::rotate(const std::int32_t* in, int r, std::int32_t* out) const {
       out[f] = in[f];
     } else {
       const int o = owner_[f];
-      out[static_cast<std::ptrdiff_t>(f) + static_cast<std::ptrdiff_t>(((o + r) % n) - o) * owner_stride_[f]] = in[f];
+      out[static_cast<std::ptrdiff_t>(f) +
+          static_cast<std::ptrdiff_t>(((o + r) % n) - o) * owner_stride_[f]] = in[f];
     }
   }
   // The player values: the active player, the window's holder while a
