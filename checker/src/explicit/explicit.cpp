@@ -11,6 +11,8 @@
 #include <optional>
 #include <thread>
 
+#include "loophole/checker/limits.hpp"
+
 #include "bfs.hpp"
 #include "compiled.hpp"
 #include "player_view.hpp"
@@ -58,7 +60,15 @@ std::unique_ptr<ExploredGraph> explore(const Semantics& sem, const ExplicitOptio
   // Stored per orbit of the player rotations: the analyses read the
   // concrete graph through the view (player_view.hpp).
   if (graph->symmetry() != nullptr && graph->symmetry()->rotations() > 0) {
-    return std::make_unique<PlayerView>(std::move(graph), deadline);
+    // The view's arrays must fit under the run's memory limit, or the run
+    // stops there (memory_limit) with the initial pairs only.
+    const std::uint64_t limit =
+        options.max_memory_bytes > 0 ? options.max_memory_bytes : default_memory_limit();
+    const bool no_room =
+        resident_bytes() + PlayerView::bytes_needed(graph->size(), graph->statistics().transitions,
+                                                    graph->symmetry()->rotations()) >
+        limit;
+    return std::make_unique<PlayerView>(std::move(graph), deadline, no_room);
   }
   return graph;
 }

@@ -15,16 +15,25 @@
 
 namespace loophole::checker {
 
+std::uint64_t PlayerView::bytes_needed(std::uint64_t stored, std::uint64_t moves, int rotations) {
+  // pairs_ (4 a rotation of each stored state), turn_begin_ (8 a stored
+  // state), turn_ (a byte a move), and per pair (at most one per rotation
+  // of each stored state) canon_, rot_, parent_, parent_index_ and the depths
+  // while the levels are found: 17 bytes.
+  const auto n = static_cast<std::uint64_t>(rotations);
+  return stored * (4 * n + 8 + 17 * n) + moves;
+}
+
 PlayerView::PlayerView(std::unique_ptr<ExplicitGraph> base,
-                       std::optional<std::chrono::steady_clock::time_point> deadline)
+                       std::optional<std::chrono::steady_clock::time_point> deadline, bool no_room)
     : base_(std::move(base)),
       symmetry_(*base_->symmetry()),
       n_(symmetry_.rotations()),
-      completion_(base_->completion()) {
+      completion_(no_room ? Completion::memory_limit : base_->completion()) {
   const Semantics& sem = base_->semantics();
   const int active = sem.layout().active;
   const std::uint64_t stored = base_->size();
-  std::uint64_t expanded = base_->expanded();
+  std::uint64_t expanded = no_room ? 0 : base_->expanded();
   // The run's time limit, looked at every 4,096 states of each pass.
   const auto out_of_time = [&](std::uint64_t i) {
     if (!deadline || (i & 4095U) != 0 || std::chrono::steady_clock::now() < *deadline) {
@@ -63,7 +72,8 @@ PlayerView::PlayerView(std::unique_ptr<ExplicitGraph> base,
   }
 
   // The pairs reachable from the concrete initial states, breadth first.
-  pairs_.assign(stored * static_cast<std::uint64_t>(n_), no_state);
+  pairs_.assign((no_room ? base_->initial_count() : stored) * static_cast<std::uint64_t>(n_),
+                no_state);
   const auto visit = [&](StateId c, int r, StateId parent, std::uint32_t index) {
     StateId& slot = pairs_[static_cast<std::uint64_t>(c) * static_cast<std::uint64_t>(n_) +
                            static_cast<std::uint64_t>(r)];

@@ -32,8 +32,15 @@ class PlayerView final : public ExploredGraph {
   // With a `deadline` (the run's time limit), the view stops there like the
   // search does: the pairs found so far, those not expanded without moves,
   // and completion() says time_limit.
+  // With `no_room` (its arrays would pass the run's memory limit), the view
+  // holds the initial pairs only and completion() says memory_limit.
   explicit PlayerView(std::unique_ptr<ExplicitGraph> base,
-                      std::optional<std::chrono::steady_clock::time_point> deadline = {});
+                      std::optional<std::chrono::steady_clock::time_point> deadline = {},
+                      bool no_room = false);
+  // What the view's arrays take for `stored` states, `moves` stored moves
+  // and `rotations` players, at most.
+  [[nodiscard]] static std::uint64_t bytes_needed(std::uint64_t stored, std::uint64_t moves,
+                                                  int rotations);
 
   [[nodiscard]] const Semantics& semantics() const override { return base_->semantics(); }
   [[nodiscard]] std::uint64_t size() const override { return canon_.size(); }
