@@ -68,7 +68,7 @@ std::unique_ptr<ExploredGraph> explore(const Semantics& sem, const ExplicitOptio
         resident_bytes() + PlayerView::bytes_needed(graph->size(), graph->statistics().transitions,
                                                     graph->symmetry()->rotations()) >
         limit;
-    return std::make_unique<PlayerView>(std::move(graph), deadline, no_room);
+    return std::make_unique<PlayerView>(std::move(graph), deadline, no_room, options.interrupt);
   }
   return graph;
 }

@@ -25,7 +25,8 @@ std::uint64_t PlayerView::bytes_needed(std::uint64_t stored, std::uint64_t moves
 }
 
 PlayerView::PlayerView(std::unique_ptr<ExplicitGraph> base,
-                       std::optional<std::chrono::steady_clock::time_point> deadline, bool no_room)
+                       std::optional<std::chrono::steady_clock::time_point> deadline, bool no_room,
+                       const std::atomic<bool>* interrupt)
     : base_(std::move(base)),
       symmetry_(*base_->symmetry()),
       n_(symmetry_.rotations()),
@@ -36,9 +37,12 @@ PlayerView::PlayerView(std::unique_ptr<ExplicitGraph> base,
   std::uint64_t expanded = no_room ? 0 : base_->expanded();
   // The run's time limit, looked at every 4,096 states of each pass.
   const auto out_of_time = [&](std::uint64_t i) {
-    if (!deadline || (i & 4095U) != 0 || std::chrono::steady_clock::now() < *deadline) {
-      return false;
+    if ((i & 4095U) != 0) return false;
+    if (interrupt != nullptr && interrupt->load(std::memory_order_relaxed)) {
+      completion_ = Completion::interrupted;
+      return true;
     }
+    if (!deadline || std::chrono::steady_clock::now() < *deadline) return false;
     completion_ = Completion::time_limit;
     return true;
   };

@@ -15,6 +15,7 @@
 // would be an internal error.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -36,7 +37,7 @@ class PlayerView final : public ExploredGraph {
   // holds the initial pairs only and completion() says memory_limit.
   explicit PlayerView(std::unique_ptr<ExplicitGraph> base,
                       std::optional<std::chrono::steady_clock::time_point> deadline = {},
-                      bool no_room = false);
+                      bool no_room = false, const std::atomic<bool>* interrupt = nullptr);
   // What the view's arrays take for `stored` states, `moves` stored moves
   // and `rotations` players, at most.
   [[nodiscard]] static std::uint64_t bytes_needed(std::uint64_t stored, std::uint64_t moves,
