@@ -51,6 +51,41 @@ TEST(EdgeStore, EveryLabelOfEightPlayersReadsBack) {
   }
 }
 
+// Under player symmetry a label also holds the move's turn (Edge::turn, the
+// successor's active player before it was rotated to P1), which PlayerView
+// rotates by: each of the 8 reads back beside any other field, and a turn
+// of 0 is the label of a search without player symmetry.
+TEST(EdgeStore, EveryTurnReadsBackWithTheOtherFields) {
+  MemoryBudget budget(std::uint64_t{1} << 30);
+  EdgeStore store(budget);
+  ASSERT_TRUE(store.reserve(1, 16));
+  for (int turn = 0; turn <= EdgeStore::max_chooser_player; ++turn) {
+    store.add(static_cast<StateId>(turn),
+              EdgeStore::label(MoveKind::action, true, Chooser::player, 7 - turn, turn));
+    store.add(static_cast<StateId>(100 + turn),
+              EdgeStore::label(MoveKind::decline, false, Chooser::none, -1, turn));
+  }
+  store.close_state();
+  ASSERT_EQ(16U, store.end(0) - store.begin(0));
+  for (int turn = 0; turn <= EdgeStore::max_chooser_player; ++turn) {
+    const auto at = store.begin(0) + 2 * static_cast<std::uint64_t>(turn);
+    const Edge a = store.edge(at, 0);
+    EXPECT_EQ(turn, a.turn);
+    EXPECT_EQ(MoveKind::action, a.kind);
+    EXPECT_TRUE(a.progress);
+    EXPECT_EQ(Chooser::player, a.chooser);
+    EXPECT_EQ(7 - turn, a.chooser_player);
+    const Edge b = store.edge(at + 1, 1);
+    EXPECT_EQ(turn, b.turn);
+    EXPECT_EQ(MoveKind::decline, b.kind);
+    EXPECT_EQ(-1, b.chooser_player);
+  }
+  EXPECT_EQ(EdgeStore::label(MoveKind::action, false, Chooser::none, -1),
+            EdgeStore::label(MoveKind::action, false, Chooser::none, -1, 0));
+  EXPECT_THROW((void)EdgeStore::label(MoveKind::action, false, Chooser::none, -1, 8),
+               std::logic_error);
+}
+
 TEST(EdgeStore, APlayerBeyondTheLanguagesEightIsAnInternalError) {
   EXPECT_THROW((void)EdgeStore::label(MoveKind::action, false, Chooser::player, 8),
                std::logic_error);

@@ -140,6 +140,7 @@ class ChunkPhases final : public ChunkSearch {
     LineVector<Word> words;
     LineVector<std::int32_t> state;
     LineVector<std::int32_t> canonical;  // Symmetry::canonicalise_packed's scratch
+    LineVector<std::uint8_t> turns;      // each successor's Edge::turn
     FlatSuccessors successors;
   };
 
@@ -220,9 +221,13 @@ class ChunkPhases final : public ChunkSearch {
         if (s.canonical.size() != packer_.unpacked_size()) {
           s.canonical.resize(packer_.unpacked_size());
         }
+        // (The move's turn, its successor's active player, is read first:
+        // PlayerView rotates by it.)
+        s.turns.clear();
         for (std::size_t i = 0; i < out.count; ++i) {
-          symmetry_->canonicalise_packed(packer_, b.words.get() + first + i * words,
-                                         s.canonical.data());
+          Word* w = b.words.get() + first + i * words;
+          s.turns.push_back(static_cast<std::uint8_t>(symmetry_->turn_packed(packer_, w)));
+          symmetry_->canonicalise_packed(packer_, w, s.canonical.data());
         }
       }
       for (std::size_t i = 0; i < out.count; ++i) {
@@ -238,8 +243,8 @@ class ChunkPhases final : public ChunkSearch {
           b.hashes.push_back(hash);
         }
         const MoveInfo& m = out.moves[i];
-        const std::uint16_t label =
-            EdgeStore::label(m.kind, m.progress, m.chooser, m.chooser_player);
+        const std::uint16_t label = EdgeStore::label(
+            m.kind, m.progress, m.chooser, m.chooser_player, symmetry_ != nullptr ? s.turns[i] : 0);
         b.labels.push_back(label);
         b.seen[label >> 6] |= std::uint64_t{1} << (label & 63);
       }

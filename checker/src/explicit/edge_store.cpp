@@ -132,7 +132,8 @@ Edge EdgeStore::decode(unsigned raw) {
   out.kind = static_cast<MoveKind>(raw & 15U);
   out.progress = ((raw >> 4) & 1U) != 0;
   out.chooser = static_cast<Chooser>((raw >> 5) & 3U);
-  out.chooser_player = static_cast<std::int8_t>(static_cast<int>(raw >> 7) - 1);
+  out.chooser_player = static_cast<std::int8_t>(static_cast<int>((raw >> 7) & 15U) - 1);
+  out.turn = static_cast<std::uint8_t>((raw >> 11) & 7U);
   return out;
 }
 

@@ -31,23 +31,23 @@ class EdgeStore {
  public:
   explicit EdgeStore(MemoryBudget& budget);
 
-  // The raw label of a successor (11 bits: kind 4, progress 1, chooser 2,
-  // chooser player + 1 4, for players 0..7); interned by add().
-  static constexpr std::size_t raw_labels = std::size_t{1} << 11;
+  // The raw label of a successor (14 bits: kind 4, progress 1, chooser 2,
+  // chooser player + 1 4, for players 0..7, and the turn 3: Edge::turn);
+  // interned by add().
+  static constexpr std::size_t raw_labels = std::size_t{1} << 14;
   static constexpr int max_chooser_player = model::max_players - 1;
   static_assert(max_chooser_player + 1 < 16, "chooser player + 1 must fit its 4 bits");
-  [[nodiscard]] static std::uint16_t label(const Successor& s) {
-    return label(s.kind, s.progress, s.chooser, s.chooser_player);
-  }
   [[nodiscard]] static std::uint16_t label(MoveKind kind, bool progress, Chooser chooser,
-                                           int chooser_player) {
+                                           int chooser_player, int turn = 0) {
     if (chooser_player < -1 || chooser_player > max_chooser_player ||
-        static_cast<unsigned>(kind) > static_cast<unsigned>(MoveKind::decline)) {
+        static_cast<unsigned>(kind) > static_cast<unsigned>(MoveKind::decline) ||
+        static_cast<unsigned>(turn) > static_cast<unsigned>(max_chooser_player)) {
       bad_label(chooser_player);
     }
     return static_cast<std::uint16_t>(static_cast<unsigned>(kind) | (progress ? 1U : 0U) << 4 |
                                       static_cast<unsigned>(chooser) << 5 |
-                                      static_cast<unsigned>(chooser_player + 1) << 7);
+                                      static_cast<unsigned>(chooser_player + 1) << 7 |
+                                      static_cast<unsigned>(turn) << 11);
   }
 
   // Room for `states` closed states and `edges` edges in all; false when the

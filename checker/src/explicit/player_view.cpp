@@ -1,27 +1,22 @@
 // PlayerView: the concrete pairs (stored state, rotation) and their moves,
 // found once by a breadth-first search over the stored graph (player_view.hpp
-// says why). The rotation of each stored move is read by expanding each
-// stored state once on the semantics (the edge store keeps no successor's
-// active player); a pair's state is the stored one rotated on demand.
+// says why), each stored move rotating by its label's turn; a pair's state
+// is the stored one rotated on demand.
 #include "player_view.hpp"
 
 #include <algorithm>
-#include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "bfs.hpp"  // (the graph's members, complete)
-#include "regenerate.hpp"
 
 namespace loophole::checker {
 
-std::uint64_t PlayerView::bytes_needed(std::uint64_t stored, std::uint64_t moves, int rotations) {
-  // pairs_ (4 a rotation of each stored state), turn_begin_ (8 a stored
-  // state), turn_ (a byte a move), and per pair (at most one per rotation
-  // of each stored state) canon_, rot_, parent_, parent_index_ and the depths
-  // while the levels are found: 17 bytes.
+std::uint64_t PlayerView::bytes_needed(std::uint64_t stored, std::uint64_t /*moves*/,
+                                       int rotations) {
+  // pairs_ (4 a rotation of each stored state), and per pair (at most one
+  // per rotation of each stored state) canon_, rot_, parent_, parent_index_
+  // and the depths while the levels are found: 17 bytes.
   const auto n = static_cast<std::uint64_t>(rotations);
-  return stored * (4 * n + 8 + 17 * n) + moves;
+  return stored * (4 * n + 17 * n);
 }
 
 PlayerView::PlayerView(std::unique_ptr<ExplicitGraph> base,
@@ -34,10 +29,12 @@ PlayerView::PlayerView(std::unique_ptr<ExplicitGraph> base,
   const Semantics& sem = base_->semantics();
   const int active = sem.layout().active;
   const std::uint64_t stored = base_->size();
-  std::uint64_t expanded = no_room ? 0 : base_->expanded();
-  // The run's time limit, looked at every 4,096 states of each pass.
-  const auto out_of_time = [&](std::uint64_t i) {
-    if ((i & 4095U) != 0) return false;
+  const std::uint64_t expanded = no_room ? 0 : base_->expanded();
+  // The run's time limit and the interrupt, looked at every 4,096 pairs
+  // when the search was complete.
+  const bool may_stop = completion_ == Completion::complete;
+  const auto stop_now = [&](std::uint64_t i) {
+    if (!may_stop || (i & 4095U) != 0) return false;
     if (interrupt != nullptr && interrupt->load(std::memory_order_relaxed)) {
       completion_ = Completion::interrupted;
       return true;
@@ -46,34 +43,6 @@ PlayerView::PlayerView(std::unique_ptr<ExplicitGraph> base,
     completion_ = Completion::time_limit;
     return true;
   };
-
-  // The active player of each stored move's successor.
-  turn_begin_.assign(expanded + 1, 0);
-  {
-    StateVec s;
-    std::vector<Successor> succ;
-    std::vector<Edge> out;
-    for (StateId c = 0; c < expanded; ++c) {
-      if (out_of_time(c)) {
-        expanded = c;  // (the rest have no moves in the view)
-        break;
-      }
-      base_->state_into(c, s);
-      base_->edges_into(c, out);
-      sem.successors(s, succ);
-      for (const Edge& e : out) {
-        if (e.index >= succ.size()) {
-          throw std::logic_error(
-              fmt::format("loophole: internal error: stored state {} has {} successors, edge {}", c,
-                          succ.size(), e.index));
-        }
-        turn_.push_back(
-            static_cast<std::uint8_t>(succ[e.index].state[static_cast<std::size_t>(active)]));
-      }
-      turn_begin_[c + 1] = turn_.size();
-    }
-    turn_begin_.resize(expanded + 1);
-  }
 
   // The pairs reachable from the concrete initial states, breadth first.
   pairs_.assign((no_room ? base_->initial_count() : stored) * static_cast<std::uint64_t>(n_),
@@ -105,14 +74,12 @@ PlayerView::PlayerView(std::unique_ptr<ExplicitGraph> base,
   std::vector<Edge> out;
   for (StateId v = 0; v < canon_.size(); ++v) {
     const StateId c = canon_[v];
-    if (expanded_ == no_state && out_of_time(v)) expanded_ = v;
+    if (expanded_ == no_state && stop_now(v)) expanded_ = v;
     if (c >= expanded) expanded_ = std::min<std::uint64_t>(expanded_, v);
     if (expanded_ != no_state) continue;
     base_->edges_into(c, out);
     const int r = rot_[v];
-    for (std::size_t j = 0; j < out.size(); ++j) {
-      visit(out[j].to, (r + turn_[turn_begin_[c] + j]) % n_, v, out[j].index);
-    }
+    for (const Edge& e : out) visit(e.to, (r + e.turn) % n_, v, e.index);
   }
   if (expanded_ == no_state) expanded_ = canon_.size();
   // Depths: a pair's is its parent's plus one; numbered breadth first, so
@@ -163,11 +130,10 @@ void PlayerView::edges_into(StateId id, std::vector<Edge>& out) const {
   const StateId c = canon_[id];
   const int r = rot_[id];
   base_->edges_into(c, out);
-  for (std::size_t j = 0; j < out.size(); ++j) {
-    Edge& e = out[j];
-    const int k = turn_[turn_begin_[c] + j];
+  for (Edge& e : out) {
     e.to = pairs_[static_cast<std::uint64_t>(e.to) * static_cast<std::uint64_t>(n_) +
-                  static_cast<std::uint64_t>((r + k) % n_)];
+                  static_cast<std::uint64_t>((r + e.turn) % n_)];
+    e.turn = 0;  // (the view's states are concrete)
     if (e.chooser_player >= 0)
       e.chooser_player = static_cast<std::int8_t>((e.chooser_player + r) % n_);
   }

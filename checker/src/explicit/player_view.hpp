@@ -9,7 +9,8 @@
 // c's with their players rotated, and it is numbered in that search's
 // order, so its parent and depth are those of the concrete graph: every
 // finding is the concrete one while states and edges are stored once per
-// orbit. Successor indices are c's: the rules qualify only when they
+// orbit. The turn k of each stored edge is in its label (Edge::turn),
+// written by the search. Successor indices are c's: the rules qualify only when they
 // enumerate moves in an order that rotates with the players (no `for`,
 // `pick` or `choose` over the players), and a trace that did not replay
 // would be an internal error.
@@ -30,9 +31,13 @@ class PlayerView final : public ExploredGraph {
  public:
   // `base` was searched under a Symmetry with rotations() > 0, on the
   // rules of `base->semantics()`.
-  // With a `deadline` (the run's time limit), the view stops there like the
-  // search does: the pairs found so far, those not expanded without moves,
-  // and completion() says time_limit.
+  // With a `deadline` (the run's time limit) or an `interrupt`, a view of
+  // a complete search stops there like the search does: the pairs found so
+  // far, those not expanded without moves, and completion() says
+  // time_limit or interrupted. A view of a search that a limit already
+  // stopped covers all it explored (a walk over the stored edges, cheaper
+  // than the search that made them), so that the partial report is
+  // about every state counted.
   // With `no_room` (its arrays would pass the run's memory limit), the view
   // holds the initial pairs only and completion() says memory_limit.
   explicit PlayerView(std::unique_ptr<ExplicitGraph> base,
@@ -71,10 +76,6 @@ class PlayerView final : public ExploredGraph {
   std::unique_ptr<ExplicitGraph> base_;
   const Symmetry& symmetry_;
   int n_;
-  // Per canonical edge (from turn_begin_[c]): the player active in the
-  // successor before it was rotated back.
-  std::vector<std::uint64_t> turn_begin_;
-  std::vector<std::uint8_t> turn_;
   // pairs_[c * n + r]: the pair (c, r), no_state when unreachable.
   std::vector<StateId> pairs_;
   // Per pair, in breadth-first order.

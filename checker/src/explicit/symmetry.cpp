@@ -580,6 +580,12 @@ void Symmetry::canonicalise_packed(const Packer& packer, Word* words, std::int32
   packer.pack_fields(words, scratch, rotate ? all_.data() : dirty_.data(), words);
 }
 
+int Symmetry::turn_packed(const Packer& packer, const Word* words) const {
+  return rotations_ > 0
+             ? static_cast<int>(packer.field(words, static_cast<std::size_t>(active_field_)))
+             : 0;
+}
+
 std::uint64_t Symmetry::orbit_size(const std::int32_t* state) const {
   std::uint64_t n = 1;
   for (const Group& g : groups_) {

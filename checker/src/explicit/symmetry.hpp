@@ -77,6 +77,9 @@ class Symmetry {
   // The same on a packed state in place; `scratch` holds
   // packer.unpacked_size() values. Unpacks only when some group is unsorted.
   void canonicalise_packed(const Packer& packer, Word* words, std::int32_t* scratch) const;
+  // The player active in a packed state before canonicalise_packed(): the
+  // rotation that brings it to P1 undone (0 when player symmetry is off).
+  [[nodiscard]] int turn_packed(const Packer& packer, const Word* words) const;
   // Sorts each group's records only (what PlayerView's states are
   // canonical under).
   bool sort_slots(std::int32_t* state) const;

@@ -26,6 +26,10 @@ struct Edge {
   Chooser chooser = Chooser::none;
   std::int8_t chooser_player = -1;
   MoveKind kind = MoveKind::advance;
+  // Under player symmetry, the player active in the successor as generated
+  // from the stored (rotated) source: the rotation the move adds (0 when
+  // player symmetry is off).
+  std::uint8_t turn = 0;
 };
 
 struct Statistics {
