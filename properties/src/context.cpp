@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <stdexcept>
 #include <type_traits>
 
@@ -54,8 +55,7 @@ Context::Context(const checker::ExploredGraph& explored, const CheckSelection& c
   moves.limits = limits_;
   // (Backed at once: the analyses' largest array, whose first touches would
   // be a page fault every 4 KiB; memory.hpp.)
-  checker::reserve_backed(points, n);
-  points.resize(n);
+  points.reserve(n);
   std::vector<Edge> out;
   // (Only the control fields: unpacking every field of every state cost as
   // much again as the rest of this pass.)
@@ -69,14 +69,90 @@ Context::Context(const checker::ExploredGraph& explored, const CheckSelection& c
       moves.add_state(out);
     }
     graph.fields_into(v, control, 0, c.data());
-    Point& p = points[v];
+    Point p;
     p.over = static_cast<std::uint32_t>(c[0]) & 3U;
     p.step = c[1];
     p.stage = static_cast<std::uint32_t>(c[2]) & 7U;
     p.active = static_cast<std::uint32_t>(c[3]) & 7U;
     p.turn = static_cast<std::uint32_t>(c[5]) & Point::max_turn;
     if (p.stage == static_cast<unsigned>(checker::Stage::window)) p.holder = c[4];
+    points.push_back(p);
   }
+  // (Interrupted: the rest as default points, as every analysis stops.)
+  if (points.size() < n) points.fill(n, Point{});
+}
+
+void Points::reserve(std::size_t n) {
+  capacity_ = n;
+  checker::reserve_backed(narrow_, n);
+}
+
+void Points::push_back(Point p) {
+  if (width_ == 4) {
+    raw_.push_back(p);
+    ++size_;
+    return;
+  }
+  const auto bits = std::bit_cast<std::uint32_t>(p);
+  // (A direct-mapped cache before the map: a lookup in the map per state
+  // cost 6% of the pass.)
+  Cached& c = cache_[(bits * 0x9E3779B1U) >> (32 - cache_bits)];
+  if (c.bits != bits) {
+    auto [at, fresh] = index_.try_emplace(bits, static_cast<std::uint32_t>(table_.size()));
+    if (fresh) {
+      table_.push_back(p);
+      if (table_.size() > (width_ == 1 ? 256U : 65536U)) {
+        widen();
+        if (width_ == 4) {
+          raw_.push_back(p);
+          ++size_;
+          return;
+        }
+      }
+    }
+    c = {bits, at->second};
+  }
+  if (width_ == 1) {
+    narrow_.push_back(static_cast<std::uint8_t>(c.index));
+  } else {
+    wide_.push_back(static_cast<std::uint16_t>(c.index));
+  }
+  ++size_;
+}
+
+void Points::fill(std::size_t n, Point p) {
+  if (size_ >= n) return;
+  push_back(p);
+  while (size_ < n) {
+    switch (width_) {
+      case 1:
+        narrow_.push_back(narrow_.back());
+        break;
+      case 2:
+        wide_.push_back(wide_.back());
+        break;
+      default:
+        raw_.push_back(p);
+    }
+    ++size_;
+  }
+}
+
+// One byte an index is not enough (or two): the indices so far move to the
+// wider array, once (backed at once, as the narrow one was).
+void Points::widen() {
+  if (width_ == 1) {
+    checker::reserve_backed(wide_, capacity_);
+    wide_.assign(narrow_.begin(), narrow_.end());
+    std::vector<std::uint8_t>().swap(narrow_);
+    width_ = 2;
+    return;
+  }
+  checker::reserve_backed(raw_, capacity_);
+  for (const std::uint16_t i : wide_) raw_.push_back(table_[i]);
+  std::vector<std::uint16_t>().swap(wide_);
+  std::unordered_map<std::uint32_t, std::uint32_t>().swap(index_);
+  width_ = 4;
 }
 
 bool Context::earlier(StateId a, StateId b) const {

@@ -4,12 +4,14 @@
 // the names a designer sees ('combat · fight', 'mirror_ward' (speed 3), P2).
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "loophole/checker/explored.hpp"
@@ -43,6 +45,51 @@ static_assert(sizeof(Point) == 4);
 static_assert(model::max_players <= 8);
 static_assert(model::max_steps <= 511);
 
+// The points of every state, stored as an index into the table of the
+// distinct points: a game has few (steps x stages x players x turns that
+// occur, tens to hundreds), so an index takes 1 byte while there are at most
+// 256 of them, 2 while at most 65,536, and beyond that the point itself (4).
+// At 147 M operators states that is 1 byte a state where a Point was 4:
+// the analyses' peak was the whole run's.
+class Points {
+ public:
+  // Room for n points, appended in state order.
+  void reserve(std::size_t n);
+  void push_back(Point p);
+  void fill(std::size_t n, Point p);  // p until there are n
+  [[nodiscard]] std::size_t size() const { return size_; }
+  // The number of distinct points, and the bytes an index takes (1, 2, or
+  // 4 when points are stored as they are).
+  [[nodiscard]] std::size_t distinct() const { return table_.size(); }
+  [[nodiscard]] int width() const { return width_; }
+  [[nodiscard]] Point operator[](StateId v) const {
+    switch (width_) {
+      case 1:
+        return table_[narrow_[v]];
+      case 2:
+        return table_[wide_[v]];
+      default:
+        return raw_[v];
+    }
+  }
+
+ private:
+  void widen();
+  std::size_t size_ = 0, capacity_ = 0;
+  int width_ = 1;
+  std::vector<std::uint8_t> narrow_;
+  std::vector<std::uint16_t> wide_;
+  std::vector<Point> raw_;
+  std::vector<Point> table_;
+  std::unordered_map<std::uint32_t, std::uint32_t> index_;  // a point's bits -> its index
+  struct Cached {
+    std::uint32_t bits = ~std::uint32_t{0};  // (no point: its `over` would be 3)
+    std::uint32_t index = 0;
+  };
+  static constexpr int cache_bits = 10;
+  std::array<Cached, std::size_t{1} << cache_bits> cache_{};
+};
+
 class Context {
  public:
   Context(const checker::ExploredGraph& graph, const CheckSelection& selection,
@@ -53,7 +100,7 @@ class Context {
   const model::Game& game;
   const CheckSelection& selection;
   Digraph moves;
-  std::vector<Point> points;
+  Points points;
   bool complete = true;
 
   // Set when the run was interrupted: every analysis polls it in its loops

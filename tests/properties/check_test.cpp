@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -141,6 +142,53 @@ TEST(Context, PointsKeepTurnNumbersAbove127) {
     top = std::max(top, t);
   }
   EXPECT_EQ(300, top);
+}
+
+// Points are kept as indices into the table of distinct points: 1 byte
+// each up to 256 distinct, 2 up to 65,536, then the points themselves; every
+// point reads back across each widening, and fill() repeats one.
+TEST(Context, PointsReadBackAcrossEveryWidth) {
+  const auto point = [](unsigned k) {
+    detail::Point p;
+    p.step = static_cast<std::int32_t>(k % 500);
+    p.turn = (k / 500) % 1000;
+    p.over = (k / 500000) % 3;
+    return p;
+  };
+  const auto bits = [](detail::Point p) { return std::bit_cast<std::uint32_t>(p); };
+  detail::Points points;
+  constexpr unsigned n = 200000;
+  points.reserve(n + 10);
+  // Each distinct point once, then again (a cached index), up to 70,000.
+  std::vector<unsigned> key;
+  for (unsigned k = 0; k < n; ++k) key.push_back(k % 2 == 0 ? k / 2 : (k / 2) % 40000);
+  for (unsigned k = 0; k < n; ++k) {
+    points.push_back(point(key[k]));
+    if (k == 400) {
+      EXPECT_EQ(1, points.width());  // 201 distinct
+      EXPECT_EQ(201U, points.distinct());
+    }
+    if (k == 514) {
+      EXPECT_EQ(2, points.width());  // 258 distinct
+    }
+    if (k == 131070) {
+      EXPECT_EQ(2, points.width());  // 65,536 distinct
+    }
+  }
+  EXPECT_EQ(4, points.width());
+  ASSERT_EQ(n, points.size());
+  for (unsigned k = 0; k < n; ++k) ASSERT_EQ(bits(point(key[k])), bits(points[k])) << k;
+  points.fill(n + 10, point(7));
+  ASSERT_EQ(n + 10, points.size());
+  for (unsigned k = n; k < n + 10; ++k) EXPECT_EQ(bits(point(7)), bits(points[k]));
+
+  detail::Points few;
+  few.reserve(1000);
+  for (unsigned k = 0; k < 1000; ++k) few.push_back(point(k % 256));
+  EXPECT_EQ(1, few.width());
+  few.fill(1000, point(3));  // (already 1000: nothing)
+  ASSERT_EQ(1000U, few.size());
+  for (unsigned k = 0; k < 1000; ++k) ASSERT_EQ(bits(point(k % 256)), bits(few[k])) << k;
 }
 
 TEST(CheckAll, TruncatedGraphMakesAbsenceClaimsUnknown) {
