@@ -89,7 +89,9 @@ TEST(StateStore, FindsEveryStateAcrossResizes) {
 }
 
 // The index grows at load 3/4: fourfold while the grown table has at most
-// 2^quad_bits slots, twofold beyond; a first table is as small as will do.
+// 2^quad_bits slots, beyond to the smallest of 2^k and 3 x 2^(k-2) slots
+// that will do (growing by 3/2 and 4/3 in turn); a first table is as small
+// as will do.
 TEST(StateStore, SmallIndexesGrowFourfoldLargeOnesDouble) {
   MemoryBudget budget(std::uint64_t{1} << 30);
   StateStore store(1, 8, budget);
@@ -103,9 +105,13 @@ TEST(StateStore, SmallIndexesGrowFourfoldLargeOnesDouble) {
   ASSERT_TRUE(store.reserve(3'000'000, {}, false));
   EXPECT_EQ(std::uint64_t{1} << 22, slots());  // what it needs: more than fourfold
   ASSERT_TRUE(store.reserve(3'200'000, {}, false));
-  EXPECT_EQ(std::uint64_t{1} << 23, slots());  // beyond 2^22 slots: what it needs
+  EXPECT_EQ(std::uint64_t{3} << 21, slots());  // beyond 2^22 slots: what it needs, 3/2
+  ASSERT_TRUE(store.reserve(4'718'592, {}, false));
+  EXPECT_EQ(std::uint64_t{3} << 21, slots());  // 3/4 of 3 x 2^21: room still
+  ASSERT_TRUE(store.reserve(4'718'593, {}, false));
+  EXPECT_EQ(std::uint64_t{1} << 23, slots());  // 4/3
   ASSERT_TRUE(store.reserve(6'300'000, {}, false));
-  EXPECT_EQ(std::uint64_t{1} << 24, slots());  // twofold
+  EXPECT_EQ(std::uint64_t{3} << 22, slots());  // 3/2
   EXPECT_EQ(store.state_memory() + store.index_memory(), budget.used());
 }
 
@@ -150,6 +156,38 @@ TEST(StateStore, ParallelRehashFinishesRunsThatCrossItsParts) {
   }
   const Word again = values[5];
   EXPECT_FALSE(store.insert_reserved(&again, hash_words(&again, 1), 0).fresh);
+}
+
+// A table of 3 x 2^k slots (beyond 2^quad_bits): homes scale the hash to
+// the capacity, probes wrap at its end, and a parallel rehash cuts it into
+// parts whose bounds fall on no power of two. Grown from 2^22 slots to
+// 3 x 2^21 on three threads, then filled on: every state is found at its id.
+TEST(StateStore, TablesOfThreeTimesAPowerOfTwoRehashAndProbe) {
+  MemoryBudget budget(std::uint64_t{1} << 30);
+  StateStore store(1, 8, budget);
+  store.set_claimers(3);
+  const auto state = [](std::uint64_t i) -> Word { return i * 0x9E3779B97F4A7C15ULL + 1; };
+  constexpr std::uint64_t n = (std::uint64_t{3} << 22) / 4;  // 3/4 of 2^22
+  ASSERT_TRUE(store.reserve(n, {}, false));
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const Word w = state(i);
+    ASSERT_EQ(i, store.insert_reserved(&w, hash_words(&w, 1), 0).id);
+  }
+  ASSERT_EQ((std::uint64_t{1} << 22) * sizeof(std::uint32_t), store.index_memory());
+  constexpr std::uint64_t m = n * 3 / 2;  // 3/4 of 3 x 2^21
+  ASSERT_TRUE(store.reserve(m - n, team_of(3), false));
+  ASSERT_EQ((std::uint64_t{3} << 21) * sizeof(std::uint32_t), store.index_memory());
+  for (std::uint64_t i = n; i < m; ++i) {
+    const Word w = state(i);
+    ASSERT_EQ(i, store.insert_reserved(&w, hash_words(&w, 1), 0).id);
+  }
+  for (std::uint64_t i = 0; i < m; ++i) {
+    const Word w = state(i);
+    ASSERT_EQ(i, store.find(&w, hash_words(&w, 1))) << i;
+  }
+  const Word absent = state(m);
+  EXPECT_EQ(no_state, store.find(&absent, hash_words(&absent, 1)));
+  EXPECT_EQ(store.state_memory() + store.index_memory(), budget.used());
 }
 
 // A parallel rehash reads the states a round at a time (rehash_round) and

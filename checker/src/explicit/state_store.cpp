@@ -127,7 +127,7 @@ bool StateStore::equal(Ref r, const Word* state) const {
 StateId StateStore::find(const Word* state, std::uint64_t hash) const {
   if (slots_ == nullptr) return no_state;
   const std::uint32_t fp = fingerprint(hash);
-  for (std::size_t i = home(hash);; i = (i + 1) & mask_) {
+  for (std::size_t i = home(hash);; i = next_slot(i)) {
     const std::uint32_t v = slots_[i];
     const std::uint32_t id = v & mask_;
     if (id == mask_) return no_state;
@@ -144,7 +144,7 @@ StateStore::Inserted StateStore::insert(const Word* state, std::uint64_t hash, S
 StateStore::Inserted StateStore::insert_reserved(const Word* state, std::uint64_t hash,
                                                  StateId parent) {
   const std::uint32_t fp = fingerprint(hash);
-  for (std::size_t i = home(hash);; i = (i + 1) & mask_) {
+  for (std::size_t i = home(hash);; i = next_slot(i)) {
     const std::uint32_t v = slots_[i];
     const std::uint32_t id = v & mask_;
     if (id == mask_) {
@@ -165,7 +165,7 @@ bool StateStore::reserve(std::uint64_t extra, const ParallelFor& parallel, bool 
     throw std::logic_error("loophole: internal error: StateStore::reserve inside a batch");
   }
   const std::uint64_t states = size_ + extra;
-  const std::uint64_t capacity = slots_ != nullptr ? std::uint64_t{mask_} + 1 : 0;
+  const std::uint64_t capacity = slots_ != nullptr ? capacity_ : 0;
   if ((size_ + tombstones_ + extra) * max_load_den > capacity * max_load_num) {
     if (!grow_index(states, parallel)) return false;
   }
@@ -226,8 +226,11 @@ void StateStore::for_each_taken(Fn fn) const {
 }
 
 bool StateStore::grow_index(std::uint64_t states, const ParallelFor& parallel) {
+  const auto fits = [&](std::uint64_t slots) {
+    return states * max_load_den <= slots * max_load_num;
+  };
   unsigned bits = min_index_bits;
-  while (states * max_load_den > (std::uint64_t{1} << bits) * max_load_num) ++bits;
+  while (!fits(std::uint64_t{1} << bits)) ++bits;
   // A small table grows fourfold: every growth rehashes every state, and
   // doubling a table of a million states or two is a tenth of a search's
   // time (cosmere's default scope, 1.58 M states: 3.1 M states rehashed in
@@ -235,10 +238,20 @@ bool StateStore::grow_index(std::uint64_t states, const ParallelFor& parallel) {
   // thread's growths 57 ms → 30 ms, two threads' 38 ms → 21 ms).
   if (slots_ != nullptr && bits < bits_ + 2 && bits_ + 2 <= quad_bits) bits = bits_ + 2;
   if (bits > 32) return false;
+  std::uint64_t capacity = std::uint64_t{1} << bits;
+  // A large table has a power of two slots or one and a half times one,
+  // whichever is the smallest to do: at 147 M operators states 3 x 2^26
+  // slots (768 MiB, load 0.73) where 2^28 took 1 GiB (load 0.55), and
+  // the search's peak was the whole run's.
+  if (bits > quad_bits && fits(capacity / 4 * 3)) capacity = capacity / 4 * 3;
+  // (Grown for tombstones, the table keeps at least its size.)
+  const std::uint64_t old_capacity = slots_ != nullptr ? capacity_ : 0;
+  if (capacity < old_capacity) {
+    capacity = old_capacity;
+    bits = bits_;
+  }
   // The table grows in place: rehashing reads the states from the arena, so
   // the old slots are simply overwritten, and their pages are reused.
-  const std::uint64_t capacity = std::uint64_t{1} << bits;
-  const std::uint64_t old_capacity = slots_ != nullptr ? std::uint64_t{mask_} + 1 : 0;
   const std::size_t bytes = capacity * sizeof(std::uint32_t);
   if (index_.data() == nullptr) {
     index_.reserve(std::min(budget_.limit(), (std::uint64_t{1} << 32) * sizeof(std::uint32_t)),
@@ -254,7 +267,8 @@ bool StateStore::grow_index(std::uint64_t states, const ParallelFor& parallel) {
   // midday), and no less at 13.8 M states.
   std::memset(index_.data(), 0xFF, bytes);
   bits_ = bits;
-  mask_ = static_cast<std::uint32_t>(capacity - 1);
+  capacity_ = capacity;
+  mask_ = static_cast<std::uint32_t>((std::uint64_t{1} << bits) - 1);
   tombstones_ = 0;
   // In parallel: each part of the table on a thread of its own, plain
   // stores (rehash_parallel). Split by state instead, both threads wrote
@@ -267,7 +281,7 @@ bool StateStore::grow_index(std::uint64_t states, const ParallelFor& parallel) {
 }
 
 void StateStore::place(Placed p) {
-  for (std::size_t i = p.home;; i = (i + 1) & mask_) {
+  for (std::size_t i = p.home;; i = next_slot(i)) {
     if ((slots_[i] & mask_) == mask_) {
       slots_[i] = p.value;
       return;
@@ -290,11 +304,16 @@ bool StateStore::rehash_parallel(const ParallelFor& parallel) {
   // serially, past the slots the other parts filled, which leaves every state
   // reachable by probing from its home.
   const std::size_t parts = std::max<std::size_t>(2, lanes_);
-  const std::uint64_t capacity = std::uint64_t{mask_} + 1;
-  // Part q: the homes h with h * parts >> bits_ == q, i.e. from
-  // ceil(q * capacity / parts).
+  const std::uint64_t capacity = capacity_;
+  // Part q: the homes h with h * per_part >> 32 == q (no division per
+  // state, whatever the capacity), i.e. from ceil(q * 2^32 / per_part).
+  const std::uint64_t per_part = (std::uint64_t{parts} << 32) / capacity;
   std::vector<std::size_t> part_begin(parts + 1);
-  for (std::size_t q = 0; q <= parts; ++q) part_begin[q] = (q * capacity + parts - 1) / parts;
+  for (std::size_t q = 0; q <= parts; ++q) {
+    part_begin[q] = q == parts ? capacity
+                               : std::min<std::uint64_t>(
+                                     capacity, ((std::uint64_t{q} << 32) + per_part - 1) / per_part);
+  }
   // A reader's bucket for each part has room for all of the reader's slice
   // of a round: parts * round states' worth in all (4 MiB on two threads).
   const StateId round_states = std::min<StateId>(rehash_round, static_cast<StateId>(size_));
@@ -324,7 +343,7 @@ bool StateStore::rehash_parallel(const ParallelFor& parallel) {
         load(id, w.data());
         const std::uint64_t hash = hash_words(w.data(), words_);
         const auto h = static_cast<std::uint32_t>(home(hash));
-        const std::size_t q = (h * parts) >> bits_;
+        const std::size_t q = (std::uint64_t{h} * per_part) >> 32;
         mine[q * slice + n[q]++] = {h, fingerprint(hash) | id};
       }
       for (std::size_t q = 0; q < parts; ++q) filled[reader * parts + q] = n[q];
@@ -418,7 +437,7 @@ StateStore::Ref StateStore::claim(const Word* state, std::uint64_t hash, std::ui
   const std::uint32_t fp = fingerprint(hash);
   constexpr std::size_t none = ~std::size_t{0};
   std::size_t mine = none;
-  for (std::size_t i = home(hash);; i = (i + 1) & mask_) {
+  for (std::size_t i = home(hash);; i = next_slot(i)) {
     std::atomic_ref<std::uint32_t> slot(slots_[i]);
     std::uint32_t v = slot.load(std::memory_order_acquire);
     while ((v & mask_) == mask_) {
@@ -534,7 +553,7 @@ void StateStore::end_batch() {
 
 void StateStore::release_index() {
   if (collapse_ != nullptr) collapse_->release_index();
-  if (slots_ != nullptr) budget_.release((std::uint64_t{mask_} + 1) * sizeof(std::uint32_t));
+  if (slots_ != nullptr) budget_.release((capacity_) * sizeof(std::uint32_t));
   slots_ = nullptr;
   index_.reset();
   budget_.release(scratch_capacity_ * scratch_entry_bytes(words_));
@@ -553,7 +572,7 @@ std::uint64_t StateStore::state_memory() const {
 }
 
 std::uint64_t StateStore::index_memory() const {
-  return (slots_ != nullptr ? (std::uint64_t{mask_} + 1) * sizeof(std::uint32_t) : 0) +
+  return (slots_ != nullptr ? (capacity_) * sizeof(std::uint32_t) : 0) +
          scratch_capacity_ * scratch_entry_bytes(words_);
 }
 

@@ -218,7 +218,12 @@ class StateStore {
   // Back to plain packed states (when the tables cost more than they save);
   // false when the budget refuses the arena.
   [[nodiscard]] bool uncollapse();
-  [[nodiscard]] std::size_t home(std::uint64_t hash) const { return hash >> (64 - bits_); }
+  // A hash's home slot: its top 32 bits scaled to the capacity (for a
+  // power of two, its top log2(capacity) bits).
+  [[nodiscard]] std::size_t home(std::uint64_t hash) const {
+    return static_cast<std::size_t>(((hash >> 32) * capacity_) >> 32);
+  }
+  [[nodiscard]] std::size_t next_slot(std::size_t i) const { return ++i == capacity_ ? 0 : i; }
   [[nodiscard]] std::uint32_t fingerprint(std::uint64_t hash) const {
     return static_cast<std::uint32_t>(hash) & ~mask_;
   }
@@ -274,8 +279,9 @@ class StateStore {
   // minus one = tombstone.
   Region index_;  // the slots; a grown table reuses the old one's pages
   std::uint32_t* slots_ = nullptr;
-  unsigned bits_ = 0;       // log2(capacity)
-  std::uint32_t mask_ = 0;  // id bits
+  std::uint64_t capacity_ = 0;  // slots: 2^k, or 3 x 2^k beyond 2^quad_bits
+  unsigned bits_ = 0;           // ceil(log2(capacity))
+  std::uint32_t mask_ = 0;      // id bits: 2^bits_ - 1
   std::uint64_t tombstones_ = 0;
 
   // Scratch area of the current batch, one entry per claimed new state.
