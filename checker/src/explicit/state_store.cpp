@@ -3,7 +3,7 @@
 // and a linear-probing hash index of 32-bit slots. Linear probing keeps a
 // lookup within one or two cache lines of slots; the fingerprint bits in each
 // slot let a probe skip a foreign state without reading the arena. The index
-// grows at load 3/4 (fourfold while small, then twofold), rehashing from the
+// grows at load 3/4 (fourfold while small, then by 3/2 and 4/3), rehashing from the
 // arena (sequential reads, no stored hashes; in parallel when the caller
 // offers threads), and asks the memory budget for the growth before
 // allocating the new table.
@@ -310,9 +310,10 @@ bool StateStore::rehash_parallel(const ParallelFor& parallel) {
   const std::uint64_t per_part = (std::uint64_t{parts} << 32) / capacity;
   std::vector<std::size_t> part_begin(parts + 1);
   for (std::size_t q = 0; q <= parts; ++q) {
-    part_begin[q] = q == parts ? capacity
-                               : std::min<std::uint64_t>(
-                                     capacity, ((std::uint64_t{q} << 32) + per_part - 1) / per_part);
+    part_begin[q] = q == parts
+                        ? capacity
+                        : std::min<std::uint64_t>(
+                              capacity, ((std::uint64_t{q} << 32) + per_part - 1) / per_part);
   }
   // A reader's bucket for each part has room for all of the reader's slice
   // of a round: parts * round states' worth in all (4 MiB on two threads).

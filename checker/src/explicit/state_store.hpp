@@ -9,11 +9,12 @@
 //                     packed, bytes() = ceil(bits / 8) (arena, grown by 64 KiB)
 //   parent            4 bytes when kept                (the successor index used is
 //                                                       not stored: see ExplicitGraph)
-//   hash slot         4 bytes / load, load 0.375..0.75 (5.3..10.7 bytes; index only,
+//   hash slot         4 bytes / load, load 0.5..0.75  (5.3..8 bytes; index only,
 //                                                       freed after the search)
 // (a table of up to 2^22 slots, 16 MiB, grows fourfold, so its load may
 // fall to 0.19: at most 8 MiB more than doubling, for a third to two thirds
-// fewer states rehashed at the seeds' default scopes). A slot is a
+// fewer states rehashed at the seeds' default scopes; beyond, a table has
+// 2^k or 3 x 2^(k-2) slots, growing by 3/2 and 4/3 in turn). A slot is a
 // 32-bit word: the state's id in the low log2(capacity) bits and hash bits
 // (a fingerprint) above, so most probes never touch the arena. Collapsed,
 // a lookup that matches a fingerprint rebuilds the stored state to compare
@@ -139,8 +140,8 @@ class StateStore {
   // it places them: its buckets take 8 bytes for each.
   static constexpr StateId rehash_round = StateId{1} << 18;
   // The hash index grows at load 3/4: fourfold while the grown table has at
-  // most 2^quad_bits slots, twofold beyond (bench/RESULTS.md, 2026-11-27
-  // midday).
+  // most 2^quad_bits slots (bench/RESULTS.md, 2026-11-27 midday), beyond
+  // to the smallest of 2^k and 3 x 2^(k-2) slots that will do.
   static constexpr unsigned quad_bits = 22;
   struct Cursor {
     std::size_t next = 0, end = 0;
