@@ -106,7 +106,8 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
                                selection.user_properties;
   if (progress) progress("", 0, selected);
   const auto started = Clock::now();
-  const detail::Context cx(graph, selection, interrupt, limits);
+  if (threads <= 0) threads = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  const detail::Context cx(graph, selection, interrupt, limits, threads);
   result.seconds.emplace_back("context", seconds_since(started));
   using Analysis = void (*)(const detail::Context&, std::vector<Finding>&);
   // Part 0 is no analysis: the pass of strongly connected components that
@@ -167,7 +168,6 @@ CheckResult run_checks(const checker::ExploredGraph& graph, const CheckSelection
   // longest of the analyses that do not wait for them (user properties,
   // unreachable wins, dead rules), then those that do; on one, they run in
   // the order above (so an interruption cuts off a tail of it).
-  if (threads <= 0) threads = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   constexpr std::array<std::size_t, count> by_cost = {0, 10, 6, 9, 2, 5, 3, 4, 7, 1, 8};
   std::atomic<std::size_t> next{0};
   // What the progress callback is told: the analyses running, oldest first.

@@ -10,7 +10,10 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <functional>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -22,7 +25,7 @@
 namespace loophole::properties::detail {
 
 Context::Context(const checker::ExploredGraph& explored, const CheckSelection& chosen,
-                 const std::atomic<bool>* interrupt, checker::RunLimits* limits)
+                 const std::atomic<bool>* interrupt, checker::RunLimits* limits, int threads)
     : graph(explored),
       semantics(explored.semantics()),
       game(explored.semantics().game()),
@@ -61,13 +64,8 @@ Context::Context(const checker::ExploredGraph& explored, const CheckSelection& c
   // much again as the rest of this pass.)
   const std::array<int, 6> control = {layout.over,   layout.step,          layout.stage,
                                       layout.active, layout.window_holder, layout.turn};
-  std::array<std::int32_t, 6> c{};
-  for (StateId v = 0; v < n; ++v) {
-    if (interrupted()) break;  // every analysis sees the flag and stops too
-    if (!compact) {
-      graph.edges_into(v, out);
-      moves.add_state(out);
-    }
+  const auto point_of = [&](StateId v) {
+    std::array<std::int32_t, 6> c{};
     graph.fields_into(v, control, 0, c.data());
     Point p;
     p.over = static_cast<std::uint32_t>(c[0]) & 3U;
@@ -76,7 +74,24 @@ Context::Context(const checker::ExploredGraph& explored, const CheckSelection& c
     p.active = static_cast<std::uint32_t>(c[3]) & 7U;
     p.turn = static_cast<std::uint32_t>(c[5]) & Point::max_turn;
     if (p.stage == static_cast<unsigned>(checker::Stage::window)) p.holder = c[4];
-    points.push_back(p);
+    return p;
+  };
+  // The engine's graph on several threads: each reads its share of the
+  // states (reading a state's fields is most of this pass), as long as the
+  // points have 1-byte indices; otherwise, and for other graphs (whose
+  // edges are copied in order), one thread.
+  constexpr StateId parallel_above = StateId{1} << 16;
+  if (compact && threads > 1 && n > parallel_above &&
+      points.fill_parallel(n, threads, point_of, interrupt_)) {
+    return;
+  }
+  for (StateId v = 0; v < n; ++v) {
+    if (interrupted()) break;  // every analysis sees the flag and stops too
+    if (!compact) {
+      graph.edges_into(v, out);
+      moves.add_state(out);
+    }
+    points.push_back(point_of(v));
   }
   // (Interrupted: the rest as default points, as every analysis stops.)
   if (points.size() < n) points.fill(n, Point{});
@@ -136,6 +151,61 @@ void Points::fill(std::size_t n, Point p) {
     }
     ++size_;
   }
+}
+
+bool Points::fill_parallel(std::size_t n, int threads, const std::function<Point(StateId)>& of,
+                           const std::atomic<bool>* stop) {
+  if (size_ != 0 || width_ != 1) return false;
+  narrow_.resize(n);
+  std::mutex mutex;
+  std::atomic<bool> too_many{false};
+  const auto work = [&](std::size_t lo, std::size_t hi) {
+    std::array<Cached, std::size_t{1} << cache_bits> cache{};
+    for (std::size_t v = lo; v < hi; ++v) {
+      if ((v & 4095U) == 0 && (too_many.load(std::memory_order_relaxed) ||
+                               (stop != nullptr && stop->load(std::memory_order_relaxed)))) {
+        return;
+      }
+      const Point p = of(static_cast<StateId>(v));
+      const auto bits = std::bit_cast<std::uint32_t>(p);
+      Cached& c = cache[(bits * 0x9E3779B1U) >> (32 - cache_bits)];
+      if (c.bits != bits) {
+        const std::lock_guard lock(mutex);
+        const auto [at, fresh] =
+            index_.try_emplace(bits, static_cast<std::uint32_t>(table_.size()));
+        if (fresh) table_.push_back(p);
+        if (at->second > 255) {
+          too_many.store(true, std::memory_order_relaxed);
+          return;
+        }
+        c = {bits, at->second};
+      }
+      narrow_[v] = static_cast<std::uint8_t>(c.index);
+    }
+  };
+  {
+    std::vector<std::jthread> team;
+    const auto t = static_cast<std::size_t>(threads);
+    for (std::size_t i = 1; i < t; ++i) team.emplace_back(work, n * i / t, n * (i + 1) / t);
+    work(0, n / t);
+  }
+  if (too_many.load()) {
+    // (More than 256 distinct points: the caller goes over them again on
+    // one thread, widening as it needs.)
+    narrow_.clear();
+    table_.clear();
+    index_.clear();
+    return false;
+  }
+  // (Interrupted: the states not reached read as some point, as every
+  // analysis stops.)
+  if (table_.empty()) {
+    table_.push_back(Point{});
+    index_.emplace(std::bit_cast<std::uint32_t>(Point{}), 0);
+  }
+  size_ = n;
+  cache_.fill(Cached{});
+  return true;
 }
 
 // One byte an index is not enough (or two): the indices so far move to the

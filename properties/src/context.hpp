@@ -7,6 +7,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -57,6 +58,13 @@ class Points {
   void reserve(std::size_t n);
   void push_back(Point p);
   void fill(std::size_t n, Point p);  // p until there are n
+  // On `threads` threads, the points of states 0..n-1 as of(state) gives
+  // them (stopping early when `stop` is set), into an empty Points: false,
+  // with nothing kept, when there are more than 256 distinct points (1-byte
+  // indices only; the indices depend on the threads' timing, the points
+  // read back do not).
+  bool fill_parallel(std::size_t n, int threads, const std::function<Point(StateId)>& of,
+                     const std::atomic<bool>* stop);
   [[nodiscard]] std::size_t size() const { return size_; }
   // The number of distinct points, and the bytes an index takes (1, 2, or
   // 4 when points are stored as they are).
@@ -92,8 +100,10 @@ class Points {
 
 class Context {
  public:
+  // `threads`: how many threads the one pass over the states may take.
   Context(const checker::ExploredGraph& graph, const CheckSelection& selection,
-          const std::atomic<bool>* interrupt = nullptr, checker::RunLimits* limits = nullptr);
+          const std::atomic<bool>* interrupt = nullptr, checker::RunLimits* limits = nullptr,
+          int threads = 1);
 
   const checker::ExploredGraph& graph;
   const checker::Semantics& semantics;

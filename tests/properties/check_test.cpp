@@ -191,6 +191,43 @@ TEST(Context, PointsReadBackAcrossEveryWidth) {
   for (unsigned k = 0; k < 1000; ++k) ASSERT_EQ(bits(point(k % 256)), bits(few[k])) << k;
 }
 
+// The context's pass on several threads: each thread interns the points
+// of its share of the states; with at most 256 distinct points every one
+// reads back, and with more the parallel fill gives up (nothing kept), so
+// that the caller's serial pass widens the indices.
+TEST(Context, PointsFilledOnThreeThreadsReadBack) {
+  const auto point = [](checker::StateId v) {
+    detail::Point p;
+    p.step = static_cast<std::int32_t>(v % 37);
+    p.turn = (v / 37) % 5;
+    p.over = v % 37 == 36 ? 1 : 0;
+    return p;
+  };
+  const auto bits = [](detail::Point p) { return std::bit_cast<std::uint32_t>(p); };
+  constexpr std::size_t n = 300000;
+  detail::Points points;
+  points.reserve(n);
+  ASSERT_TRUE(points.fill_parallel(n, 3, point, nullptr));
+  ASSERT_EQ(n, points.size());
+  EXPECT_EQ(1, points.width());
+  EXPECT_EQ(185U, points.distinct());  // 37 steps x 5 turns (`over` goes with a step)
+  for (checker::StateId v = 0; v < n; ++v) ASSERT_EQ(bits(point(v)), bits(points[v])) << v;
+
+  const auto many = [](checker::StateId v) {
+    detail::Point p;
+    p.step = static_cast<std::int32_t>(v % 300);
+    return p;
+  };
+  detail::Points wide;
+  wide.reserve(n);
+  EXPECT_FALSE(wide.fill_parallel(n, 3, many, nullptr));
+  EXPECT_EQ(0U, wide.size());
+  EXPECT_EQ(0U, wide.distinct());
+  for (checker::StateId v = 0; v < n; ++v) wide.push_back(many(v));
+  EXPECT_EQ(2, wide.width());
+  for (checker::StateId v = 0; v < n; ++v) ASSERT_EQ(bits(many(v)), bits(wide[v])) << v;
+}
+
 TEST(CheckAll, TruncatedGraphMakesAbsenceClaimsUnknown) {
   const auto l = load_fixture("dead-rule/dead-action.yaml");
   ASSERT_TRUE(l->game.has_value()) << l->sink.render(l->sources);
