@@ -409,34 +409,45 @@ bool shortest_path(const Digraph& g, StateId from, const StatePredicate& goal,
                    std::vector<Edge>& path) {
   path.clear();
   if (goal(from)) return true;
-  // The breadth-first queue keeps every state reached with the place of the
-  // state it was reached from, and a bit per state says which are reached:
-  // 8 bytes a state reached (a hash map of reached states cost 10 s of 13
-  // in ends out of reach at operators' 13.8 M states, where the nearest rule
-  // gap lies millions of states away). The edge taken is found again on the
-  // way back: the first kept edge to the state, as the search took it.
-  struct Reached {
-    StateId v;
-    std::uint32_t from;  // its place in `queue`
-  };
-  std::vector<Reached> queue{{from, 0}};
+  // The breadth-first queue keeps every state reached, level by level, and
+  // a bit per state says which are reached: 4 bytes a state reached (a hash
+  // map of reached states cost 10 s of 13 in ends out of reach at
+  // operators' 13.8 M states, where the nearest rule gap lies millions of
+  // states away; the place each was reached from, 4 bytes more, was the
+  // whole check's peak at 66.5 M). On the way back, a state's parent is the
+  // first state of the level before with a kept edge to it, as the search
+  // met it (no earlier level has one), and the edge is that first kept
+  // edge: each level is read once.
+  std::vector<StateId> queue{from};
+  std::vector<std::size_t> level{0, 1};  // level d: queue[level[d], level[d + 1])
   std::vector<bool> seen(g.size(), false);
   seen[from] = true;
+  const auto edge_to = [&](StateId u, StateId w) -> const Edge* {
+    for (const Edge& e : g.out(u)) {
+      if (e.to == w && kept(keep, u, e)) return &e;
+    }
+    return nullptr;
+  };
   for (std::size_t head = 0; head < queue.size(); ++head) {
     if (stop_at(g, static_cast<StateId>(head))) return false;
-    const StateId u = queue[head].v;
+    if (head == level.back()) level.push_back(queue.size());
+    const StateId u = queue[head];
     for (const Edge& e : g.out(u)) {
       if (seen[e.to] || !kept(keep, u, e)) continue;
       const bool is_goal = goal(e.to);
       if (!is_goal && !inside(e.to)) continue;
       seen[e.to] = true;
-      queue.push_back({e.to, static_cast<std::uint32_t>(head)});
+      queue.push_back(e.to);
       if (!is_goal) continue;
-      for (std::size_t at = queue.size() - 1; at != 0; at = queue[at].from) {
-        const StateId p = queue[queue[at].from].v, w = queue[at].v;
-        for (const Edge& taken : g.out(p)) {
-          if (taken.to == w && kept(keep, p, taken)) {
-            path.push_back(taken);
+      // u is on level level.size() - 2 (the last entry of `level` starts
+      // the level being filled, e.to's): the parents are on that level and
+      // each one before it.
+      StateId w = e.to;
+      for (std::size_t d = level.size() - 1; d-- > 0;) {
+        for (std::size_t i = level[d]; i < level[d + 1]; ++i) {
+          if (const Edge* taken = edge_to(queue[i], w)) {
+            path.push_back(*taken);
+            w = queue[i];
             break;
           }
         }

@@ -181,6 +181,69 @@ Digraph random_graph(Xorshift& next, StateId n, std::uint64_t min_degree, std::u
   return g;
 }
 
+// shortest_path keeps only the states reached, level by level, and finds
+// each parent again on the way back. Against a breadth-first search that
+// records each state's discoverer, on pseudo-random graphs with goals,
+// states left out and edges not kept: the same answer and the same path,
+// edge for edge (a trace a report shows must not change).
+TEST(ShortestPath, SamePathAsABreadthFirstSearchWithParents) {
+  const auto reference = [](const Digraph& g, StateId from, const StatePredicate& goal,
+                            const StatePredicate& inside, const EdgePredicate& keep,
+                            std::vector<Edge>& path) {
+    path.clear();
+    if (goal(from)) return true;
+    std::vector<std::pair<StateId, std::size_t>> queue{{from, 0}};  // state, discoverer
+    std::vector<Edge> via{Edge{}};
+    std::vector<bool> seen(g.size(), false);
+    seen[from] = true;
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+      const StateId u = queue[head].first;
+      for (const Edge& e : g.out(u)) {
+        if (seen[e.to] || (keep && !keep(u, e))) continue;
+        const bool is_goal = goal(e.to);
+        if (!is_goal && !inside(e.to)) continue;
+        seen[e.to] = true;
+        queue.emplace_back(e.to, head);
+        via.push_back(e);
+        if (!is_goal) continue;
+        for (std::size_t at = queue.size() - 1; at != 0; at = queue[at].second) {
+          path.push_back(via[at]);
+        }
+        std::reverse(path.begin(), path.end());
+        return true;
+      }
+    }
+    return false;
+  };
+  Xorshift next{0x5eed5eedULL};
+  int found = 0, long_paths = 0;
+  for (int round = 0; round < 40; ++round) {
+    const StateId n = 100 + static_cast<StateId>(next(400));
+    const Digraph g = random_graph(next, n, round % 2, 1, 8);
+    std::vector<bool> goal(n), inside(n);
+    for (StateId v = 0; v < n; ++v) {
+      goal[v] = next(60) == 0;
+      inside[v] = next(7) != 0;
+    }
+    const StatePredicate is_goal = [&](StateId v) { return static_cast<bool>(goal[v]); };
+    const StatePredicate is_inside = [&](StateId v) { return static_cast<bool>(inside[v]); };
+    const EdgePredicate keep = round % 3 == 0 ? EdgePredicate{} : quiet;
+    for (StateId from = 0; from < n; from += 7) {
+      std::vector<Edge> want, got;
+      const bool a = reference(g, from, is_goal, is_inside, keep, want);
+      const bool b = shortest_path(g, from, is_goal, is_inside, keep, got);
+      ASSERT_EQ(a, b) << "round " << round << " from " << from;
+      if (!a) continue;
+      ASSERT_EQ(targets(want), targets(got)) << "round " << round << " from " << from;
+      for (std::size_t i = 0; i < want.size(); ++i) ASSERT_EQ(want[i].index, got[i].index);
+      ++found;
+      long_paths += want.size() >= 4 ? 1 : 0;
+    }
+  }
+  EXPECT_GT(found, 200);
+  EXPECT_GT(long_paths, 30);
+}
+
 // Whether each state reaches a target, by following every kept path
 // (quadratic; for checking can_reach on small graphs).
 std::vector<bool> reach_by_closure(const Digraph& g, const std::vector<bool>& targets,
