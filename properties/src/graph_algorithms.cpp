@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <deque>
 #include <limits>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <utility>
@@ -422,11 +423,12 @@ bool shortest_path(const Digraph& g, StateId from, const StatePredicate& goal,
   std::vector<std::size_t> level{0, 1};  // level d: queue[level[d], level[d + 1])
   std::vector<bool> seen(g.size(), false);
   seen[from] = true;
-  const auto edge_to = [&](StateId u, StateId w) -> const Edge* {
+  // (The edges come by value: a copy, not a reference into the range.)
+  const auto edge_to = [&](StateId u, StateId w) -> std::optional<Edge> {
     for (const Edge& e : g.out(u)) {
-      if (e.to == w && kept(keep, u, e)) return &e;
+      if (e.to == w && kept(keep, u, e)) return e;
     }
-    return nullptr;
+    return std::nullopt;
   };
   for (std::size_t head = 0; head < queue.size(); ++head) {
     if (stop_at(g, static_cast<StateId>(head))) return false;
@@ -445,7 +447,7 @@ bool shortest_path(const Digraph& g, StateId from, const StatePredicate& goal,
       StateId w = e.to;
       for (std::size_t d = level.size() - 1; d-- > 0;) {
         for (std::size_t i = level[d]; i < level[d + 1]; ++i) {
-          if (const Edge* taken = edge_to(queue[i], w)) {
+          if (const std::optional<Edge> taken = edge_to(queue[i], w)) {
             path.push_back(*taken);
             w = queue[i];
             break;

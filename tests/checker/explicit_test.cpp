@@ -104,6 +104,29 @@ TEST(Explicit, ParentsGiveShortestDepths) {
   }
 }
 
+// A trace's walk asks each state's parent and move once (trace_parent):
+// found alone where the level's parents are not kept, and read from them
+// where they are; either way parent() and parent_index()'s answer, on every
+// state of a graph with several parents per level, on one and two threads.
+TEST(Explicit, TraceParentIsParentAndParentIndex) {
+  const testing::Scrambled sys(77, 3, 40);
+  for (const int threads : {1, 2}) {
+    const auto g = run(sys, {}, threads);
+    ASSERT_GT(g->size(), 1000U);
+    std::uint32_t index = 7;
+    EXPECT_EQ(no_state, g->trace_parent(0, index));
+    EXPECT_EQ(0U, index);
+    // Ids from the top: the levels are not kept yet when the walk asks.
+    for (StateId id = static_cast<StateId>(g->size()); id-- > 1;) {
+      const StateId p = g->trace_parent(id, index);
+      ASSERT_EQ(g->parent(id), p) << id;  // (this keeps id's level)
+      ASSERT_EQ(g->parent_index(id), index) << id;
+      ASSERT_EQ(p, g->trace_parent(id, index)) << id;  // from the kept level
+      ASSERT_EQ(g->parent_index(id), index) << id;
+    }
+  }
+}
+
 // What properties/ relies on when it orders states by id instead of by
 // (depth, id): the search numbers them level by level, and says so; and the
 // buffer-reusing readers give what state() and edges() give.

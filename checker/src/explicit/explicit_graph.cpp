@@ -182,6 +182,37 @@ const std::vector<StateId>& ExplicitGraph::level_parents(std::uint32_t depth) co
   return parent_levels_.back().parents;
 }
 
+StateId ExplicitGraph::trace_parent(StateId id, std::uint32_t& index) const {
+  index = 0;
+  if (store_.keeps_parents()) {
+    const StateId p = store_.parent(id);
+    if (p != no_state) index = parent_index(id);
+    return p;
+  }
+  const std::uint32_t d = depth(id);
+  if (d == 0) return no_state;
+  StateId p = no_state;
+  {
+    const std::lock_guard lock(parents_mutex_);
+    for (const LevelParents& l : parent_levels_) {
+      if (l.depth == d) p = l.parents[id - levels_[d]];
+    }
+  }
+  const StateId from_end = std::min<StateId>(levels_[d], static_cast<StateId>(edges_.states()));
+  for (StateId u = p != no_state ? p : levels_[d - 1]; u < from_end; ++u) {
+    const std::uint64_t b = edges_.begin(u), e = edges_.end(u);
+    for (std::uint64_t i = b; i < e; ++i) {
+      if (edges_.target(i) == id) {
+        index = static_cast<std::uint32_t>(i - b);
+        return u;
+      }
+    }
+    if (p != no_state) break;
+  }
+  throw std::logic_error("loophole: internal error: state " + std::to_string(id) + " of level " +
+                         std::to_string(d) + " is no successor of the level before it");
+}
+
 std::uint32_t ExplicitGraph::parent_index(StateId id) const {
   const StateId p = parent(id);
   if (p == no_state) return 0;

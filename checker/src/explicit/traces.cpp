@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "loophole/checker/explored.hpp"
 #include "loophole/checker/generator.hpp"
@@ -80,11 +81,17 @@ void append_concrete(const ExploredGraph& g, StateVec& before, std::uint32_t hin
 // `last` gets the concrete state it ends in (state(id) up to symmetry).
 Trace path_to(const ExploredGraph& g, StateId id, std::vector<Successor>& scratch, StateVec& last) {
   const Semantics& sem = g.semantics();
-  std::vector<StateId> path;
-  for (StateId s = id; s != no_state; s = g.parent(s)) path.push_back(s);
+  // (state, successor index used to reach it), walked back level by level.
+  std::vector<std::pair<StateId, std::uint32_t>> path;
+  for (StateId s = id; s != no_state;) {
+    std::uint32_t index = 0;
+    const StateId p = g.trace_parent(s, index);
+    path.emplace_back(s, index);
+    s = p;
+  }
   std::reverse(path.begin(), path.end());
 
-  StateVec root = g.state(path.front());
+  StateVec root = g.state(path.front().first);
   if (g.reduced()) {  // the concrete initial state of that canonical form
     for (StateVec s : sem.initial_states()) {
       StateVec c = s;
@@ -96,12 +103,12 @@ Trace path_to(const ExploredGraph& g, StateId id, std::vector<Successor>& scratc
     }
   }
   std::optional<Trace> begun = sem.begin_trace(root);
-  if (!begun) fail("state " + std::to_string(path.front()) + " is not initial");
+  if (!begun) fail("state " + std::to_string(path.front().first) + " is not initial");
   Trace trace = std::move(*begun);
 
   last = root;
   for (std::size_t i = 1; i < path.size(); ++i) {
-    append_concrete(g, last, g.parent_index(path[i]), g.state(path[i]), scratch, trace);
+    append_concrete(g, last, path[i].second, g.state(path[i].first), scratch, trace);
   }
   return trace;
 }

@@ -129,6 +129,14 @@ class ExploredGraph {
   [[nodiscard]] virtual std::uint64_t expanded() const = 0;
   [[nodiscard]] virtual StateId parent(StateId id) const = 0;  // no_state for initial states
   [[nodiscard]] virtual std::uint32_t parent_index(StateId id) const = 0;  // successor index used
+  // Both at once, for a trace's walk back to an initial state, which asks
+  // each level once: a graph that derives parents may find this one alone
+  // instead of its whole level's.
+  [[nodiscard]] virtual StateId trace_parent(StateId id, std::uint32_t& index) const {
+    const StateId p = parent(id);
+    index = p == no_state ? 0 : parent_index(id);
+    return p;
+  }
   [[nodiscard]] virtual std::uint32_t depth(StateId id) const = 0;
   // Whether a state never has a smaller depth than one numbered before it
   // (a breadth-first search numbers them so): (depth, id) order is id order.
