@@ -111,7 +111,7 @@ void Points::push_back(Point p) {
   const auto bits = std::bit_cast<std::uint32_t>(p);
   // (A direct-mapped cache before the map: a lookup in the map per state
   // cost 6% of the pass.)
-  Cached& c = cache_[(bits * 0x9E3779B1U) >> (32 - cache_bits)];
+  Cached& c = slot(cache_, bits);
   if (c.bits != bits) {
     auto [at, fresh] = index_.try_emplace(bits, static_cast<std::uint32_t>(table_.size()));
     if (fresh) {
@@ -160,7 +160,7 @@ bool Points::fill_parallel(std::size_t n, int threads, const std::function<Point
   std::mutex mutex;
   std::atomic<bool> too_many{false};
   const auto work = [&](std::size_t lo, std::size_t hi) {
-    std::array<Cached, std::size_t{1} << cache_bits> cache{};
+    Cache cache{};
     for (std::size_t v = lo; v < hi; ++v) {
       if ((v & 4095U) == 0 && (too_many.load(std::memory_order_relaxed) ||
                                (stop != nullptr && stop->load(std::memory_order_relaxed)))) {
@@ -168,7 +168,7 @@ bool Points::fill_parallel(std::size_t n, int threads, const std::function<Point
       }
       const Point p = of(static_cast<StateId>(v));
       const auto bits = std::bit_cast<std::uint32_t>(p);
-      Cached& c = cache[(bits * 0x9E3779B1U) >> (32 - cache_bits)];
+      Cached& c = slot(cache, bits);
       if (c.bits != bits) {
         const std::lock_guard lock(mutex);
         const auto [at, fresh] =

@@ -95,7 +95,12 @@ class Points {
     std::uint32_t index = 0;
   };
   static constexpr int cache_bits = 10;
-  std::array<Cached, std::size_t{1} << cache_bits> cache_{};
+  using Cache = std::array<Cached, std::size_t{1} << cache_bits>;
+  // A point's place in a direct-mapped cache of indices.
+  [[nodiscard]] static Cached& slot(Cache& cache, std::uint32_t bits) {
+    return cache[(bits * 0x9E3779B1U) >> (32 - cache_bits)];
+  }
+  Cache cache_{};
 };
 
 class Context {

@@ -461,18 +461,6 @@ bool shortest_path(const Digraph& g, StateId from, const StatePredicate& goal,
   return false;
 }
 
-std::vector<bool> can_go_on_forever(const Digraph& g) {
-  // One pass of the components: sweeps from the last state to the first
-  // (least fixpoint of "every successor stops") did not settle in 16 passes
-  // on operators' acyclic 13.8 M-state graph, whose edges go back to earlier
-  // states along long paths, and then needed the components anyway.
-  std::vector<std::uint8_t> marks;
-  reach_through_components(g, marks, std::uint8_t{1});
-  std::vector<bool> endless(marks.size(), false);
-  for (std::size_t v = 0; v < marks.size(); ++v) endless[v] = marks[v] != 0;
-  return endless;
-}
-
 std::vector<bool> can_reach(const Digraph& g, const std::vector<bool>& targets,
                             const EdgePredicate& keep) {
   const auto n = static_cast<StateId>(g.size());

@@ -193,10 +193,6 @@ std::vector<bool> can_reach(const Digraph& g, const std::vector<bool>& targets,
 std::vector<std::vector<bool>> can_reach_each(const Digraph& g,
                                               std::vector<std::vector<bool>> targets);
 
-// For every state: whether an endless path starts there (a cycle can be
-// reached from it): reach_through_components with no target set.
-std::vector<bool> can_go_on_forever(const Digraph& g);
-
 // Who keeps a cycle going: the choice points on it are the states with more
 // than one move; see LoopClass.
 struct LoopChoice {

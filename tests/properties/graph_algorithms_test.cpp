@@ -57,6 +57,17 @@ TEST(CyclicComponents, AcyclicGraphHasNone) {
   EXPECT_TRUE(cyclic_components(g, all).empty());
 }
 
+// For every state: whether an endless path starts there (a cycle can be
+// reached from it), as the analyses read it from their shared pass:
+// reach_through_components with no target set, only its `endless` bit.
+std::vector<bool> can_go_on_forever(const Digraph& g) {
+  std::vector<std::uint8_t> marks;
+  reach_through_components(g, marks, std::uint8_t{1});
+  std::vector<bool> endless(marks.size(), false);
+  for (std::size_t v = 0; v < marks.size(); ++v) endless[v] = marks[v] != 0;
+  return endless;
+}
+
 // can_go_on_forever (one pass of the components, reach_through_components)
 // against its definition: can_reach of the cyclic components' members, on a
 // fixed graph and on random ones, some of them chains that go back to

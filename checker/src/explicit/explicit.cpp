@@ -65,8 +65,7 @@ std::unique_ptr<ExploredGraph> explore(const Semantics& sem, const ExplicitOptio
     const std::uint64_t limit =
         options.max_memory_bytes > 0 ? options.max_memory_bytes : default_memory_limit();
     const bool no_room =
-        resident_bytes() + PlayerView::bytes_needed(graph->size(), graph->statistics().transitions,
-                                                    graph->symmetry()->rotations()) >
+        resident_bytes() + PlayerView::bytes_needed(graph->size(), graph->symmetry()->rotations()) >
         limit;
     return std::make_unique<PlayerView>(std::move(graph), deadline, no_room, options.interrupt);
   }

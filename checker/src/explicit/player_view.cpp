@@ -10,8 +10,7 @@
 
 namespace loophole::checker {
 
-std::uint64_t PlayerView::bytes_needed(std::uint64_t stored, std::uint64_t /*moves*/,
-                                       int rotations) {
+std::uint64_t PlayerView::bytes_needed(std::uint64_t stored, int rotations) {
   // pairs_ (4 a rotation of each stored state), and per pair (at most one
   // per rotation of each stored state) canon_, rot_, parent_, parent_index_
   // and the depths while the levels are found: 17 bytes.

@@ -43,10 +43,9 @@ class PlayerView final : public ExploredGraph {
   explicit PlayerView(std::unique_ptr<ExplicitGraph> base,
                       std::optional<std::chrono::steady_clock::time_point> deadline = {},
                       bool no_room = false, const std::atomic<bool>* interrupt = nullptr);
-  // What the view's arrays take for `stored` states, `moves` stored moves
-  // and `rotations` players, at most.
-  [[nodiscard]] static std::uint64_t bytes_needed(std::uint64_t stored, std::uint64_t moves,
-                                                  int rotations);
+  // What the view's arrays take for `stored` states and `rotations`
+  // players, at most.
+  [[nodiscard]] static std::uint64_t bytes_needed(std::uint64_t stored, int rotations);
 
   [[nodiscard]] const Semantics& semantics() const override { return base_->semantics(); }
   [[nodiscard]] std::uint64_t size() const override { return canon_.size(); }
