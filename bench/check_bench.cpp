@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "loophole/checker/explicit.hpp"
+#include "loophole/checker/memory.hpp"
 #include "loophole/checker/semantics.hpp"
 #include "loophole/model/diagnostics.hpp"
 #include "loophole/model/game.hpp"
@@ -47,6 +48,7 @@ double median(std::vector<double> v) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  loophole::checker::return_freed_memory();
   int runs = 5;
   int threads = 1;
   model::LoadOptions load;

@@ -62,6 +62,7 @@
 #include <sys/resource.h>
 
 #include "loophole/checker/explicit.hpp"
+#include "loophole/checker/memory.hpp"
 #include "loophole/checker/semantics.hpp"
 #include "loophole/model/diagnostics.hpp"
 #include "loophole/model/game.hpp"
@@ -378,6 +379,7 @@ class TempCache {
 };
 
 int main(int argc, char** argv) {
+  loophole::checker::return_freed_memory();
   int runs = 5;
   std::vector<int> thread_counts = {1, 2};
   model::LoadOptions load;

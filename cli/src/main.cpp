@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include "loophole/checker/memory.hpp"
 #include "loophole/pipeline/mpi.hpp"
 
 #include "commands.hpp"
@@ -17,6 +18,7 @@
 // (Setting up the options throws only on a programming error; running a
 // command is guarded below.)
 int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape)
+  loophole::checker::return_freed_memory();
   loophole::cli::install_signal_handlers();
   using loophole::cli::CheckArgs;
   using loophole::cli::GraphArgs;

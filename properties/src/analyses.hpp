@@ -2,8 +2,12 @@
 // on one shared Context and sorts what they found.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <set>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,6 +44,55 @@ struct LoopKey {
   auto operator<=>(const LoopKey&) const =
       default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads <=>
 };
+
+// The loops of an analysis, found one component at a time and kept one per
+// key: the one a finding shows (the shortest lasso, then the earliest
+// entry), with its component's members, and how many there were. (Keeping
+// every loop until all were found cost 68 MiB at cosmere's 7.7 M states,
+// 95 thousand loops of a dozen keys.) L has entry, cycle, key and members.
+template <class L>
+class LoopsByKey {
+ public:
+  explicit LoopsByKey(const Context& cx) : cx_(cx) {}
+  void add(L loop, std::span<const StateId> members) {
+    const std::uint64_t lasso = cx_.depth(loop.entry) + loop.cycle.size();
+    auto [it, fresh] = kept_.try_emplace(loop.key);
+    Kept& k = it->second;
+    ++k.places;
+    if (fresh || std::pair{lasso, loop.entry} < std::pair{k.lasso, k.loop.entry}) {
+      loop.members.assign(members.begin(), members.end());
+      k.loop = std::move(loop);
+      k.lasso = lasso;
+    }
+  }
+  // Per key, how many loops have it.
+  [[nodiscard]] std::map<LoopKey, std::size_t> places() const {
+    std::map<LoopKey, std::size_t> out;
+    for (const auto& [key, k] : kept_) out.emplace(key, k.places);
+    return out;
+  }
+  // The kept loops, shortest lassos first (then the earliest entry).
+  [[nodiscard]] std::vector<L> shown() && {
+    std::vector<std::pair<std::uint64_t, L>> order;
+    for (auto& [key, k] : kept_) order.emplace_back(k.lasso, std::move(k.loop));
+    std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first < b.first : a.second.entry < b.second.entry;
+    });
+    std::vector<L> out;
+    for (auto& [lasso, loop] : order) out.push_back(std::move(loop));
+    return out;
+  }
+
+ private:
+  struct Kept {
+    L loop;
+    std::uint64_t lasso = 0;
+    std::size_t places = 0;
+  };
+  const Context& cx_;
+  std::map<LoopKey, Kept> kept_;
+};
+
 // The words of a LoopSummary (state_groups.hpp) and of LoopCounts' keys:
 // a set of rules as its size, then per rule its length and its bytes, 8 a
 // word; a key as [class, player, rules...]. (cycle_slice.cpp)

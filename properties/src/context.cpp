@@ -253,7 +253,7 @@ const CyclicStates& Context::cyclic() const {
   return cyclic_;
 }
 
-std::vector<std::vector<StateId>> Context::cyclic_components(const EdgePredicate& keep) const {
+ComponentList Context::cyclic_components(const EdgePredicate& keep) const {
   const CyclicStates& within = cyclic();
   if (within.count == 0) return {};
   const std::lock_guard lock(cyclic_components_mutex_);

@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -166,8 +167,7 @@ class Context {
   // a time: each costs 4 bytes a state, and two side by side (response and
   // turn loops, once the shared pass left them little else to do) raised
   // containment's peak by 482 MB.
-  [[nodiscard]] std::vector<std::vector<StateId>> cyclic_components(
-      const EdgePredicate& keep) const;
+  [[nodiscard]] ComponentList cyclic_components(const EdgePredicate& keep) const;
   // What ends_out_of_reach.cpp asks, from the same pass (only when that
   // analysis is selected and not given the answers, known_ends): whether a
   // real end (a final state that is no rule gap, or the frontier) can be
@@ -198,7 +198,7 @@ class Context {
   const std::vector<std::uint8_t>* designated = nullptr;
   // Whether the component `members` is one analysis k looks at: always,
   // unless `designated` says otherwise.
-  [[nodiscard]] bool looks_at(const std::vector<StateId>& members, unsigned k) const {
+  [[nodiscard]] bool looks_at(std::span<const StateId> members, unsigned k) const {
     if (designated == nullptr) return true;
     for (const StateId v : members) {
       if (v >= designated->size() || (((*designated)[v] >> k) & 1U) == 0) return false;

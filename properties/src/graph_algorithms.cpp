@@ -196,8 +196,14 @@ template CyclicStates reach_through_components(const Digraph&, std::vector<std::
 template CyclicStates reach_through_components(const Digraph&, std::vector<std::uint32_t>&,
                                                std::uint32_t);
 
-std::vector<std::vector<StateId>> cyclic_components(const Digraph& g, const EdgePredicate& keep,
-                                                    const CyclicStates* within) {
+std::vector<std::vector<StateId>> ComponentList::nested() const {
+  std::vector<std::vector<StateId>> out;
+  for (const auto members : *this) out.emplace_back(members.begin(), members.end());
+  return out;
+}
+
+ComponentList cyclic_components(const Digraph& g, const EdgePredicate& keep,
+                                const CyclicStates* within) {
   if (within != nullptr && within->count == 0) return {};
   const auto n = static_cast<StateId>(g.size());
   const auto outside = [&](StateId v) { return within != nullptr && !within->member[v]; };
@@ -291,20 +297,28 @@ std::vector<std::vector<StateId>> cyclic_components(const Digraph& g, const Edge
     seen[rindex[v]] = true;
     slot.emplace_back(rindex[v], static_cast<std::uint32_t>(slot.size()));
   }
-  std::vector<std::vector<StateId>> result(slot.size());
   std::sort(slot.begin(), slot.end());
+  const auto place = [&](StateId v) {
+    return std::lower_bound(slot.begin(), slot.end(), std::pair{rindex[v], std::uint32_t{0}})
+        ->second;
+  };
+  std::vector<std::uint32_t> starts(slot.size() + 1, 0);
   for (StateId v = 0; v < n; ++v) {
-    if (!cyclic(v)) continue;
-    const auto it =
-        std::lower_bound(slot.begin(), slot.end(), std::pair{rindex[v], std::uint32_t{0}});
-    result[it->second].push_back(v);
+    if (cyclic(v)) ++starts[place(v) + 1];
   }
-  return result;
+  for (std::size_t i = 0; i < slot.size(); ++i) starts[i + 1] += starts[i];
+  std::vector<StateId> members(starts.back());
+  {
+    std::vector<std::uint32_t> fill(starts.begin(), starts.end() - 1);
+    for (StateId v = 0; v < n; ++v) {
+      if (cyclic(v)) members[fill[place(v)]++] = v;
+    }
+  }
+  return {std::move(members), std::move(starts)};
 }
 
-std::vector<Edge> shortest_cycle(const Digraph& g, StateId entry,
-                                 const std::vector<StateId>& members, const EdgePredicate& keep,
-                                 const EdgePredicate& must) {
+std::vector<Edge> shortest_cycle(const Digraph& g, StateId entry, std::span<const StateId> members,
+                                 const EdgePredicate& keep, const EdgePredicate& must) {
   const auto m = static_cast<std::uint32_t>(members.size());
   const auto local = [&](StateId v) -> std::uint32_t {
     const auto it = std::lower_bound(members.begin(), members.end(), v);

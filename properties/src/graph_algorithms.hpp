@@ -159,19 +159,64 @@ struct CyclicStates {
 template <class Mark>
 CyclicStates reach_through_components(const Digraph& g, std::vector<Mark>& marks, Mark endless);
 
+// Components as one list of their members, 4 bytes a member and 4 a
+// component: component i is members[starts[i] .. starts[i + 1]). (A vector
+// per component cost 40 bytes of headers besides its members, and the
+// seeds' quiet moves have a component for every 5 cyclic states.)
+class ComponentList {
+ public:
+  ComponentList() = default;
+  ComponentList(std::vector<StateId> members, std::vector<std::uint32_t> starts)
+      : members_(std::move(members)), starts_(std::move(starts)) {}
+  [[nodiscard]] std::size_t size() const { return starts_.empty() ? 0 : starts_.size() - 1; }
+  [[nodiscard]] bool empty() const { return size() == 0; }
+  [[nodiscard]] std::span<const StateId> operator[](std::size_t i) const {
+    return {members_.data() + starts_[i], members_.data() + starts_[i + 1]};
+  }
+  class iterator {
+   public:
+    using value_type = std::span<const StateId>;
+    using difference_type = std::ptrdiff_t;
+    iterator() = default;
+    iterator(const ComponentList* list, std::size_t i) : list_(list), i_(i) {}
+    value_type operator*() const { return (*list_)[i_]; }
+    iterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator old = *this;
+      ++i_;
+      return old;
+    }
+    bool operator==(const iterator& o) const { return i_ == o.i_; }
+
+   private:
+    const ComponentList* list_ = nullptr;
+    std::size_t i_ = 0;
+  };
+  [[nodiscard]] iterator begin() const { return {this, 0}; }
+  [[nodiscard]] iterator end() const { return {this, size()}; }
+  // The components as vectors (tests compare them with hand-made ones).
+  [[nodiscard]] std::vector<std::vector<StateId>> nested() const;
+
+ private:
+  std::vector<StateId> members_;
+  std::vector<std::uint32_t> starts_;
+};
+
 // The strongly connected components of the subgraph of kept edges that have
 // a cycle (several states, or one with a kept self-loop); members ascending,
 // components ordered by their smallest member. With `within`, only its
 // states are searched (none at all when it has none).
-std::vector<std::vector<StateId>> cyclic_components(const Digraph& g, const EdgePredicate& keep,
-                                                    const CyclicStates* within = nullptr);
+ComponentList cyclic_components(const Digraph& g, const EdgePredicate& keep,
+                                const CyclicStates* within = nullptr);
 
 // The shortest path of kept edges from `entry` back to `entry` that stays
 // within `members` (sorted) and uses at least one edge satisfying `must`
 // (any kept edge when `must` is empty). Empty when there is none.
-std::vector<Edge> shortest_cycle(const Digraph& g, StateId entry,
-                                 const std::vector<StateId>& members, const EdgePredicate& keep,
-                                 const EdgePredicate& must = {});
+std::vector<Edge> shortest_cycle(const Digraph& g, StateId entry, std::span<const StateId> members,
+                                 const EdgePredicate& keep, const EdgePredicate& must = {});
 
 // The shortest path of kept edges from `from` to the nearest state satisfying
 // `goal` (zero edges if `from` satisfies it) through states satisfying

@@ -131,31 +131,23 @@ std::string choice_detail(const LoopChoice& c) {
   return "";
 }
 
-// The loops (one per cyclic component of the moves that enter no step),
-// shortest lassos first, classified, with their keys.
-std::vector<Loop> response_loops(const Context& cx) {
+// Each loop (one per cyclic component of the moves that enter no step),
+// classified, with its key, handed to `visit` with its component's members
+// (which the loop does not keep: a component's members are copied only for
+// the loops a finding shows).
+template <class Visit>
+void each_response_loop(const Context& cx, Visit&& visit) {
   const EdgePredicate quiet = [](StateId, const Edge& e) { return !e.progress; };
-  std::vector<Loop> loops;
-  for (const auto& members : cx.cyclic_components(quiet)) {
-    if (cx.interrupted()) return loops;
+  const int stack_size = cx.semantics.layout().stack_size;
+  for (const auto members : cx.cyclic_components(quiet)) {
+    if (cx.interrupted()) return;
     if (!cx.looks_at(members, 0)) continue;
     Loop loop;
     loop.entry = earliest(cx, members);
     loop.cycle = shortest_cycle(cx.moves, loop.entry, members, quiet);
     if (loop.cycle.empty()) continue;
-    loop.members = members;
-    loops.push_back(std::move(loop));
-  }
-  // Shortest lassos first, so that of several components with the same
-  // actions the one reported is the one reached soonest.
-  std::sort(loops.begin(), loops.end(), [&](const Loop& a, const Loop& b) {
-    const auto la = cx.depth(a.entry) + a.cycle.size(), lb = cx.depth(b.entry) + b.cycle.size();
-    return la != lb ? la < lb : a.entry < b.entry;
-  });
-  for (Loop& loop : loops) {
     loop.choice = classify_cycle(cx.moves, loop.entry, loop.cycle);
     StateId at = loop.entry;
-    const int stack_size = cx.semantics.layout().stack_size;
     for (const Edge& e : loop.cycle) {
       const checker::Successor m = cx.move(at, e);
       const bool on_stack = stack_size >= 0 && cx.graph.state(at)[stack_size] > 0 &&
@@ -177,14 +169,14 @@ std::vector<Loop> response_loops(const Context& cx) {
     loop.key.loop = loop.choice.loop;
     loop.key.player = loop.choice.loop == LoopClass::optional_one ? loop.choice.player : -1;
     for (const RuleUse& u : loop.uses) loop.key.rules.insert(rule_id(cx, u));
+    visit(std::move(loop), members);
   }
-  return loops;
 }
 
 }  // namespace
 
 void response_loop_summaries(const Context& cx, std::vector<LoopSummary>& out) {
-  for (const Loop& loop : response_loops(cx)) {
+  each_response_loop(cx, [&](const Loop& loop, std::span<const StateId>) {
     LoopSummary s;
     s.analysis = 0;
     s.entry = loop.entry;
@@ -192,15 +184,21 @@ void response_loop_summaries(const Context& cx, std::vector<LoopSummary>& out) {
     const auto key = key_words(loop.key);
     s.words.insert(s.words.end(), key.begin(), key.end());
     out.push_back(std::move(s));
-  }
+  });
 }
 
 void find_response_loops_only(const Context& cx, std::vector<Finding>& out) {
   const EdgePredicate quiet = [](StateId, const Edge& e) { return !e.progress; };
-  std::vector<Loop> loops = response_loops(cx);
+  // Of the loops with the same key, the one with the shortest lasso (then
+  // the earliest entry) is shown; the others are only counted.
+  LoopsByKey<Loop> by_key(cx);
+  each_response_loop(cx, [&](Loop&& loop, std::span<const StateId> members) {
+    by_key.add(std::move(loop), members);
+  });
   if (cx.interrupted()) return;
-  std::map<LoopKey, std::size_t> places;
-  for (const Loop& loop : loops) ++places[loop.key];
+  std::map<LoopKey, std::size_t> places = by_key.places();
+  const std::vector<Loop> loops = std::move(by_key).shown();
+
   if (cx.known_counts != nullptr) {
     for (auto& [key, n] : places) {
       std::vector<std::uint64_t> at = {0};

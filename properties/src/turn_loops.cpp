@@ -78,47 +78,38 @@ bool same_turn(const Context& cx, StateId from, const Edge& e) {
          b.step >= 0;
 }
 
-// The loops (one per cyclic component of the same-turn moves whose
-// shortest cycle enters a step), shortest lassos first, classified, with
-// their keys.
-std::vector<TurnLoop> turn_loops(const Context& cx) {
+// Each loop (one per cyclic component of the same-turn moves whose
+// shortest cycle enters a step), classified, with its key, handed to
+// `visit` with its component's members (which the loop does not keep).
+template <class Visit>
+void each_turn_loop(const Context& cx, Visit&& visit) {
   const EdgePredicate keep = [&](StateId from, const Edge& e) { return same_turn(cx, from, e); };
   const EdgePredicate enters = [](StateId, const Edge& e) { return e.progress; };
-  std::vector<TurnLoop> loops;
-  for (const auto& members : cx.cyclic_components(keep)) {
-    if (cx.interrupted()) return loops;
+  for (const auto members : cx.cyclic_components(keep)) {
+    if (cx.interrupted()) return;
     if (!cx.looks_at(members, 1)) continue;
     TurnLoop loop;
     loop.entry = earliest(cx, members);
     loop.cycle = shortest_cycle(cx.moves, loop.entry, members, keep, enters);
     if (loop.cycle.empty()) continue;  // only answers and passes: a response loop
-    loop.members = members;
     for (const Edge& e : loop.cycle) {
       if (e.progress) {
         loop.step = cx.points[e.to].step;
         break;
       }
     }
-    loops.push_back(std::move(loop));
-  }
-  std::sort(loops.begin(), loops.end(), [&](const TurnLoop& a, const TurnLoop& b) {
-    const auto la = cx.depth(a.entry) + a.cycle.size(), lb = cx.depth(b.entry) + b.cycle.size();
-    return la != lb ? la < lb : a.entry < b.entry;
-  });
-  for (TurnLoop& loop : loops) {
-    if (cx.interrupted()) return loops;
     loop.choice = classify_cycle(cx.moves, loop.entry, loop.cycle);
     loop.key.loop = loop.choice.loop;
     loop.key.player = loop.choice.loop == LoopClass::optional_one ? loop.choice.player : -1;
     loop.key.rules = cycle_rules(cx, loop);
+    visit(std::move(loop), members);
   }
-  return loops;
 }
 
 }  // namespace
 
 void turn_loop_summaries(const Context& cx, std::vector<LoopSummary>& out) {
-  for (const TurnLoop& loop : turn_loops(cx)) {
+  each_turn_loop(cx, [&](const TurnLoop& loop, std::span<const StateId>) {
     LoopSummary s;
     s.analysis = 1;
     s.entry = loop.entry;
@@ -126,13 +117,21 @@ void turn_loop_summaries(const Context& cx, std::vector<LoopSummary>& out) {
     const auto key = key_words(loop.key);
     s.words.insert(s.words.end(), key.begin(), key.end());
     out.push_back(std::move(s));
-  }
+  });
 }
 
 void find_turn_loops(const Context& cx, std::vector<Finding>& out) {
   const EdgePredicate keep = [&](StateId from, const Edge& e) { return same_turn(cx, from, e); };
-  std::vector<TurnLoop> loops = turn_loops(cx);
-  if (cx.interrupted() || loops.empty()) return;
+  // Of the loops with the same key, the one with the shortest lasso (then
+  // the earliest entry) is shown; the others are only counted.
+  LoopsByKey<TurnLoop> by_key(cx);
+  each_turn_loop(cx, [&](TurnLoop&& loop, std::span<const StateId> members) {
+    by_key.add(std::move(loop), members);
+  });
+  if (cx.interrupted()) return;
+  std::map<LoopKey, std::size_t> places = by_key.places();
+  const std::vector<TurnLoop> loops = std::move(by_key).shown();
+  if (loops.empty()) return;
   // Whether the game can still end (or stop at a limit) from a state.
   const std::vector<bool>& can_end = cx.can_finish();
   if (cx.interrupted()) return;
@@ -141,8 +140,6 @@ void find_turn_loops(const Context& cx, std::vector<Finding>& out) {
   // card, as response loops: each player's loop with the same card is a
   // finding of its own); the rest counted (over the whole graph, when the
   // slice holds only the loops shown).
-  std::map<LoopKey, std::size_t> places;
-  for (const TurnLoop& loop : loops) ++places[loop.key];
   if (cx.known_counts != nullptr) {
     for (auto& [key, n] : places) {
       std::vector<std::uint64_t> at = {1};

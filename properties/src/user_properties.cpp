@@ -54,12 +54,10 @@ void no_violation(const Context& cx, const Property& p, std::vector<Finding>& ou
 
 // The violation of `p` from `bad`: the trace goes to the nearest state of
 // `trap` (a cycle or dead end where `rest` holds) and around its cycle, the
-// one of `cyclic` that component_of names (-1: a dead end).
+// one of `cyclic` it lies on (none: a dead end).
 void report_leads_to(const Context& cx, const Property& p, StateId bad,
                      const std::vector<bool>& rest, const std::vector<bool>& trap,
-                     const std::vector<std::vector<StateId>>& cyclic,
-                     const std::function<std::int32_t(StateId)>& component_of,
-                     std::vector<Finding>& out) {
+                     const ComponentList& cyclic, std::vector<Finding>& out) {
   const EdgePredicate inside = [&](StateId from, const Edge& edge) {
     return rest[from] && rest[edge.to];
   };
@@ -69,8 +67,13 @@ void report_leads_to(const Context& cx, const Property& p, StateId bad,
       [&](StateId v) { return static_cast<bool>(rest[v]); }, inside, path);
   const StateId end = path.empty() ? bad : path.back().to;
   std::vector<Edge> cycle;
-  if (const std::int32_t c = component_of(end); c >= 0) {
-    cycle = shortest_cycle(cx.moves, end, cyclic[static_cast<std::size_t>(c)], inside);
+  // (Searched once, not marked per state: an array of 4 bytes a state beside
+  // the component search's own was the peak of cosmere's whole check.)
+  for (const auto members : cyclic) {
+    if (rest[end] && std::binary_search(members.begin(), members.end(), end)) {
+      cycle = shortest_cycle(cx.moves, end, members, inside);
+      break;
+    }
   }
   Finding f = property_finding(cx, p, Verdict::violated);
   f.message = fmt::format(
@@ -92,14 +95,11 @@ void leads_to(const Context& cx, const Property& p, const Evaluation& e,
     return rest[from] && rest[edge.to];
   };
   // Where `to` can be avoided forever: a cycle or a dead end in it.
-  auto component = checker::backed<std::int32_t>(n, -1);
   const auto cyclic = cx.cyclic_components(inside);
   std::vector<bool> trap(n, false);
-  for (std::size_t c = 0; c < cyclic.size(); ++c) {
-    for (const StateId v : cyclic[c]) {
-      if (!rest[v]) continue;  // a lone state outside `rest` has no kept edges anyway
-      component[v] = static_cast<std::int32_t>(c);
-      trap[v] = true;
+  for (const auto members : cyclic) {
+    for (const StateId v : members) {
+      if (rest[v]) trap[v] = true;  // a lone state outside `rest` has no kept edges anyway
     }
   }
   for (StateId v = 0; v < n; ++v) {
@@ -117,8 +117,7 @@ void leads_to(const Context& cx, const Property& p, const Evaluation& e,
     no_violation(cx, p, out);
     return;
   }
-  report_leads_to(
-      cx, p, bad, rest, trap, cyclic, [&](StateId v) { return component[v]; }, out);
+  report_leads_to(cx, p, bad, rest, trap, cyclic, out);
 }
 
 }  // namespace
@@ -219,16 +218,12 @@ void leads_to_on_slice(const Context& cx, const std::vector<std::uint64_t>& bits
     // The slice holds every state of the cycle the trace may end on, with
     // its moves: its component here is the whole graph's.
     const auto cyclic = cx.cyclic_components(inside);
-    std::vector<std::int32_t> component(n, -1);
-    for (std::size_t c = 0; c < cyclic.size(); ++c) {
-      for (const StateId v : cyclic[c]) {
-        if (!rest[v]) continue;
-        component[v] = static_cast<std::int32_t>(c);
-        trap[v] = true;
+    for (const auto members : cyclic) {
+      for (const StateId v : members) {
+        if (rest[v]) trap[v] = true;
       }
     }
-    report_leads_to(
-        cx, p, bad[k], rest, trap, cyclic, [&](StateId v) { return component[v]; }, out);
+    report_leads_to(cx, p, bad[k], rest, trap, cyclic, out);
   }
 }
 

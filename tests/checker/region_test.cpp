@@ -12,6 +12,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "loophole/checker/limits.hpp"
+
 namespace loophole::checker {
 namespace {
 
@@ -154,6 +156,24 @@ TEST(Populate, ReserveBackedBacksWhatTheVectorAdds) {
   const auto* before = v.data();
   reserve_backed(v, 500);  // within the capacity: nothing changes
   EXPECT_EQ(before, v.data());
+}
+
+// A freed block of 128 KiB or more leaves the process. (glibc's default
+// would keep the 4 MiB below: freeing the 8 MiB block raises its mmap
+// threshold to 8 MiB, and the 4 MiB then comes from the heap and stays.)
+TEST(ReturnFreedMemory, FreedLargeBlocksLeaveTheProcess) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "the sanitizer's allocator keeps freed memory itself";
+#else
+  return_freed_memory();
+  { const std::vector<std::uint8_t> big(std::size_t{8} << 20, 1); }
+  const std::uint64_t before = resident_bytes();
+  {
+    const std::vector<std::uint8_t> v(std::size_t{4} << 20, 1);
+    EXPECT_GE(resident_bytes(), before + (std::uint64_t{3} << 20));
+  }
+  EXPECT_LE(resident_bytes(), before + (std::uint64_t{1} << 20));
+#endif
 }
 
 TEST(Backing, BacksWhatWasAddedInGrainsOverTheTeamInOnePhase) {

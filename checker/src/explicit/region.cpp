@@ -1,12 +1,14 @@
 // Region of region.hpp: an anonymous private mapping without swap
 // reservation (MAP_NORESERVE: address space only, until touched), aligned to
 // 2 MiB so that its huge-page part starts on a huge-page boundary. And
-// populate() of loophole/checker/memory.hpp: MADV_POPULATE_WRITE.
+// populate() of loophole/checker/memory.hpp: MADV_POPULATE_WRITE; and its
+// return_freed_memory().
 #include "region.hpp"
 
 #include <algorithm>
 #include <atomic>
 
+#include <malloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -58,6 +60,12 @@ bool back_pages(std::uint8_t* p, std::size_t n) {
 }
 
 }  // namespace
+
+void return_freed_memory() {
+#ifdef M_MMAP_THRESHOLD
+  mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
+}
 
 bool populate(void* at, std::size_t bytes, const ParallelFor& parallel) {
   Backing range;

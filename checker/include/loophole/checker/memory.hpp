@@ -28,6 +28,15 @@ bool populate(void* p, std::size_t bytes, const ParallelFor& parallel = {});
 // midday.)
 inline constexpr std::size_t populate_grain = std::size_t{1} << 16;
 
+// Makes the allocator hand every block of 128 KiB or more back to the
+// system when it is freed (glibc's mmap threshold, fixed: by default it
+// rises to 32 MiB after the first such block is freed, and the analyses'
+// per-state arrays, freed one after another, then stayed resident below
+// later ones: cosmere at 7.7 M states kept 36 MiB it no longer used, and
+// the next analysis's arrays came on top). Called first thing by the
+// commands and the benchmarks; a no-op where the allocator is not glibc's.
+void return_freed_memory();
+
 // v.reserve(n) with the storage it adds backed at once: for an array that
 // is then filled to about n elements (populating what is never used costs
 // more than it saves). Below 64 KiB it only reserves: the allocator serves
