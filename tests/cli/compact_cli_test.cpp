@@ -88,13 +88,15 @@ TEST(CompactCli, EveryFixtureFindsTheSame) {
 
 TEST(CompactCli, SeedsAtAReducedScopeFindTheSame) {
   for (const std::string args : {
-           "rulesets/cosmere.yaml -p number_copies=1",  // (with slot symmetry)
+           // (with slot symmetry)
+           "rulesets/cosmere.yaml -p number_copies=1 -p face_copies=2 -p hand_target=3",
            "rulesets/speed-biomes.yaml -p agent_copies=2 -p tactic_copies=0 -p gear_copies=0 "
            "-p anomaly_copies=0",
            "rulesets/containment.yaml -p personnel_copies=0 -p item_copies=0 -p event_copies=0",
            "rulesets/operators.yaml -p strategy_copies=0 -p effect_copies=0 -p attack_copies=0 "
            "-p defence_copies=0 -p opening_hand=0",
-           "--no-symmetry rulesets/cosmere.yaml -p number_copies=1",
+           "--no-symmetry rulesets/cosmere.yaml -p number_copies=1 -p face_copies=2 "
+           "-p hand_target=3",
        }) {
     expect_same(args);
   }

@@ -83,7 +83,7 @@ TEST(SymmetryCli, EveryFixtureFindsTheSame) {
 TEST(SymmetryCli, SeedsAtAReducedScopeFindTheSame) {
   for (const std::string args : {
            // (faces reduced: 79,401 states for 93,363)
-           "rulesets/cosmere.yaml -p number_copies=1",
+           "rulesets/cosmere.yaml -p number_copies=1 -p face_copies=2 -p hand_target=3",
            // (agents not: 'defends' holds a slot number)
            "rulesets/speed-biomes.yaml -p agent_copies=2 -p tactic_copies=0 -p gear_copies=0 "
            "-p anomaly_copies=0",
