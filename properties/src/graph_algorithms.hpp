@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <iterator>
@@ -143,9 +144,21 @@ using StatePredicate = std::function<bool(StateId v)>;
 // The states of the whole graph's cyclic components: every cycle of any
 // subgraph lies among them, so a search for the cycles of a subgraph
 // (cyclic_components) need look nowhere else.
+// Besides whether a state is one, a member's rank among the members: a
+// search within them numbers its states by it, so that its arrays hold 4
+// bytes a member, not a state (cosmere: 2.7 M of 42.5 M states are cyclic).
 struct CyclicStates {
-  std::vector<bool> member;  // per state
-  std::uint64_t count = 0;   // members
+  std::uint64_t count = 0;            // members
+  std::vector<std::uint64_t> bits;    // per block of 64 states: bit v % 64 of a member
+  std::vector<std::uint32_t> before;  // per block: the members in the blocks before it
+  [[nodiscard]] bool contains(StateId v) const { return ((bits[v >> 6] >> (v & 63U)) & 1U) != 0; }
+  // The number of members below v.
+  [[nodiscard]] StateId rank(StateId v) const {
+    const std::uint64_t below = bits[v >> 6] & ((std::uint64_t{1} << (v & 63U)) - 1);
+    return before[v >> 6] + static_cast<StateId>(std::popcount(below));
+  }
+  // Sets `bits` from per-state flags and counts `before` and `count`.
+  void assign(const std::vector<bool>& member);
 };
 
 // One pass of the strongly connected components of the whole graph that

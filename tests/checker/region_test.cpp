@@ -176,6 +176,29 @@ TEST(ReturnFreedMemory, FreedLargeBlocksLeaveTheProcess) {
 #endif
 }
 
+// afford() may judge a small request by the watcher's last reading, but
+// near the limit it reads the size afresh: a request that does not fit
+// is refused and stops the run, whatever was read before.
+TEST(RunLimitsAfford, SmallRequestsFarBelowTheLimitOnlyNearItReadsAfresh) {
+  const std::uint64_t now = resident_bytes();
+  ASSERT_GT(now, 0U);
+  {
+    RunLimits far(now + (std::uint64_t{1} << 30), std::nullopt, nullptr);
+    EXPECT_TRUE(far.afford(4096));
+    EXPECT_TRUE(far.afford(std::uint64_t{512} << 20));  // large: read afresh, fits
+    EXPECT_FALSE(far.stop().load());
+  }
+  RunLimits near(now + (std::uint64_t{8} << 20), std::nullopt, nullptr);
+  EXPECT_TRUE(near.afford(4096));
+  EXPECT_FALSE(near.stop().load());
+  // 512 KiB fit now; the 16 MiB block below takes the room, and a small
+  // request is then refused although the last reading had room for it.
+  EXPECT_TRUE(near.afford(std::uint64_t{512} << 10));
+  const std::vector<std::uint8_t> block(std::size_t{16} << 20, 1);
+  EXPECT_FALSE(near.afford(std::uint64_t{512} << 10));
+  EXPECT_EQ(Completion::memory_limit, near.reason());
+}
+
 TEST(Backing, BacksWhatWasAddedInGrainsOverTheTeamInOnePhase) {
   const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
   Region r;

@@ -71,6 +71,8 @@ class RunLimits {
   std::atomic<bool> stop_{false};
   std::atomic<bool> ignore_interrupt_{false};
   std::atomic<int> reason_{static_cast<int>(Completion::complete)};
+  // The resident size the watcher (or afford) read last, every poll_period.
+  std::atomic<std::uint64_t> last_resident_{0};
   std::jthread watcher_;  // last: started after the fields it reads
 };
 
