@@ -45,6 +45,11 @@ struct LoopKey {
       default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads <=>
 };
 
+// The places of each key counted over the whole graph, where the context
+// is a slice given them (Context::known_counts); otherwise left as counted.
+void known_places(const Context& cx, std::uint64_t analysis,
+                  std::map<LoopKey, std::size_t>& places);
+
 // The loops of an analysis, found one component at a time and kept one per
 // key: the one a finding shows (the shortest lasso, then the earliest
 // entry), with its component's members, and how many there were. (Keeping
@@ -65,10 +70,13 @@ class LoopsByKey {
       k.lasso = lasso;
     }
   }
-  // Per key, how many loops have it.
-  [[nodiscard]] std::map<LoopKey, std::size_t> places() const {
+  // Per key, how many loops have it: in the whole graph when the context
+  // is a slice that knows them (known_counts, keyed by `analysis`: 0
+  // response loops, 1 turn loops, as LoopSummary::analysis).
+  [[nodiscard]] std::map<LoopKey, std::size_t> places(std::uint64_t analysis) const {
     std::map<LoopKey, std::size_t> out;
     for (const auto& [key, k] : kept_) out.emplace(key, k.places);
+    known_places(cx_, analysis, out);
     return out;
   }
   // The kept loops, shortest lassos first (then the earliest entry).

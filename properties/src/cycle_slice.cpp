@@ -40,6 +40,18 @@ std::vector<std::uint64_t> key_words(const LoopKey& key) {
   return w;
 }
 
+void known_places(const Context& cx, std::uint64_t analysis,
+                  std::map<LoopKey, std::size_t>& places) {
+  if (cx.known_counts == nullptr) return;
+  for (auto& [key, n] : places) {
+    std::vector<std::uint64_t> at = {analysis};
+    const auto words = key_words(key);
+    at.insert(at.end(), words.begin(), words.end());
+    const auto it = cx.known_counts->places.find(at);
+    if (it != cx.known_counts->places.end()) n = it->second;
+  }
+}
+
 }  // namespace detail
 
 std::vector<LoopSummary> loop_summaries(const checker::ExploredGraph& slice,

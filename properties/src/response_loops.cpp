@@ -196,18 +196,8 @@ void find_response_loops_only(const Context& cx, std::vector<Finding>& out) {
     by_key.add(std::move(loop), members);
   });
   if (cx.interrupted()) return;
-  std::map<LoopKey, std::size_t> places = by_key.places();
+  const std::map<LoopKey, std::size_t> places = by_key.places(0);
   const std::vector<Loop> loops = std::move(by_key).shown();
-
-  if (cx.known_counts != nullptr) {
-    for (auto& [key, n] : places) {
-      std::vector<std::uint64_t> at = {0};
-      const auto words = key_words(key);
-      at.insert(at.end(), words.begin(), words.end());
-      const auto it = cx.known_counts->places.find(at);
-      if (it != cx.known_counts->places.end()) n = it->second;
-    }
-  }
 
   // A loop that one player controls, or that nobody can stop, says more than
   // the same rules looping only with several players' (or nature's) help: the

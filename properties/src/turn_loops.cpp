@@ -129,7 +129,8 @@ void find_turn_loops(const Context& cx, std::vector<Finding>& out) {
     by_key.add(std::move(loop), members);
   });
   if (cx.interrupted()) return;
-  std::map<LoopKey, std::size_t> places = by_key.places();
+  // (Over the whole graph, when the slice holds only the loops shown.)
+  const std::map<LoopKey, std::size_t> places = by_key.places(1);
   const std::vector<TurnLoop> loops = std::move(by_key).shown();
   if (loops.empty()) return;
   // Whether the game can still end (or stop at a limit) from a state.
@@ -138,17 +139,7 @@ void find_turn_loops(const Context& cx, std::vector<Finding>& out) {
 
   // One finding per class, controlling player and rules on the cycle (per
   // card, as response loops: each player's loop with the same card is a
-  // finding of its own); the rest counted (over the whole graph, when the
-  // slice holds only the loops shown).
-  if (cx.known_counts != nullptr) {
-    for (auto& [key, n] : places) {
-      std::vector<std::uint64_t> at = {1};
-      const auto words = key_words(key);
-      at.insert(at.end(), words.begin(), words.end());
-      const auto it = cx.known_counts->places.find(at);
-      if (it != cx.known_counts->places.end()) n = it->second;
-    }
-  }
+  // finding of its own); the rest counted.
   std::set<LoopKey> reported;
   std::vector<std::pair<LoopKey, std::size_t>> shown;  // key -> index in out
   LoopForcing forcing(cx);
