@@ -164,9 +164,9 @@ class Context {
   // before). The first to ask computes it; run_checks asks first of all.
   const CyclicStates& cyclic() const;  // (computes it: callers may only wait for it)
   // cyclic_components of the moves within the cyclic states, one search at
-  // a time: each costs 4 bytes a state, and two side by side (response and
-  // turn loops, once the shared pass left them little else to do) raised
-  // containment's peak by 482 MB.
+  // a time: each costs 4 bytes a cyclic state (when every state was 4 bytes,
+  // two side by side, response and turn loops once the shared pass left
+  // them little else to do, raised containment's peak by 482 MB).
   [[nodiscard]] ComponentList cyclic_components(const EdgePredicate& keep) const;
   // What ends_out_of_reach.cpp asks, from the same pass (only when that
   // analysis is selected and not given the answers, known_ends): whether a

@@ -104,14 +104,9 @@ std::uint64_t Digraph::own_bytes() const {
          own_wide_.capacity() * sizeof(checker::CompactEdges::Wide);
 }
 
-void CyclicStates::assign(const std::vector<bool>& member) {
-  const std::size_t n = member.size();
-  bits.assign((n + 63) / 64, 0);
+void CyclicStates::count_members() {
   before.assign(bits.size(), 0);
   count = 0;
-  for (std::size_t v = 0; v < n; ++v) {
-    if (member[v]) bits[v >> 6] |= std::uint64_t{1} << (v & 63U);
-  }
   for (std::size_t b = 0; b < bits.size(); ++b) {
     before[b] = static_cast<std::uint32_t>(count);
     count += static_cast<std::uint64_t>(std::popcount(bits[b]));
@@ -137,7 +132,7 @@ CyclicStates reach_through_components(const Digraph& g, std::vector<Mark>& marks
   };
   std::vector<Frame> path;
   std::vector<StateId> stack;
-  std::vector<bool> on_cycle(n, false);
+  cyclic.reset(n);
   std::uint32_t index = 1, component = n;
   const auto enter = [&](StateId v) {
     rindex[v] = index++;
@@ -189,18 +184,18 @@ CyclicStates reach_through_components(const Digraph& g, std::vector<Mark>& marks
         const StateId u = stack[i];
         marks[u] = m;
         rindex[u] = component;
-        on_cycle[u] = cycle;
+        if (cycle) cyclic.mark(u);
         --index;
       }
       stack.resize(bottom);
       marks[v] = m;
-      on_cycle[v] = cycle;
+      if (cycle) cyclic.mark(v);
       --index;
       rindex[v] = component--;
     }
   }
   if (g.stopped()) return {};
-  cyclic.assign(on_cycle);
+  cyclic.count_members();
   return cyclic;
 }
 

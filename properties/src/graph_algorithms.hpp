@@ -157,8 +157,11 @@ struct CyclicStates {
     const std::uint64_t below = bits[v >> 6] & ((std::uint64_t{1} << (v & 63U)) - 1);
     return before[v >> 6] + static_cast<StateId>(std::popcount(below));
   }
-  // Sets `bits` from per-state flags and counts `before` and `count`.
-  void assign(const std::vector<bool>& member);
+  // Building it: mark(v) for each member of n states (bits sized by
+  // reset(n)), then count_members() fills `before` and `count`.
+  void reset(std::size_t n) { bits.assign((n + 63) / 64, 0); }
+  void mark(StateId v) { bits[v >> 6] |= std::uint64_t{1} << (v & 63U); }
+  void count_members();
 };
 
 // One pass of the strongly connected components of the whole graph that

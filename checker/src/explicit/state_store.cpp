@@ -554,7 +554,7 @@ void StateStore::end_batch() {
 
 void StateStore::release_index() {
   if (collapse_ != nullptr) collapse_->release_index();
-  if (slots_ != nullptr) budget_.release((capacity_) * sizeof(std::uint32_t));
+  if (slots_ != nullptr) budget_.release(capacity_ * sizeof(std::uint32_t));
   slots_ = nullptr;
   index_.reset();
   budget_.release(scratch_capacity_ * scratch_entry_bytes(words_));
@@ -573,7 +573,7 @@ std::uint64_t StateStore::state_memory() const {
 }
 
 std::uint64_t StateStore::index_memory() const {
-  return (slots_ != nullptr ? (capacity_) * sizeof(std::uint32_t) : 0) +
+  return (slots_ != nullptr ? capacity_ * sizeof(std::uint32_t) : 0) +
          scratch_capacity_ * scratch_entry_bytes(words_);
 }
 
