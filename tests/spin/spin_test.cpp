@@ -176,7 +176,7 @@ std::vector<Case> all_cases() {
     if (f.find("overflow") != std::string::npos) continue;
     out.push_back(Case{f, {}});
   }
-  // The seed rulesets at the reduced scopes of tests/seeds/seeds_test.cpp.
+  // The seed rulesets at the reduced scopes of tests/seeds/seeds_explore_test.cpp.
   out.push_back(Case{
       "rulesets/containment.yaml",
       {{"hand_target", 1}, {"item_copies", 0}, {"opportunity_copies", 0}, {"event_copies", 0}}});
